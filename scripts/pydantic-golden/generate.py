@@ -1,0 +1,645 @@
+#!/usr/bin/env python3
+"""Generate test/golden/validation-cases.json: the 422 bodies FastAPI + Pydantic v2 would return.
+
+FastAPI itself is not needed: this script re-creates, with real Pydantic models, the parts of
+FastAPI's request pipeline that decide a validation response:
+
+* fastapi/routing.py ``get_request_handler``: a non-empty body is ``json.loads``-ed when the
+  content-type is absent or ``application/json`` / ``application/*+json`` (otherwise the raw
+  bytes become the body value); a ``json.JSONDecodeError`` short-circuits into a single
+  ``json_invalid`` error at ``["body", e.pos]``; any other parse failure would be a 400.
+* fastapi/dependencies/utils.py ``solve_dependencies``: errors = path + query + header (+ cookie)
+  param errors, then body errors, in one list.
+* ``request_params_to_args`` / ``_get_multidict_value``: each param is looked up by alias
+  (``QueryParams.get`` -> last repeated value wins; ``Headers.get`` -> case-insensitive, first
+  value); ``None`` -> ``missing`` if required, else the default; anything else (including "")
+  is validated alone with ``TypeAdapter(Annotated[type, FieldInfo]).validate_python`` (lax mode).
+* ``request_body_to_args`` (single, non-embedded body): body value ``None`` (no body, empty body,
+  or the JSON literal ``null``) -> ``missing`` at ``["body"]``; otherwise
+  ``TypeAdapter(Model).validate_python(value, from_attributes=True)``, locs prefixed by "body".
+* fastapi/_compat.py ``get_missing_field_error`` (``input`` forced to ``None``) and
+  ``_regenerate_error_with_loc``; errors come from ``.errors(include_url=False)``.
+* fastapi/exception_handlers.py: ``{"detail": jsonable_encoder(exc.errors())}`` with status 422,
+  rendered by Starlette's JSONResponse (``allow_nan=False``, UTF-8).
+
+Run:  python3 scripts/pydantic-golden/generate.py
+"""
+
+from __future__ import annotations
+
+import email.message
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "test" / "golden" / "validation-cases.json"
+
+# --------------------------------------------------------------------------------------------
+# Schemas (field order matters: Pydantic reports errors in declaration order).
+# --------------------------------------------------------------------------------------------
+
+ScopeKey = Literal[
+    "user", "user.account", "user.contact", "user.contact.email", "user.name", "user.content"
+]
+
+
+class CreatePrivacyRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    request_type: Annotated[str, Field(pattern=r"^(access|export|correction|deletion)$")]
+    scope: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
+    subject_id: Annotated[str, Field(min_length=1, max_length=300)]
+    subject_provider: Annotated[str, Field(min_length=1, max_length=100)]
+    workspace_id: Annotated[str, Field(min_length=1, max_length=200)]
+    client_request_id: Annotated[str, Field(min_length=8, max_length=200)]
+    intake_ref: Annotated[str, Field(min_length=1, max_length=1100)]
+
+
+class _Inherit:
+    """Default for PolicyLayer fields: absent means "inherit". Never validated, so an explicit
+    JSON null still fails with the field's own type error (the annotations are not Optional)."""
+
+    def __repr__(self) -> str:
+        return "INHERIT"
+
+
+INHERIT: Any = _Inherit()
+
+
+class PolicyLayer(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    processing_allowed: bool = INHERIT
+    retention_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
+    author_identity: Literal["full", "pseudonymous", "none"] = INHERIT
+    excluded_paths: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=500)]], Field(max_length=100)
+    ] = INHERIT
+    regulations: Annotated[list[Literal["gdpr", "ccpa"]], Field(max_length=2)] = INHERIT
+
+
+class Param:
+    """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
+
+    def __init__(self, where: str, name: str, annotation: Any, *, required: bool, default: Any = None):
+        self.where = where  # "path" | "query" | "header"
+        # FastAPI Header(): alias = python name with "_" -> "-" (convert_underscores=True);
+        # Starlette Headers lower-case names, so lookups are case-insensitive.
+        self.alias = name.replace("_", "-") if where == "header" else name
+        self.adapter = TypeAdapter(annotation)
+        self.required = required
+        self.default = default
+
+
+ROUTES: dict[str, dict[str, Any]] = {
+    "create": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests",
+        "params": [
+            Param("header", "idempotency_key",
+                  Annotated[str, Field(min_length=8, max_length=200)], required=True),
+        ],
+        "body": CreatePrivacyRequest,
+    },
+    "list": {
+        "method": "GET",
+        "path": "/api/v1/privacy/requests",
+        "params": [
+            Param("query", "workspace_id", Annotated[str, Field(min_length=1, max_length=200)],
+                  required=True),
+            Param("query", "status", Optional[Literal[
+                "pending_approval", "queued", "processing", "completed", "action_required",
+                "failed", "rejected", "canceled"]], required=False, default=None),
+            Param("query", "request_type",
+                  Optional[Literal["access", "export", "correction", "deletion"]],
+                  required=False, default=None),
+            Param("query", "overdue", Optional[bool], required=False, default=None),
+            Param("query", "cursor", Annotated[Optional[str], Field(max_length=500)],
+                  required=False, default=None),
+            Param("query", "limit", Annotated[int, Field(ge=1, le=100)],
+                  required=False, default=50),
+        ],
+        "body": None,
+    },
+    "effective": {
+        "method": "GET",
+        "path": "/api/v1/policies/effective",
+        "params": [
+            Param("query", "workspace_id", Annotated[str, Field(min_length=1, max_length=200)],
+                  required=True),
+            Param("query", "repository", Annotated[str, Field(min_length=1, max_length=500)],
+                  required=True),
+        ],
+        "body": None,
+    },
+    "policy_put": {
+        "method": "PUT",
+        "path": "/api/v1/policies/workspaces/acme",
+        "params": [],
+        "body": PolicyLayer,
+    },
+}
+
+BODY_ADAPTERS = {name: TypeAdapter(r["body"]) for name, r in ROUTES.items() if r["body"]}
+
+# --------------------------------------------------------------------------------------------
+# FastAPI emulation
+# --------------------------------------------------------------------------------------------
+
+
+def jsonable(obj: Any) -> Any:
+    """The subset of fastapi.encoders.jsonable_encoder reachable from validation errors."""
+    if isinstance(obj, (str, int, float, type(None))):  # bool is an int
+        return obj
+    if isinstance(obj, dict):
+        # sqlalchemy_safe=True (the default): string keys starting with "_sa" are dropped.
+        return {jsonable(k): jsonable(v) for k, v in obj.items()
+                if not (isinstance(k, str) and k.startswith("_sa"))}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, bytes):
+        return obj.decode()
+    raise TypeError(f"unexpected value in error: {obj!r}")
+
+
+def missing(loc: tuple) -> dict:
+    return {"type": "missing", "loc": loc, "msg": "Field required", "input": None}
+
+
+def with_prefix(errors: list[dict], prefix: tuple) -> list[dict]:
+    return [{**err, "loc": prefix + tuple(err.get("loc", ()))} for err in errors]
+
+
+def query_get(query: dict[str, Any], key: str) -> Optional[str]:
+    # Starlette ImmutableMultiDict.get: the last value of a repeated key wins.
+    if key not in query:
+        return None
+    value = query[key]
+    if isinstance(value, list):
+        return value[-1] if value else None
+    return value
+
+
+def header_get(headers: dict[str, str], key: str) -> Optional[str]:
+    for name, value in headers.items():
+        if name.lower() == key.lower():
+            return value
+    return None
+
+
+def is_json_content_type(value: Optional[str]) -> bool:
+    if not value:
+        return True
+    message = email.message.Message()
+    message["content-type"] = value
+    if message.get_content_maintype() == "application":
+        subtype = message.get_content_subtype()
+        return subtype == "json" or subtype.endswith("+json")
+    return False
+
+
+def emulate(route: str, query: dict, headers: dict, body: Optional[str]) -> dict:
+    spec = ROUTES[route]
+    body_value: Any = None
+    if spec["body"] is not None and body:
+        body_bytes = body.encode("utf-8")
+        if is_json_content_type(header_get(headers, "content-type")):
+            try:
+                body_value = json.loads(body_bytes)
+            except json.JSONDecodeError as e:
+                errors = [{"type": "json_invalid", "loc": ("body", e.pos), "msg": "JSON decode error",
+                           "input": {}, "ctx": {"error": e.msg}}]
+                return respond(errors)
+        else:
+            body_value = body_bytes
+
+    errors: list[dict] = []
+    for where in ("path", "query", "header"):
+        for p in spec["params"]:
+            if p.where != where:
+                continue
+            raw = query_get(query, p.alias) if where == "query" else header_get(headers, p.alias)
+            loc = (where, p.alias)
+            if raw is None:
+                if p.required:
+                    errors.append(missing(loc))
+                continue
+            try:
+                p.adapter.validate_python(raw)
+            except ValidationError as exc:
+                errors.extend(with_prefix(exc.errors(include_url=False), loc))
+
+    if spec["body"] is not None:
+        if body_value is None:
+            errors.append(missing(("body",)))
+        else:
+            try:
+                BODY_ADAPTERS[route].validate_python(body_value, from_attributes=True)
+            except ValidationError as exc:
+                errors.extend(with_prefix(exc.errors(include_url=False), ("body",)))
+    if not errors:
+        return {"status": "valid"}
+    return respond(errors)
+
+
+def respond(errors: list[dict]) -> dict:
+    content = {"detail": jsonable(errors)}
+    # Starlette JSONResponse.render: would raise (-> 500, not 422) on NaN/inf or lone surrogates.
+    json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    return {"status": 422, "body": content}
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+# --------------------------------------------------------------------------------------------
+
+CASES: list[dict] = []
+JSON_CT = {"content-type": "application/json"}
+IDEM = "idem-7f3c9a2e-2024-0001"
+
+EMOJI = "\U0001F600"  # 1 code point, 2 UTF-16 units, 4 UTF-8 bytes
+COMBINING_E = "e\u0301"  # 2 code points, 1 grapheme
+CJK = "\u65e5"  # 1 code point, 1 UTF-16 unit, 3 UTF-8 bytes
+FAMILY = "\U0001F469\u200d\U0001F469\u200d\U0001F467"  # 5 code points, 8 UTF-16 units
+
+
+def add(name: str, route: str, *, query: Optional[dict] = None, headers: Optional[dict] = None,
+        body: Optional[str] = None) -> None:
+    spec = ROUTES[route]
+    query = query or {}
+    headers = dict(headers or {})
+    for k, v in headers.items():
+        assert v.isascii(), "Starlette decodes header values as latin-1; keep them ASCII"
+    CASES.append({
+        "name": name,
+        "route": route,
+        "method": spec["method"],
+        "path": spec["path"],
+        "query": query,
+        "headers": headers,
+        "body": body,
+        "expected": emulate(route, query, headers, body),
+    })
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def pad(prefix: str, n: int, fill: str = "x") -> str:
+    s = prefix + fill * (n - len(prefix))
+    assert len(s) == n
+    return s
+
+
+VALID_CREATE = {
+    "request_type": "access",
+    "scope": ["user.account", "user.contact.email"],
+    "subject_id": "583231",
+    "subject_provider": "github",
+    "workspace_id": "acme",
+    "client_request_id": "req-20240611-0001",
+    "intake_ref": "https://support.example.com/tickets/4821",
+}
+ALL_SCOPES = ["user", "user.account", "user.contact", "user.contact.email", "user.name",
+              "user.content"]
+
+
+def create(name: str, body: Any, *, raw: Optional[str] = None, headers: Optional[dict] = None,
+           idem: Optional[str] = IDEM) -> None:
+    h = dict(JSON_CT)
+    if idem is not None:
+        h["idempotency-key"] = idem
+    if headers is not None:
+        h = headers
+    add("create: " + name, "create", headers=h, body=raw if raw is not None else dumps(body))
+
+
+DROP = object()
+
+
+def c(**changes: Any) -> dict:
+    """VALID_CREATE with fields replaced; a value of DROP removes the field."""
+    out = dict(VALID_CREATE)
+    for k, v in changes.items():
+        if v is DROP:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out
+
+
+def build_create_cases() -> None:
+    # ---- valid
+    create("valid minimal", VALID_CREATE)
+    create("valid deletion with every scope key", c(request_type="deletion", scope=ALL_SCOPES))
+    create("valid every field exactly at its max length (scope 20 items, key 200)", {
+        "request_type": "correction",
+        "scope": (ALL_SCOPES * 4)[:20],
+        "subject_id": "5" * 300,
+        "subject_provider": pad("github-enterprise-", 100),
+        "workspace_id": pad("acme-", 200),
+        "client_request_id": pad("req-", 200),
+        "intake_ref": pad("https://support.example.com/tickets/4821?note=", 1100),
+    }, idem=pad("idem-", 200))
+    create("valid every field exactly at its min length (key 8)", {
+        "request_type": "export", "scope": ["user"], "subject_id": "5", "subject_provider": "g",
+        "workspace_id": "a", "client_request_id": "req-0001", "intake_ref": "t",
+    }, idem="idem-001")
+    create("valid unknown extra fields are ignored",
+           c(priority="high", notes={"a": [1, 2]}, scope_extra=None, status="queued"))
+    create("valid duplicate key, last value wins",
+           None, raw='{"request_type": "nope", ' + dumps(VALID_CREATE)[1:])
+    create("valid duplicate scope entries are allowed", c(scope=["user", "user", "user.name"]))
+    create("valid astral chars counted as code points (8 emoji client_request_id, 300 emoji subject)",
+           c(client_request_id=EMOJI * 8, subject_id=EMOJI * 300))
+    create("valid combining marks count per code point (4 graphemes = 8 code points)",
+           c(client_request_id=COMBINING_E * 4))
+    create("valid escaped surrogate pair decodes to one code point (x8)",
+           None, raw=dumps(c(client_request_id="@@")).replace('"@@"', '"' + "\\ud83d\\ude00" * 8 + '"'))
+    create("valid pretty-printed body with CRLF and tabs", None,
+           raw=json.dumps(VALID_CREATE, indent="\t").replace("\n", "\r\n"))
+    create("valid no content-type header still parses JSON", VALID_CREATE,
+           headers={"idempotency-key": IDEM})
+    create("valid content-type with charset", VALID_CREATE,
+           headers={"content-type": "application/json; charset=utf-8", "idempotency-key": IDEM})
+    create("valid content-type application/*+json", VALID_CREATE,
+           headers={"content-type": "application/vnd.api+json", "idempotency-key": IDEM})
+    create("valid header name in mixed case", VALID_CREATE,
+           headers={"Content-Type": "application/json", "Idempotency-Key": IDEM})
+    create("valid UTF-8 BOM before the JSON (json.loads on bytes strips it)", None,
+           raw="\ufeff" + dumps(VALID_CREATE))
+    create("valid __proto__ key is just an unknown field", None,
+           raw='{"__proto__": {"polluted": true}, ' + dumps(VALID_CREATE)[1:])
+
+    # ---- request_type
+    for label, value in [("uppercase", "ACCESS"), ("trailing space", "access "),
+                         ("trailing newline ($ does not match before \\n)", "access\n"),
+                         ("empty", ""), ("unknown", "erasure"), ("number", 5), ("boolean", True),
+                         ("null", None), ("array", ["access"]), ("object", {"type": "access"})]:
+        create(f"request_type {label}", c(request_type=value))
+
+    # ---- scope
+    create("scope empty list", c(scope=[]))
+    create("scope exactly 20 valid items", c(scope=["user"] * 20))
+    create("scope 21 valid items", c(scope=(ALL_SCOPES * 4)[:21]))
+    create("scope 21 items with unknown keys mixed in (only too_long)",
+           c(scope=["user", "bogus", *(["user.name"] * 17), "user.email", 7]))
+    create("scope item unknown at index 0", c(scope=["user.email"]))
+    create("scope items unknown at indexes 0, 7 and 19 of 20",
+           c(scope=["users", *["user"] * 6, "USER", *["user.name"] * 11, "user.contact.phone"]))
+    create("scope items of wrong JSON types", c(scope=["user", 5, None, ["user"], {"k": "user"}, True]))
+    create("scope item with surrounding whitespace", c(scope=[" user"]))
+    create("scope is a string", c(scope="user"))
+    create("scope is null", c(scope=None))
+    create("scope is an object", c(scope={"0": "user"}))
+    create("scope is a number", c(scope=1))
+
+    # ---- string fields: bounds and wrong types
+    str_fields = [("subject_id", 1, 300, "5"), ("subject_provider", 1, 100, "g"),
+                  ("workspace_id", 1, 200, "a"), ("client_request_id", 8, 200, "r"),
+                  ("intake_ref", 1, 1100, "t")]
+    for field, lo, hi, ch in str_fields:
+        create(f"{field} below min ({lo - 1})", c(**{field: ch * (lo - 1)}))
+        create(f"{field} above max ({hi + 1})", c(**{field: ch * (hi + 1)}))
+    create("client_request_id 7 chars", c(client_request_id="req-001"))
+    create("client_request_id abc", c(client_request_id="abc"))
+    create("subject_id number", c(subject_id=583231))
+    create("subject_id float", c(subject_id=583231.0))
+    create("subject_id boolean", c(subject_id=False))
+    create("subject_id null", c(subject_id=None))
+    create("subject_id array", c(subject_id=["583231"]))
+    create("subject_id object", c(subject_id={"id": "583231"}))
+    create("workspace_id whitespace only is long enough", c(workspace_id=" "))
+
+    # ---- unicode at length boundaries
+    create("client_request_id 7 emoji (14 UTF-16 units) is too short", c(client_request_id=EMOJI * 7))
+    create("client_request_id 7 code points: 3 combining pairs + 1", c(client_request_id=COMBINING_E * 3 + "x"))
+    create("subject_provider 100 emoji ok, workspace_id 201 CJK too long",
+           c(subject_provider=EMOJI * 100, workspace_id=CJK * 201))
+    create("subject_provider 101 emoji", c(subject_provider=EMOJI * 101))
+    create("intake_ref 1100 code points of mixed emoji/combining/ZWJ ok",
+           c(intake_ref=pad(FAMILY * 20 + COMBINING_E * 100, 1100, EMOJI)))
+    create("intake_ref 1101 code points of emoji", c(intake_ref=EMOJI * 1101))
+    create("workspace_id 200 CJK ok, subject_id 301 ZWJ-family code points too long",
+           c(workspace_id=CJK * 200, subject_id=(FAMILY * 61)[:301]))
+    create("client_request_id 7 escaped surrogate pairs", None,
+           raw=dumps(c(client_request_id="@@")).replace('"@@"', '"' + "\\ud83d\\ude00" * 7 + '"'))
+
+    # ---- missing fields
+    create("missing one field (scope)", c(scope=DROP))
+    create("missing several fields", c(subject_id=DROP, workspace_id=DROP, intake_ref=DROP))
+    create("missing all fields: {}", {})
+    create("missing fields echo extra keys in input", {"note": "hi", "request_type": "access"})
+    create("missing fields input drops keys starting with _sa (jsonable_encoder)",
+           {"_sa_instance_state": 1, "_safe": True, "sa_ok": 2, "request_type": "access"})
+
+    # ---- every field wrong at once, keys in reverse order (errors follow declaration order)
+    create("every field invalid, keys reversed", dict(reversed(list({
+        "request_type": "erase", "scope": ["user", "bogus"], "subject_id": "",
+        "subject_provider": 7, "workspace_id": None, "client_request_id": "short",
+        "intake_ref": ["x"]}.items()))))
+
+    # ---- non-object bodies
+    for label, raw in [("[]", "[]"), ('"x"', '"x"'), ("5", "5"), ("null", "null"), ("true", "true"),
+                       ("array holding a valid object", dumps([VALID_CREATE])), ("5.5", "5.5")]:
+        create(f"non-object body {label}", None, raw=raw)
+
+    # ---- malformed JSON (short-circuits every other error)
+    for label, raw in [
+        ("{", "{"),
+        ("trailing comma", '{"request_type": "access",}'),
+        ("trailing garbage", dumps(VALID_CREATE) + " x"),
+        ("two objects", "{}{}"),
+        ("single quotes", "{'request_type': 'access'}"),
+        ("unquoted value", '{"request_type": access}'),
+        ("missing colon", '{"request_type" "access"}'),
+        ("missing comma", '{"request_type": "access" "scope": []}'),
+        ("unterminated string", '{"request_type": "acc'),
+        ("raw newline inside string", '{"intake_ref": "line1\nline2"}'),
+        ("invalid escape", '{"intake_ref": "C:\\Users"}'),
+        ("whitespace only", "  \n"),
+        ("unclosed array", '{"scope": ["user"'),
+        ("position counts code points: CJK before error", '{"subject_id": "日本語", oops}'),
+        ("position counts code points: emoji before error", '{"subject_id": "😀😀😀",}'),
+        ("leading zero number", '{"subject_id": 0583231}'),
+    ]:
+        create(f"malformed JSON {label}", None, raw=raw)
+    create("malformed JSON with missing idempotency-key (only json_invalid)", None, raw="{",
+           idem=None)
+
+    # ---- empty / absent body
+    create("empty body with json content-type", None, raw="")
+    add("create: no body, no content-type", "create", headers={"idempotency-key": IDEM}, body=None)
+
+    # ---- non-JSON content types: raw bytes reach the model
+    create("text/plain body is not parsed", VALID_CREATE,
+           headers={"content-type": "text/plain", "idempotency-key": IDEM})
+    create("form-urlencoded (curl -d default) is not parsed", None, raw="request_type=access",
+           headers={"content-type": "application/x-www-form-urlencoded", "idempotency-key": IDEM})
+
+    # ---- idempotency-key header bounds, combined with body errors
+    create("idempotency-key exactly 8", VALID_CREATE, idem="abcd1234")
+    create("idempotency-key 7", VALID_CREATE, idem="abcd123")
+    create("idempotency-key 201", VALID_CREATE, idem=pad("idem-", 201))
+    create("idempotency-key empty value", VALID_CREATE, idem="")
+    create("idempotency-key missing", VALID_CREATE, idem=None)
+    create("idempotency-key missing plus body errors (header error first)",
+           c(request_type="nope", client_request_id="abc"), idem=None)
+    create("idempotency-key too short plus missing body fields", {"workspace_id": "acme"}, idem="short")
+    create("idempotency-key too long plus non-object body", None, raw="[]", idem=pad("k", 201))
+    add("create: idempotency-key missing and no body", "create", headers={}, body=None)
+
+
+def build_list_cases() -> None:
+    def lst(name: str, query: dict) -> None:
+        add("list: " + name, "list", query=query)
+
+    lst("valid workspace only", {"workspace_id": "acme"})
+    lst("valid every filter", {"workspace_id": "acme", "status": "action_required",
+                               "request_type": "deletion", "overdue": "true",
+                               "cursor": "eyJpZCI6IjEyMyJ9", "limit": "25"})
+    lst("valid limit 1", {"workspace_id": "acme", "limit": "1"})
+    lst("valid limit 100", {"workspace_id": "acme", "limit": "100"})
+    lst("valid workspace_id 200 chars, cursor 500 chars",
+        {"workspace_id": pad("acme-", 200), "cursor": pad("c", 500)})
+    lst("valid workspace_id 1 char, empty cursor", {"workspace_id": "a", "cursor": ""})
+    lst("valid workspace_id 200 emoji", {"workspace_id": EMOJI * 200})
+    lst("valid unknown query params ignored", {"workspace_id": "acme", "sort": "desc", "page": "x"})
+    for v in ["yes", "0", "TRUE", "off", "t", "N"]:
+        lst(f"valid overdue {v!r}", {"workspace_id": "acme", "overdue": v})
+    for v in [" 5", "5 ", "5.0", "100.000", "+5", "05", "1_0", "1_0.0"]:
+        lst(f"valid limit {v!r}", {"workspace_id": "acme", "limit": v})
+    lst("valid repeated limit, last wins", {"workspace_id": "acme", "limit": ["abc", "5"]})
+    lst("valid repeated workspace_id, last wins", {"workspace_id": ["", "acme"]})
+
+    lst("workspace_id missing", {})
+    lst("workspace_id missing with other params", {"limit": "10", "status": "queued"})
+    lst("workspace_id empty", {"workspace_id": ""})
+    lst("workspace_id 201", {"workspace_id": pad("acme-", 201)})
+    lst("workspace_id 201 emoji", {"workspace_id": EMOJI * 201})
+    lst("repeated workspace_id, last (empty) wins", {"workspace_id": ["acme", ""]})
+    for v in ["archived", "", "Queued", "queued "]:
+        lst(f"status {v!r}", {"workspace_id": "acme", "status": v})
+    lst("request_type unknown", {"workspace_id": "acme", "request_type": "erasure"})
+    for v in ["maybe", "", " true", "2", "1.0", "truee"]:
+        lst(f"overdue {v!r}", {"workspace_id": "acme", "overdue": v})
+    lst("cursor 501", {"workspace_id": "acme", "cursor": pad("c", 501)})
+    for v in ["abc", "0", "101", "-1", "1.5", "", "1e1", "0x10", "5.", "99999999999999999999",
+              "0.0", "1__0"]:
+        lst(f"limit {v!r}", {"workspace_id": "acme", "limit": v})
+    lst("repeated limit, last (invalid) wins", {"workspace_id": "acme", "limit": ["5", "abc"]})
+    lst("every param invalid (declaration order)", {
+        "limit": "0", "cursor": pad("c", 501), "overdue": "maybe", "request_type": "purge",
+        "status": "done", "workspace_id": ""})
+    lst("workspace_id missing and limit invalid", {"limit": "abc"})
+
+
+def build_effective_cases() -> None:
+    def eff(name: str, query: dict) -> None:
+        add("effective: " + name, "effective", query=query)
+
+    eff("valid", {"workspace_id": "acme", "repository": "acme/payments-api"})
+    eff("valid bounds 1 and 1", {"workspace_id": "a", "repository": "r"})
+    eff("valid bounds 200 and 500", {"workspace_id": pad("acme-", 200),
+                                     "repository": pad("github.com/acme/", 500)})
+    eff("valid repository 500 emoji", {"workspace_id": "acme", "repository": EMOJI * 500})
+    eff("missing both", {})
+    eff("missing repository", {"workspace_id": "acme"})
+    eff("missing workspace_id", {"repository": "acme/payments-api"})
+    eff("both empty", {"workspace_id": "", "repository": ""})
+    eff("workspace_id 201", {"workspace_id": pad("acme-", 201), "repository": "acme/api"})
+    eff("repository 501", {"workspace_id": "acme", "repository": pad("github.com/acme/", 501)})
+    eff("repository 501 emoji, workspace_id missing", {"repository": EMOJI * 501})
+    eff("repeated repository, last wins", {"workspace_id": "acme", "repository": ["acme/api", ""]})
+
+
+def build_policy_cases() -> None:
+    def put(name: str, body: Any, *, raw: Optional[str] = None,
+            headers: Optional[dict] = None) -> None:
+        add("policy_put: " + name, "policy_put", headers=JSON_CT if headers is None else headers,
+            body=raw if raw is not None else dumps(body))
+
+    full = {"processing_allowed": True, "retention_days": 365, "author_identity": "pseudonymous",
+            "excluded_paths": ["vendor/", "docs/**/*.md"], "regulations": ["gdpr", "ccpa"]}
+    put("valid empty object inherits everything", {})
+    put("valid every field", full)
+    put("valid bounds: retention 1, empty lists", {"processing_allowed": False, "retention_days": 1,
+                                                    "author_identity": "none", "excluded_paths": [],
+                                                    "regulations": []})
+    put("valid bounds: retention 3650, 100 paths of 500 chars, 2 regulations",
+        {"retention_days": 3650, "excluded_paths": [pad(f"src/{i}/", 500) for i in range(100)],
+         "regulations": ["ccpa", "ccpa"]})
+    put("valid excluded path 1 char and 500 emoji", {"excluded_paths": ["a", EMOJI * 500]})
+    put("valid unknown fields ignored", {"retention_days": 30, "inherit": True, "version": 3})
+    put("empty body", None, raw="")
+    add("policy_put: no body, no content-type", "policy_put", headers={}, body=None)
+    put("JSON null body", None, raw="null")
+    put("array body", None, raw="[]")
+    put("string body", None, raw='"gdpr"')
+    put("malformed JSON", None, raw='{"retention_days": 30,}')
+    put("malformed JSON single quotes", None, raw="{'retention_days': 30}")
+
+    for label, v in [("string 'true'", "true"), ("number 1", 1), ("number 0", 0), ("null", None),
+                     ("array", [True])]:
+        put(f"processing_allowed {label}", {"processing_allowed": v})
+    for label, v in [("0", 0), ("3651", 3651), ("-1", -1), ("string '30'", "30"), ("null", None),
+                     ("boolean true", True), ("10.5", 10.5), ("huge", 99999999999999999999)]:
+        put(f"retention_days {label}", {"retention_days": v})
+    put("retention_days float 5.0 (JSON float is not an int in strict mode)", None,
+        raw='{"retention_days": 5.0}')
+    put("retention_days exponent 1e2", None, raw='{"retention_days": 1e2}')
+    put("retention_days -0 is the int 0", None, raw='{"retention_days": -0}')
+    for label, v in [("'Full'", "Full"), ("empty", ""), ("null", None), ("number", 1),
+                     ("array", ["full"])]:
+        put(f"author_identity {label}", {"author_identity": v})
+    put("excluded_paths 101 items", {"excluded_paths": [f"p{i}/" for i in range(101)]})
+    put("excluded_paths 101 items with invalid ones (only too_long)",
+        {"excluded_paths": ["", 5, *[f"p{i}/" for i in range(98)], "x" * 501]})
+    put("excluded_paths item empty", {"excluded_paths": [""]})
+    put("excluded_paths item 501 chars", {"excluded_paths": ["src/", "x" * 501]})
+    put("excluded_paths item 501 emoji", {"excluded_paths": [EMOJI * 501]})
+    put("excluded_paths items invalid at several indexes",
+        {"excluded_paths": ["ok/", "", 5, None, "x" * 501, ["nested"]]})
+    put("excluded_paths string", {"excluded_paths": "vendor/"})
+    put("excluded_paths null", {"excluded_paths": None})
+    put("excluded_paths object", {"excluded_paths": {"0": "vendor/"}})
+    put("regulations 3 items", {"regulations": ["gdpr", "ccpa", "gdpr"]})
+    put("regulations 3 items with an unknown one (only too_long)", {"regulations": ["hipaa", "gdpr", "x"]})
+    put("regulations unknown", {"regulations": ["gdpr", "hipaa"]})
+    put("regulations uppercase", {"regulations": ["GDPR"]})
+    put("regulations null", {"regulations": None})
+    put("regulations string", {"regulations": "gdpr"})
+    put("every field explicit null", dict.fromkeys(full))
+    put("every field invalid, keys reversed",
+        {"regulations": ["pipeda"], "excluded_paths": [""], "author_identity": "anon",
+         "retention_days": 0, "processing_allowed": "yes"})
+    put("duplicate key, last (invalid) wins", None, raw='{"retention_days": 30, "retention_days": 0}')
+    put("duplicate key, last (valid) wins", None, raw='{"retention_days": 0, "retention_days": 30}')
+    put("text/plain body is not parsed", full,
+        headers={"content-type": "text/plain; charset=utf-8"})
+
+
+def main() -> None:
+    build_create_cases()
+    build_list_cases()
+    build_effective_cases()
+    build_policy_cases()
+    names = [case["name"] for case in CASES]
+    dupes = {n for n in names if names.count(n) > 1}
+    assert not dupes, f"duplicate case names: {dupes}"
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(CASES, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    invalid = sum(1 for case in CASES if case["expected"]["status"] == 422)
+    print(f"wrote {len(CASES)} cases ({invalid} x 422, {len(CASES) - invalid} valid) to "
+          f"{OUT.relative_to(ROOT)} (pydantic {pydantic.VERSION}, "
+          f"python {sys.version.split()[0]})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+/**
+ * Service configuration: the only reader of `process.env`.
+ *
+ * Every variable is validated once, at start; every bad variable is named in one error.
+ * The result is frozen and passed explicitly to whatever needs it.
+ */
+
+/** Validated, immutable configuration (PRODUCT.md §3). */
+export interface Config {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly host: string;
+  /** TCP port, 0–65535. Default 8080. */
+  readonly port: number;
+  /** `sqlite:PATH` (default `sqlite:./data/privacy.db`) or `postgres://…`. */
+  readonly databaseUrl: string;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. Default `info`. */
+  readonly logLevel: string;
+  /** Keyed-pseudonym key (≥ 32 chars) or null: generated and stored in the database on first start. */
+  readonly pseudonymKey: string | null;
+  /** OpenID Connect settings, or null when OIDC is off (all three variables unset). */
+  readonly oidc: OidcConfig | null;
+  /** Largest accepted request body, in bytes. Default 1 MiB. */
+  readonly bodyLimitBytes: number;
+}
+
+/** OIDC bearer-token verification settings (PRODUCT.md §2.2). */
+export interface OidcConfig {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly jwksUrl: string;
+  /** Claim holding the token's workspaces (array of ids, or `"*"`). Default `workspaces`. */
+  readonly workspacesClaim: string;
+}
+
+/** Thrown by {@link loadConfig}; `problems` names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max}`);
+    return fallback;
+  }
+  return value;
+}
+
+function readDatabaseUrl(env: Env, problems: string[]): string {
+  const url = env.DATABASE_URL || 'sqlite:./data/privacy.db';
+  if (!/^sqlite:.+/.test(url) && !/^postgres(ql)?:\/\/.+/.test(url)) {
+    problems.push('DATABASE_URL must be sqlite:PATH or postgres://…');
+  }
+  return url;
+}
+
+function readOidc(env: Env, problems: string[]): OidcConfig | null {
+  const issuer = env.OIDC_ISSUER ?? '';
+  const audience = env.OIDC_AUDIENCE ?? '';
+  const jwksUrl = env.OIDC_JWKS_URL ?? '';
+  const set = [issuer, audience, jwksUrl].filter((v) => v !== '').length;
+  if (set === 0) return null;
+  if (set < 3) {
+    problems.push('OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL must be set together');
+    return null;
+  }
+  if (!URL.canParse(jwksUrl)) problems.push('OIDC_JWKS_URL must be a URL');
+  return { issuer, audience, jwksUrl, workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces' };
+}
+
+/**
+ * Reads and validates the configuration.
+ *
+ * @param env - the environment, normally `process.env`.
+ * @returns a frozen {@link Config}.
+ * @throws ConfigError naming every invalid variable at once.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const pseudonymKey = env.PSEUDONYM_KEY || null;
+  if (pseudonymKey !== null && pseudonymKey.length < 32) problems.push('PSEUDONYM_KEY must be at least 32 characters');
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: readInteger(env, 'PORT', 8080, 0, 65535, problems),
+    databaseUrl: readDatabaseUrl(env, problems),
+    logLevel,
+    pseudonymKey,
+    oidc: readOidc(env, problems),
+    bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-21T0001-initial.js';
+
+/**
+ * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
+ * so the compiled build and tsx run the same set.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21T0001-initial': initial,
+};

@@ -1,0 +1,17 @@
+import type { AuditEventTable } from '../modules/audit/audit.table.js';
+import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
+import type { PolicyLayerTable, PolicyLayerVersionTable } from '../modules/policies/policy.table.js';
+import type { PrivacyRequestTable } from '../modules/privacy-requests/privacy-request.table.js';
+import type { ServiceKeyTable } from '../modules/service-keys/service-key.table.js';
+import type { ApiTokenTable } from '../modules/tokens/token.table.js';
+
+/** Every table the service owns, by name: Kysely's database type. */
+export interface DB {
+  privacy_requests: PrivacyRequestTable;
+  idempotency_records: IdempotencyTable;
+  policy_layers: PolicyLayerTable;
+  policy_layer_versions: PolicyLayerVersionTable;
+  api_tokens: ApiTokenTable;
+  audit_events: AuditEventTable;
+  service_keys: ServiceKeyTable;
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Principal, coversWorkspace } from '../../modules/tokens/principal.js';
+import { hasScope } from '../../modules/tokens/token.fns.js';
+import type { TokenService } from '../../modules/tokens/token.service.js';
+import { errors } from '../errors/error-catalogue.js';
+import type { OidcVerifier } from './oidc-verifier.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set by the auth hook on every `/api/v1` route. */
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route requires (PRODUCT.md §2.2). */
+    scope?: string;
+  }
+}
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Registers the authentication hook on the enclosing plugin's routes: `Authorization: Bearer`
+ * with an API token (`pcs_…`) or, when OIDC is configured, a JWT; then the route's scope.
+ * Runs before the body is read, so an unauthenticated caller learns nothing of the schema.
+ * Errors: 401 `Not authenticated` (no bearer token), 401 `Invalid authentication credentials`
+ * (unknown, revoked or unverifiable), 403 (scope missing). Source: RFC 6750 §2.1, §3.
+ */
+export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; oidc: OidcVerifier | null }): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request);
+    if (token === null) throw errors.notAuthenticated();
+    let principal = await deps.tokens.authenticate(token);
+    if (!principal && deps.oidc && JWT_SHAPE.test(token)) principal = await deps.oidc(token);
+    if (!principal) throw errors.invalidCredentials();
+    const scope = request.routeOptions.config.scope;
+    if (scope && !hasScope(principal.scopes, scope)) throw errors.missingScope(scope);
+    request.principal = principal;
+  });
+}
+
+/** @throws HttpError 403 unless the caller may act in `workspaceId`. */
+export function assertWorkspace(request: FastifyRequest, workspaceId: string): void {
+  if (!coversWorkspace(request.principal, workspaceId)) throw errors.workspaceForbidden();
+}

@@ -1,0 +1,42 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { OidcConfig } from '../../config.js';
+import type { Principal } from '../../modules/tokens/principal.js';
+
+/** Verifies an OIDC access token (a JWT) and returns its principal, or null when it does not verify. */
+export type OidcVerifier = (jwt: string) => Promise<Principal | null>;
+
+function scopesOf(payload: Record<string, unknown>): Set<string> {
+  const { scope, scp } = payload;
+  if (typeof scope === 'string') return new Set(scope.split(' ').filter(Boolean));
+  if (Array.isArray(scp)) return new Set(scp.filter((s): s is string => typeof s === 'string'));
+  return new Set();
+}
+
+function workspacesOf(claim: unknown): Principal['workspaces'] {
+  if (claim === '*') return '*';
+  if (Array.isArray(claim)) {
+    const ids = claim.filter((w): w is string => typeof w === 'string');
+    return ids.includes('*') ? '*' : new Set(ids);
+  }
+  if (typeof claim === 'string') return new Set([claim]);
+  return new Set();
+}
+
+/**
+ * An OIDC verifier: signature against the issuer's JWKS (fetched and cached by jose, refetched
+ * on an unknown `kid`), `iss`, `aud`, `exp`/`nbf` with 5 s of clock tolerance. Scopes come from
+ * the `scope` claim (RFC 8693 §4.2, space-separated) or `scp` (array); workspaces from
+ * `config.workspacesClaim`. Source: RFC 9068 (JWT access tokens), RFC 7519.
+ */
+export function createOidcVerifier(config: OidcConfig): OidcVerifier {
+  const jwks = createRemoteJWKSet(new URL(config.jwksUrl), { timeoutDuration: 5000 });
+  return async (jwt) => {
+    try {
+      const { payload } = await jwtVerify(jwt, jwks, { issuer: config.issuer, audience: config.audience, clockTolerance: 5 });
+      if (typeof payload.sub !== 'string' || payload.sub === '') return null;
+      return { id: `oidc:${payload.sub}`, scopes: scopesOf(payload), workspaces: workspacesOf(payload[config.workspacesClaim]) };
+    } catch {
+      return null;
+    }
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { encodeLikeFastApi } from '../validation/error-item.js';
+import { errors } from './error-catalogue.js';
+import { HttpError, RequestValidationError } from './http-error.js';
+
+/** Fastify's own error codes that map onto a client error of ours. */
+const FASTIFY_CODES: Record<string, () => HttpError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: errors.bodyTooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: errors.unsupportedMediaType,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new HttpError(400, 'Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),
+};
+
+/** Driver errors that mean "the database is unreachable right now": a 503, not a 500. */
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    code === 'SQLITE_BUSY' ||
+    (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated/i.test(error.message))
+  );
+}
+
+function toHttpError(error: unknown): HttpError | RequestValidationError | null {
+  if (error instanceof HttpError || error instanceof RequestValidationError) return error;
+  const code = (error as FastifyError | null)?.code;
+  const mapped = code ? FASTIFY_CODES[code] : undefined;
+  if (mapped) return mapped();
+  if (isUnavailable(error)) return errors.unavailable();
+  return null;
+}
+
+function send(reply: FastifyReply, error: HttpError | RequestValidationError) {
+  if (error instanceof RequestValidationError) {
+    return reply.code(422).send({ detail: error.errors.map((e) => ({ ...e, input: encodeLikeFastApi(e.input) })) });
+  }
+  return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+}
+
+/**
+ * The one error handler: known errors become `{"detail": …}` with their status; anything else is
+ * logged (type and stack only: driver messages can quote data) and answered as a bare 500.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toHttpError(error);
+    if (known) {
+      if (known.statusCode >= 500) request.log.warn({ err: error }, 'request failed: dependency unavailable');
+      return send(reply, known);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, errors.internal());
+  });
+  app.setNotFoundHandler((_request, reply) => send(reply, errors.routeNotFound()));
+}

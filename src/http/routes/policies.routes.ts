@@ -1,0 +1,71 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
+import type { Services } from '../../services.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import { errors } from '../errors/error-catalogue.js';
+import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import * as S from '../schemas/policy.schemas.js';
+
+type LayerParams = { workspace_id: string; repository?: string };
+
+/** `/api/v1/policies`: the effective policy and its layers (PRODUCT.md §2.4). */
+export async function policyRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const { policies } = opts.services;
+  const tags = ['policies'];
+
+  app.get('/effective', {
+    config: { scope: 'policy:read' },
+    schema: { tags, security: BEARER_SECURITY, querystring: S.EffectivePolicyQuery, response: withErrors({ 200: S.EffectivePolicyResponse }) },
+  }, async (request, reply) => {
+    const { workspace_id, repository } = request.query as Static<typeof S.EffectivePolicyQuery>;
+    assertWorkspace(request, workspace_id);
+    const effective = await policies.effective(workspace_id, repository);
+    const etag = `"${effective.version}"`;
+    reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+    if (ifNoneMatch(request, etag)) return reply.code(304).send();
+    return effective;
+  });
+
+  const layerSchema = (params: typeof S.WorkspaceParams | typeof S.RepositoryParams) => ({
+    tags,
+    security: BEARER_SECURITY,
+    params,
+  });
+  for (const [path, params] of [
+    ['/workspaces/:workspace_id', S.WorkspaceParams],
+    ['/workspaces/:workspace_id/repositories/:repository', S.RepositoryParams],
+  ] as const) {
+    app.get(path, { config: { scope: 'policy:read' }, schema: { ...layerSchema(params), response: withErrors({ 200: S.PolicyLayerResponse, 404: ErrorResponse }) } }, async (request) => {
+      const { workspace_id, repository } = layerTarget(request);
+      const layer = await policies.getLayer(workspace_id, repository);
+      if (!layer) throw errors.notFound('Policy layer');
+      return layer;
+    });
+    app.put(path, { config: { scope: 'policy:write' }, schema: { ...layerSchema(params), body: S.PolicyLayerBody, response: withErrors({ 200: S.PolicyLayerResponse }) } }, async (request) => {
+      const { workspace_id, repository } = layerTarget(request);
+      return policies.putLayer(workspace_id, repository, request.body as PolicyLayerSettings, request.principal.id);
+    });
+    app.delete(path, { config: { scope: 'policy:write' }, schema: { ...layerSchema(params), response: withErrors({ 204: Type.Null(), 404: ErrorResponse }, false) } }, async (request, reply: FastifyReply) => {
+      const { workspace_id, repository } = layerTarget(request);
+      if (!(await policies.deleteLayer(workspace_id, repository, request.principal.id))) throw errors.notFound('Policy layer');
+      return reply.code(204).send();
+    });
+  }
+}
+
+function layerTarget(request: FastifyRequest): { workspace_id: string; repository: string | null } {
+  const params = request.params as LayerParams;
+  assertWorkspace(request, params.workspace_id);
+  return { workspace_id: params.workspace_id, repository: params.repository ?? null };
+}
+
+/** RFC 9110 §13.1.2: weak comparison; `*` matches any current representation. */
+function ifNoneMatch(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}

@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { StringEnum } from './common.schemas.js';
+
+const AUTHOR_IDENTITY = ['full', 'pseudonymous', 'none'] as const;
+const REGULATIONS = ['gdpr', 'ccpa'] as const;
+
+/** A layer's settings: every field optional (absent inherits). PRODUCT.md §2.4. */
+export const PolicyLayerBody = Type.Object(
+  {
+    processing_allowed: Type.Optional(Type.Boolean()),
+    retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    author_identity: Type.Optional(StringEnum(AUTHOR_IDENTITY)),
+    excluded_paths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
+    regulations: Type.Optional(Type.Array(StringEnum(REGULATIONS), { maxItems: 2 })),
+    require_approval: Type.Optional(Type.Boolean()),
+    auto_erase_on_deprovision: Type.Optional(Type.Boolean()),
+  },
+
+);
+
+/** A complete policy. */
+export const PolicySchema = Type.Object({
+  processing_allowed: Type.Boolean(),
+  retention_days: Type.Integer(),
+  author_identity: StringEnum(AUTHOR_IDENTITY),
+  excluded_paths: Type.Array(Type.String()),
+  regulations: Type.Array(StringEnum(REGULATIONS)),
+  require_approval: Type.Boolean(),
+  auto_erase_on_deprovision: Type.Boolean(),
+});
+
+const LayerName = StringEnum(['default', 'workspace', 'repository'] as const);
+
+/** `GET /api/v1/policies/effective` response. */
+export const EffectivePolicyResponse = Type.Object({
+  workspace_id: Type.String(),
+  repository: Type.String(),
+  policy: PolicySchema,
+  sources: Type.Record(Type.String(), LayerName),
+  version: Type.String(),
+  evaluated_at: Type.String({ format: 'date-time' }),
+});
+
+/** `GET /api/v1/policies/effective` query. */
+export const EffectivePolicyQuery = Type.Object({
+  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+  repository: Type.String({ minLength: 1, maxLength: 500 }),
+});
+
+/** A stored layer. */
+export const PolicyLayerResponse = Type.Object({
+  workspace_id: Type.String(),
+  repository: Type.Union([Type.String(), Type.Null()]),
+  settings: PolicyLayerBody,
+  version: Type.Integer(),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const WorkspaceParams = Type.Object({ workspace_id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const RepositoryParams = Type.Object({
+  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+  repository: Type.String({ minLength: 1, maxLength: 500 }),
+});

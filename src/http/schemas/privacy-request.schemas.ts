@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import { REQUEST_STATUSES, REQUEST_TYPES, SCOPE_KEYS } from '../../modules/privacy-requests/privacy-request.types.js';
+import { StringEnum } from './common.schemas.js';
+
+/** `POST /api/v1/privacy/requests` body (PRODUCT.md §2.3). Field order is the order errors are reported in. */
+export const CreatePrivacyRequestBody = Type.Object({
+  request_type: Type.String({ pattern: '^(access|export|correction|deletion)$' }),
+  scope: Type.Array(StringEnum(SCOPE_KEYS), { minItems: 1, maxItems: 20 }),
+  subject_id: Type.String({ minLength: 1, maxLength: 300 }),
+  subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
+  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+  client_request_id: Type.String({ minLength: 8, maxLength: 200 }),
+  intake_ref: Type.String({ minLength: 1, maxLength: 1100 }),
+});
+
+/** `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header): required, 8–200 characters. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.String({ minLength: 8, maxLength: 200 }),
+});
+
+/** The request resource. */
+export const PrivacyRequestResource = Type.Object(
+  {
+    id: Type.String(),
+    status: StringEnum(REQUEST_STATUSES),
+    request_type: StringEnum(REQUEST_TYPES),
+    scope: Type.Array(Type.String()),
+    subject_id: Type.String(),
+    subject_provider: Type.String(),
+    workspace_id: Type.String(),
+    client_request_id: Type.String(),
+    intake_ref: Type.String(),
+    regulation: Type.String({ description: 'gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply' }),
+    created_at: Type.String({ format: 'date-time' }),
+    due_at: Type.String({ format: 'date-time' }),
+    extended_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    status_reason: Type.Union([Type.String(), Type.Null()]),
+    links: Type.Object({ self: Type.String() }),
+  },
+
+);
+
+/** `GET /api/v1/privacy/requests` query. */
+export const ListPrivacyRequestsQuery = Type.Object({
+  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+  status: Type.Optional(StringEnum(REQUEST_STATUSES)),
+  request_type: Type.Optional(StringEnum(REQUEST_TYPES)),
+  overdue: Type.Optional(Type.Boolean()),
+  cursor: Type.Optional(Type.String({ maxLength: 500 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+});
+
+/** A page of requests. */
+export const PrivacyRequestPage = Type.Object({
+  items: Type.Array(PrivacyRequestResource),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** `{id}` path parameter. */
+export const RequestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });

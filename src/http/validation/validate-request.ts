@@ -1,0 +1,63 @@
+import type { FastifyRequest } from 'fastify';
+import { RequestValidationError } from '../errors/http-error.js';
+import { type ErrorItem, pydanticError } from './error-item.js';
+import { type Schema, validateValue } from './validate-value.js';
+
+/** The parts of a route schema the validator reads, as Fastify stores them. */
+export interface RouteSchemas {
+  params?: Schema;
+  querystring?: Schema;
+  headers?: Schema;
+  body?: Schema;
+}
+
+/** Starlette keeps the last of repeated query keys; Node joins repeated headers. One string each. */
+function lastValue(value: unknown): unknown {
+  return Array.isArray(value) ? value.at(-1) : value;
+}
+
+function validateParameters(schema: Schema | undefined, source: unknown, location: 'path' | 'query' | 'header', errors: ErrorItem[]) {
+  if (!schema?.properties) return source;
+  const values = (source ?? {}) as Record<string, unknown>;
+  const required = schema.required ?? [];
+  const out: Record<string, unknown> = { ...values };
+  for (const [name, fieldSchema] of Object.entries(schema.properties)) {
+    const raw = lastValue(values[name]);
+    if (raw === undefined) {
+      if (required.includes(name)) errors.push(pydanticError.missing([location, name], null));
+      else out[name] = fieldSchema.default;
+      continue;
+    }
+    out[name] = validateValue(fieldSchema, raw, [location, name], 'lax', errors);
+  }
+  return out;
+}
+
+function validateBody(schema: Schema | undefined, body: unknown, errors: ErrorItem[]) {
+  if (!schema) return body;
+  // FastAPI treats an absent body and a JSON `null` alike: the required body is missing.
+  if (body === undefined || body === null) {
+    errors.push(pydanticError.missing(['body'], null));
+    return body;
+  }
+  return validateValue(schema, body, ['body'], 'strict', errors);
+}
+
+/**
+ * Validates a request's path, query, headers and body against its route schemas, collecting every
+ * error in FastAPI's order (path, query, header, then body), and replaces each part with its
+ * validated value.
+ *
+ * @throws RequestValidationError (422, FastAPI's `{"detail":[…]}`) when anything fails.
+ */
+export function validateRequest(request: FastifyRequest, schemas: RouteSchemas): void {
+  const errors: ErrorItem[] = [];
+  const params = validateParameters(schemas.params, request.params, 'path', errors);
+  const query = validateParameters(schemas.querystring, request.query, 'query', errors);
+  validateParameters(schemas.headers, request.headers, 'header', errors);
+  const body = validateBody(schemas.body, request.body, errors);
+  if (errors.length > 0) throw new RequestValidationError(errors);
+  request.params = params;
+  request.query = query;
+  request.body = body;
+}

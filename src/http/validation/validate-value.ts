@@ -1,0 +1,211 @@
+import { type ErrorItem, type Loc, pydanticError as E } from './error-item.js';
+
+/**
+ * The subset of JSON Schema (as TypeBox writes it) that the validator understands:
+ * objects with properties, strings with lengths/pattern/enum, integers with bounds, booleans,
+ * arrays with item counts, and records (`additionalProperties`).
+ */
+export interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: Schema | boolean;
+  items?: Schema;
+  enum?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  default?: unknown;
+}
+
+/**
+ * `strict`: JSON bodies, no coercion (Pydantic `strict=True`).
+ * `lax`: query, header and path values, which arrive as strings and are parsed as Pydantic's lax
+ * mode parses str input (`"5"` → 5, `"yes"` → true).
+ */
+export type Mode = 'strict' | 'lax';
+
+/** Counts Unicode code points, as Python's `len(str)` does (an astral character is one). */
+export function codePointLength(text: string): number {
+  let surrogatePairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - surrogatePairs;
+}
+
+const patternCache = new Map<string, RegExp>();
+
+function compiledPattern(pattern: string): RegExp {
+  let re = patternCache.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern, 'u');
+    patternCache.set(pattern, re);
+  }
+  return re;
+}
+
+function validateString(schema: Schema, value: unknown, loc: Loc, errors: ErrorItem[]): unknown {
+  if (typeof value !== 'string') {
+    errors.push(E.stringType(loc, value));
+    return value;
+  }
+  const length = schema.minLength !== undefined || schema.maxLength !== undefined ? codePointLength(value) : 0;
+  if (schema.minLength !== undefined && length < schema.minLength) {
+    errors.push(E.stringTooShort(loc, value, schema.minLength));
+  } else if (schema.maxLength !== undefined && length > schema.maxLength) {
+    errors.push(E.stringTooLong(loc, value, schema.maxLength));
+  } else if (schema.pattern !== undefined && !compiledPattern(schema.pattern).test(value)) {
+    errors.push(E.stringPatternMismatch(loc, value, schema.pattern));
+  }
+  return value;
+}
+
+function validateLiteral(schema: Schema, value: unknown, loc: Loc, errors: ErrorItem[]): unknown {
+  const values = schema.enum ?? [];
+  if (!values.includes(value)) errors.push(E.literalError(loc, value, values));
+  return value;
+}
+
+/**
+ * Pydantic's lax str → int: surrounding (Unicode) whitespace, an optional sign, ASCII digits with
+ * single underscores between them, and optionally a fraction of zeros only (`5.0`).
+ */
+function parseIntegerText(text: string): number | null {
+  const match = /^([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?$/.exec(text.trim());
+  return match?.[1] ? Number(match[1].replaceAll('_', '')) : null;
+}
+
+function toInteger(value: unknown, mode: Mode, loc: Loc, errors: ErrorItem[]): number | null {
+  if (mode === 'lax' && typeof value === 'string') {
+    const parsed = parseIntegerText(value);
+    if (parsed === null) errors.push(E.intParsing(loc, value));
+    return parsed;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    errors.push(E.intType(loc, value));
+    return null;
+  }
+  if (!Number.isInteger(value)) {
+    errors.push(mode === 'strict' ? E.intType(loc, value) : E.intFromFloat(loc, value));
+    return null;
+  }
+  return value;
+}
+
+function validateInteger(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  const n = toInteger(value, mode, loc, errors);
+  if (n === null) return value;
+  if (schema.minimum !== undefined && n < schema.minimum) errors.push(E.greaterThanEqual(loc, value, schema.minimum));
+  else if (schema.maximum !== undefined && n > schema.maximum) errors.push(E.lessThanEqual(loc, value, schema.maximum));
+  return n;
+}
+
+const TRUE_TEXT = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_TEXT = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+function validateBoolean(value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  if (typeof value === 'boolean') return value;
+  if (mode === 'lax' && typeof value === 'string') {
+    // Unlike ints, Pydantic does not trim bool text: " true" is refused.
+    const text = value.toLowerCase();
+    if (TRUE_TEXT.has(text)) return true;
+    if (FALSE_TEXT.has(text)) return false;
+    errors.push(E.boolParsing(loc, value));
+    return value;
+  }
+  errors.push(E.boolType(loc, value));
+  return value;
+}
+
+function validateArray(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  if (!Array.isArray(value)) {
+    errors.push(E.listType(loc, value));
+    return value;
+  }
+  // pydantic-core stops at max_length: a list that is too long reports only that, no item errors.
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+    errors.push(E.tooLong(loc, value, schema.maxItems, value.length));
+    return value;
+  }
+  const items = schema.items;
+  const result = items ? value.map((item, i) => validateValue(items, item, [...loc, i], mode, errors)) : value;
+  if (schema.minItems !== undefined && value.length < schema.minItems) {
+    errors.push(E.tooShort(loc, value, schema.minItems, value.length));
+  }
+  return result;
+}
+
+/** A JSON object: not an array, null or a boxed value such as {@link PyFloat}. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function validateRecord(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  if (!isPlainObject(value)) {
+    errors.push(E.dictType(loc, value));
+    return value;
+  }
+  const valueSchema = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = validateValue(valueSchema, v, [...loc, key], mode, errors);
+  return out;
+}
+
+function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  if (!isPlainObject(value)) {
+    errors.push(E.modelAttributesType(loc, value));
+    return value;
+  }
+  const required = schema.required ?? [];
+  const out: Record<string, unknown> = {};
+  for (const [key, fieldSchema] of Object.entries(schema.properties ?? {})) {
+    if (Object.hasOwn(value, key)) {
+      out[key] = validateValue(fieldSchema, value[key], [...loc, key], mode, errors);
+    } else if (required.includes(key)) {
+      errors.push(E.missing([...loc, key], value));
+    } else if (fieldSchema.default !== undefined) {
+      out[key] = structuredClone(fieldSchema.default);
+    }
+  }
+  return out;
+}
+
+/**
+ * Validates `value` against `schema` the way Pydantic v2 validates the equivalent model, pushing
+ * one {@link ErrorItem} per failure (all of them, in field declaration order) onto `errors`.
+ * Unknown object keys are dropped (Pydantic's `extra="ignore"`).
+ *
+ * @returns the validated value (integers and booleans parsed in `lax` mode, defaults filled,
+ *   unknown keys removed); meaningless when errors were pushed.
+ */
+export function validateValue(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  if (schema.enum) return validateLiteral(schema, value, loc, errors);
+  switch (schema.type) {
+    case 'string':
+      return validateString(schema, value, loc, errors);
+    case 'integer':
+      return validateInteger(schema, value, loc, mode, errors);
+    case 'boolean':
+      return validateBoolean(value, loc, mode, errors);
+    case 'array':
+      return validateArray(schema, value, loc, mode, errors);
+    case 'object':
+      return schema.properties ? validateModel(schema, value, loc, mode, errors) : validateRecord(schema, value, loc, mode, errors);
+    default:
+      return value;
+  }
+}

@@ -1,0 +1,113 @@
+import type { Executor } from '../../db/executor.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { appendAuditEvent } from '../audit/audit.repository.js';
+import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
+import * as repo from './policy.repository.js';
+import type { Policy, PolicyLayerSettings, PolicySources } from './policy.types.js';
+
+/** The effective policy of one repository (PRODUCT.md §2.4). */
+export interface EffectivePolicy {
+  workspace_id: string;
+  repository: string;
+  policy: Policy;
+  sources: PolicySources;
+  version: string;
+  evaluated_at: string;
+}
+
+/** One stored layer. `repository` is null for the workspace layer. */
+export interface PolicyLayer {
+  workspace_id: string;
+  repository: string | null;
+  settings: PolicyLayerSettings;
+  version: number;
+  updated_at: string;
+}
+
+function toLayer(row: repo.PolicyLayerRow): PolicyLayer {
+  return {
+    workspace_id: row.workspace_id,
+    repository: row.repository === '' ? null : row.repository,
+    settings: JSON.parse(row.settings) as PolicyLayerSettings,
+    version: row.version,
+    updated_at: row.updated_at,
+  };
+}
+
+const MAX_WRITE_ATTEMPTS = 3;
+
+/**
+ * Policy layers and their stricter-wins merge. Every write is a new version, kept in
+ * `policy_layer_versions`, and audited.
+ */
+export function createPolicyService(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function writeVersion(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
+    const now = toTimestamp(clock());
+    return db.transaction().execute(async (tx) => {
+      const serialized = settings === null ? null : JSON.stringify(settings);
+      if (serialized === null && !(await repo.deleteLayer(tx, workspaceId, repository))) return null;
+      const version = (await repo.latestLayerVersion(tx, workspaceId, repository)) + 1;
+      await repo.insertLayerVersion(tx, { workspace_id: workspaceId, repository, version, settings: serialized, changed_at: now, changed_by: actor });
+      if (serialized !== null) await repo.upsertLayer(tx, { workspace_id: workspaceId, repository, settings: serialized, version, updated_at: now, updated_by: actor });
+      const action = serialized === null ? 'policy.layer_deleted' : 'policy.layer_written';
+      await appendAuditEvent(tx, { actor, action, targetType: 'policy_layer', targetId: `${workspaceId}/${repository}`, workspaceId, details: { version }, occurredAt: now });
+      return { workspace_id: workspaceId, repository: repository === '' ? null : repository, settings: settings ?? {}, version, updated_at: now };
+    });
+  }
+
+  /** Retries when a concurrent writer took the same version number (primary key conflict). */
+  async function write(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await writeVersion(workspaceId, repository, settings, actor);
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  return {
+    /** Merges defaults < workspace < repository. `repository` is matched case-insensitively. */
+    async effective(workspaceId: string, repository: string): Promise<EffectivePolicy> {
+      const key = normalizeRepository(repository);
+      const rows = await repo.findLayers(db, workspaceId, key);
+      const workspace = rows.find((r) => r.repository === '');
+      const repositoryLayer = rows.find((r) => r.repository === key && key !== '');
+      const merged = mergePolicy([
+        { name: 'workspace', settings: workspace ? JSON.parse(workspace.settings) : null },
+        { name: 'repository', settings: repositoryLayer ? JSON.parse(repositoryLayer.settings) : null },
+      ]);
+      return {
+        workspace_id: workspaceId,
+        repository,
+        ...merged,
+        version: effectiveVersion(workspace?.version ?? 0, repositoryLayer?.version ?? 0),
+        evaluated_at: toTimestamp(clock()),
+      };
+    },
+
+    /** One layer (`repository` null for the workspace layer), or null when it is not set. */
+    async getLayer(workspaceId: string, repository: string | null): Promise<PolicyLayer | null> {
+      const row = await repo.findLayer(db, workspaceId, repository === null ? '' : normalizeRepository(repository));
+      return row ? toLayer(row) : null;
+    },
+
+    /** Replaces a layer with `settings` (absent fields inherit). @returns the new layer version. */
+    async putLayer(workspaceId: string, repository: string | null, settings: PolicyLayerSettings, actor: string): Promise<PolicyLayer> {
+      const layer = await write(workspaceId, repository === null ? '' : normalizeRepository(repository), settings, actor);
+      if (!layer) throw new Error('layer write returned nothing');
+      return layer;
+    },
+
+    /** Removes a layer. @returns false when it was not set. */
+    async deleteLayer(workspaceId: string, repository: string | null, actor: string): Promise<boolean> {
+      const key = repository === null ? '' : normalizeRepository(repository);
+      return (await write(workspaceId, key, null, actor)) !== null;
+    },
+  };
+}
+
+export type PolicyService = ReturnType<typeof createPolicyService>;

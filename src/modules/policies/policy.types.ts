@@ -1,0 +1,26 @@
+import type { Regulation } from '../privacy-requests/deadline.fns.js';
+
+/** How a change event may name its author: real ids, a keyed pseudonym, or not at all. */
+export type AuthorIdentity = 'full' | 'pseudonymous' | 'none';
+
+/** A complete policy: every field has a value (PRODUCT.md §2.4). */
+export interface Policy {
+  processing_allowed: boolean;
+  /** Days, 1–3650. */
+  retention_days: number;
+  author_identity: AuthorIdentity;
+  /** Glob strings, as written by the layers (deduplicated, in layer order). */
+  excluded_paths: string[];
+  regulations: Regulation[];
+  require_approval: boolean;
+  auto_erase_on_deprovision: boolean;
+}
+
+/** One layer's settings: the fields it sets; an absent field inherits. */
+export type PolicyLayerSettings = Partial<Policy>;
+
+/** The layers, from least to most specific. */
+export type LayerName = 'default' | 'workspace' | 'repository';
+
+/** The layer that decided each field. */
+export type PolicySources = Record<keyof Policy, LayerName>;

@@ -1,0 +1,66 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import { FINAL_STATUSES } from './deadline.fns.js';
+import type { PrivacyRequestTable } from './privacy-request.table.js';
+
+export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
+
+/**
+ * Inserts a request unless its (workspace_id, client_request_id) is taken.
+ * @returns true when inserted, false on that conflict (the database constraint decides).
+ */
+export async function insertRequestUnlessDuplicate(db: Executor, row: PrivacyRequestRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('privacy_requests')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'client_request_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** One request by id, or undefined. */
+export async function findRequestById(db: Executor, id: string): Promise<PrivacyRequestRow | undefined> {
+  return db.selectFrom('privacy_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The id of the request with this client_request_id in the workspace, or undefined. */
+export async function findIdByClientRequestId(db: Executor, workspaceId: string, clientRequestId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('privacy_requests')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('client_request_id', '=', clientRequestId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Filters of the list endpoint; `before` is the id to page after (newest first). */
+export interface RequestListFilter {
+  workspaceId: string;
+  status?: string;
+  requestType?: string;
+  overdue?: boolean;
+  /** RFC 3339 UTC "now", for the overdue filter. */
+  now: string;
+  before?: string;
+  limit: number;
+}
+
+/** A page of requests, newest first (ids are time-sortable). */
+export async function listRequests(db: Executor, f: RequestListFilter): Promise<PrivacyRequestRow[]> {
+  let query = db.selectFrom('privacy_requests').selectAll().where('workspace_id', '=', f.workspaceId);
+  if (f.status !== undefined) query = query.where('status', '=', f.status);
+  if (f.requestType !== undefined) query = query.where('request_type', '=', f.requestType);
+  if (f.before !== undefined) query = query.where('id', '<', f.before);
+  if (f.overdue !== undefined) {
+    query = query.where((eb) => {
+      const late = eb.and([
+        eb('status', 'not in', [...FINAL_STATUSES]),
+        eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now),
+      ]);
+      return f.overdue ? late : eb.not(late);
+    });
+  }
+  return query.orderBy('id', 'desc').limit(f.limit).execute();
+}

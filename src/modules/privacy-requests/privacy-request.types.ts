@@ -1,0 +1,51 @@
+/** Request types (PRODUCT.md §1): access (GDPR Art. 15), export (portability, Art. 20), correction (rectification, Art. 16), deletion (erasure, Art. 17). */
+export const REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+/** Lifecycle states (PRODUCT.md §2.3). */
+export const REQUEST_STATUSES = [
+  'pending_approval',
+  'queued',
+  'processing',
+  'completed',
+  'action_required',
+  'failed',
+  'rejected',
+  'canceled',
+] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+/** Data categories a request's `scope` may name; a key covers its descendants. */
+export const SCOPE_KEYS = ['user', 'user.account', 'user.contact', 'user.contact.email', 'user.name', 'user.content'] as const;
+export type ScopeKey = (typeof SCOPE_KEYS)[number];
+
+/** A validated create body. */
+export interface CreatePrivacyRequestInput {
+  request_type: RequestType;
+  scope: ScopeKey[];
+  subject_id: string;
+  subject_provider: string;
+  workspace_id: string;
+  client_request_id: string;
+  intake_ref: string;
+}
+
+/** The request resource as the API returns it. */
+export interface PrivacyRequestResource {
+  id: string;
+  status: string;
+  request_type: string;
+  scope: string[];
+  subject_id: string;
+  subject_provider: string;
+  workspace_id: string;
+  client_request_id: string;
+  intake_ref: string;
+  regulation: string;
+  created_at: string;
+  due_at: string;
+  extended_due_at: string | null;
+  completed_at: string | null;
+  status_reason: string | null;
+  links: { self: string };
+}

@@ -1,0 +1,88 @@
+import type { Executor } from '../../db/executor.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { appendAuditEvent } from '../audit/audit.repository.js';
+import type { Principal } from './principal.js';
+import { TOKEN_PREFIX, TOKEN_SCOPES, generateToken, hashToken } from './token.fns.js';
+import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
+
+/** What `token create` takes. `workspaces` is a list of ids or `['*']`. */
+export interface CreateTokenInput {
+  name: string;
+  scopes: string[];
+  workspaces: string[];
+  actor: string;
+}
+
+/** A token as listed: never the secret or its hash. */
+export interface TokenSummary {
+  id: string;
+  name: string;
+  scopes: string[];
+  workspaces: string[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+function toPrincipal(row: ApiTokenRow): Principal {
+  const workspaces = JSON.parse(row.workspaces) as string[];
+  return {
+    id: `token:${row.id}`,
+    scopes: new Set(JSON.parse(row.scopes) as string[]),
+    workspaces: workspaces.includes('*') ? '*' : new Set(workspaces),
+  };
+}
+
+function summarize(row: ApiTokenRow): TokenSummary {
+  const { id, name, created_at, revoked_at } = row;
+  return { id, name, created_at, revoked_at, scopes: JSON.parse(row.scopes), workspaces: JSON.parse(row.workspaces) };
+}
+
+/**
+ * API tokens (PRODUCT.md §2.2): created shown-once, stored as SHA-256, revocable.
+ *
+ * @param deps.db - the database; @param deps.clock - the time source.
+ */
+export function createTokenService(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    /** Creates a token. @returns its id and the secret (shown once). @throws RangeError on an unknown scope or empty list. */
+    async create(input: CreateTokenInput): Promise<{ id: string; token: string }> {
+      const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+      if (unknown.length > 0) throw new RangeError(`unknown scope: ${unknown.join(', ')}`);
+      if (input.scopes.length === 0 || input.workspaces.length === 0) throw new RangeError('at least one scope and one workspace are required');
+      const token = generateToken();
+      const now = toTimestamp(clock());
+      const row = { id: newId('tok'), name: input.name, token_hash: hashToken(token), scopes: JSON.stringify(input.scopes), workspaces: JSON.stringify(input.workspaces), created_at: now, revoked_at: null };
+      await db.transaction().execute(async (tx) => {
+        await insertToken(tx, row);
+        await appendAuditEvent(tx, { actor: input.actor, action: 'token.created', targetType: 'api_token', targetId: row.id, workspaceId: null, details: { scopes: input.scopes, workspaces: input.workspaces }, occurredAt: now });
+      });
+      return { id: row.id, token };
+    },
+
+    /** The principal behind a presented token, or null when it is unknown, revoked or not ours. */
+    async authenticate(token: string): Promise<Principal | null> {
+      if (!token.startsWith(TOKEN_PREFIX)) return null;
+      const row = await findActiveTokenByHash(db, hashToken(token));
+      return row ? toPrincipal(row) : null;
+    },
+
+    /** Every token, without secrets. */
+    async list(): Promise<TokenSummary[]> {
+      return (await listTokens(db)).map(summarize);
+    },
+
+    /** Revokes a token. @returns false when no active token has this id. */
+    async revoke(id: string, actor: string): Promise<boolean> {
+      const now = toTimestamp(clock());
+      return db.transaction().execute(async (tx) => {
+        const revoked = await revokeToken(tx, id, now);
+        if (revoked) await appendAuditEvent(tx, { actor, action: 'token.revoked', targetType: 'api_token', targetId: id, workspaceId: null, occurredAt: now });
+        return revoked;
+      });
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

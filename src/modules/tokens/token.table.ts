@@ -1,0 +1,10 @@
+/** Row shape of `api_tokens`. Only the SHA-256 of the token is stored; scopes/workspaces are JSON arrays. */
+export interface ApiTokenTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  scopes: string;
+  workspaces: string;
+  created_at: string;
+  revoked_at: string | null;
+}

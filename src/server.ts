@@ -1,0 +1,41 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrator.js';
+import { createMetrics } from './metrics.js';
+import { ensurePseudonymKey } from './modules/service-keys/service-key.service.js';
+import { createServices } from './services.js';
+import { systemClock } from './lib/clock.js';
+
+/**
+ * Entry point: loadConfig → createDatabase → migrate → createServices → buildApp → listen.
+ * SIGTERM/SIGINT close the server (in-flight requests finish) and then the database.
+ */
+export async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = createDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  await ensurePseudonymKey(database.db, systemClock, config.pseudonymKey);
+  const services = createServices({ config, database });
+  const app = await buildApp({ services, metrics: createMetrics(), logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ host: config.host, port: config.port });
+}
+
+const isEntry = import.meta.url === `file://${process.argv[1]}`;
+if (isEntry) {
+  main().catch((error: unknown) => {
+    if (error instanceof ConfigError) console.error(error.message);
+    else console.error('failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,38 @@
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
+import { createPolicyService } from './modules/policies/policy.service.js';
+import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
+import { createTokenService } from './modules/tokens/token.service.js';
+import { type OidcVerifier, createOidcVerifier } from './http/auth/oidc-verifier.js';
+
+/** Every service, wired once. Routes and CLI commands receive what they need from here. */
+export interface Services {
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly tokens: ReturnType<typeof createTokenService>;
+  readonly policies: ReturnType<typeof createPolicyService>;
+  readonly privacyRequests: ReturnType<typeof createPrivacyRequestService>;
+  readonly oidc: OidcVerifier | null;
+}
+
+/**
+ * The composition root for domain services: each is a factory given its dependencies.
+ *
+ * @param deps.clock - defaults to the system clock; tests pass a fixed one.
+ */
+export function createServices(deps: { config: Config; database: Database; clock?: Clock }): Services {
+  const clock = deps.clock ?? systemClock;
+  const db = deps.database.db;
+  const policies = createPolicyService({ db, clock });
+  const idempotency = createIdempotencyService({ db, clock });
+  return {
+    database: deps.database,
+    clock,
+    tokens: createTokenService({ db, clock }),
+    policies,
+    privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies }),
+    oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
+  };
+}
