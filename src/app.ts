@@ -26,7 +26,7 @@ function registerValidation(app: FastifyInstance): void {
   // §2.1) wants every error at once, Pydantic-shaped, so the route schemas are checked here.
   app.setValidatorCompiler(() => () => true);
   app.addHook('preValidation', async (request) => {
-    validateRequest(request, request.routeOptions.schema as RouteSchemas);
+    validateRequest(request, request.routeOptions.schema as RouteSchemas | undefined);
   });
 }
 

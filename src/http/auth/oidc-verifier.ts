@@ -1,6 +1,7 @@
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { OidcConfig } from '../../config.js';
 import type { Principal } from '../../modules/tokens/principal.js';
+import { errors } from '../errors/error-catalogue.js';
 
 /** Verifies an OIDC access token (a JWT) and returns its principal, or null when it does not verify. */
 export type OidcVerifier = (jwt: string) => Promise<Principal | null>;
@@ -23,10 +24,22 @@ function workspacesOf(claim: unknown): Principal['workspaces'] {
 }
 
 /**
+ * True when the issuer's key set could not be had (timeout, network error, non-200, malformed
+ * JWKS): the token may be good, so the answer is 503, not 401. Token faults are JOSEError
+ * subclasses with their own codes; the bare JOSEError is what a failed JWKS fetch raises.
+ */
+function isKeySetUnavailable(error: unknown): boolean {
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) return true;
+  if (!(error instanceof joseErrors.JOSEError)) return true;
+  return error.code === 'ERR_JOSE_GENERIC';
+}
+
+/**
  * An OIDC verifier: signature against the issuer's JWKS (fetched and cached by jose, refetched
  * on an unknown `kid`), `iss`, `aud`, `exp`/`nbf` with 5 s of clock tolerance. Scopes come from
  * the `scope` claim (RFC 8693 §4.2, space-separated) or `scp` (array); workspaces from
  * `config.workspacesClaim`. Source: RFC 9068 (JWT access tokens), RFC 7519.
+ * The verifier throws HttpError 503 when the key set cannot be fetched; it returns null for a bad token.
  */
 export function createOidcVerifier(config: OidcConfig): OidcVerifier {
   const jwks = createRemoteJWKSet(new URL(config.jwksUrl), { timeoutDuration: 5000 });
@@ -35,7 +48,8 @@ export function createOidcVerifier(config: OidcConfig): OidcVerifier {
       const { payload } = await jwtVerify(jwt, jwks, { issuer: config.issuer, audience: config.audience, clockTolerance: 5 });
       if (typeof payload.sub !== 'string' || payload.sub === '') return null;
       return { id: `oidc:${payload.sub}`, scopes: scopesOf(payload), workspaces: workspacesOf(payload[config.workspacesClaim]) };
-    } catch {
+    } catch (error) {
+      if (isKeySetUnavailable(error)) throw errors.unavailable();
       return null;
     }
   };

@@ -25,7 +25,7 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
   const { privacyRequests } = opts.services;
   const tags = ['privacy requests'];
 
-  app.post('/', {
+  app.post('', {
     config: { scope: 'privacy:write' },
     schema: { tags, security: BEARER_SECURITY, headers: S.IdempotencyHeaders, body: S.CreatePrivacyRequestBody, response: withErrors({ 202: S.PrivacyRequestResource, 409: ErrorResponse }) },
   }, async (request, reply) => {
@@ -52,11 +52,12 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
     return found;
   });
 
-  app.get('/', {
+  app.get('', {
     config: { scope: 'privacy:read' },
     schema: { tags, security: BEARER_SECURITY, querystring: S.ListPrivacyRequestsQuery, response: withErrors({ 200: S.PrivacyRequestPage }) },
   }, async (request) => {
-    const query = request.query as Static<typeof S.ListPrivacyRequestsQuery>;
+    // The validator fills `limit` with its default (50).
+    const query = request.query as Static<typeof S.ListPrivacyRequestsQuery> & { limit: number };
     assertWorkspace(request, query.workspace_id);
     try {
       return await privacyRequests.list(query);

@@ -50,7 +50,8 @@ function validateBody(schema: Schema | undefined, body: unknown, errors: ErrorIt
  *
  * @throws RequestValidationError (422, FastAPI's `{"detail":[…]}`) when anything fails.
  */
-export function validateRequest(request: FastifyRequest, schemas: RouteSchemas): void {
+export function validateRequest(request: FastifyRequest, schemas: RouteSchemas | undefined): void {
+  if (!schemas) return;
   const errors: ErrorItem[] = [];
   const params = validateParameters(schemas.params, request.params, 'path', errors);
   const query = validateParameters(schemas.querystring, request.query, 'query', errors);

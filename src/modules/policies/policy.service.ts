@@ -35,7 +35,10 @@ function toLayer(row: repo.PolicyLayerRow): PolicyLayer {
   };
 }
 
-const MAX_WRITE_ATTEMPTS = 3;
+/** Concurrent writers of one layer race for the next version number; the loser retries. */
+const MAX_WRITE_ATTEMPTS = 20;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Policy layers and their stricter-wins merge. Every write is a new version, kept in
@@ -65,6 +68,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock }) {
         return await writeVersion(workspaceId, repository, settings, actor);
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+        await pause(Math.random() * 5 * attempt);
       }
     }
   }
