@@ -60,9 +60,12 @@ for (const dialect of dialects()) {
     it('uses the workspace regulations: CCPA alone is 45 days, GDPR with CCPA the earlier', async () => {
       await t.services.policies.putLayer('acme', null, { regulations: ['ccpa'] }, 'test');
       const ccpa = (await post(createBody({ client_request_id: 'ccpa-only-1' }), 'key-ccpa-0001')).json();
-      // Regulations merge by union with the default ["gdpr"], so the workspace has both.
-      assert.equal(ccpa.regulation, 'ccpa+gdpr');
-      assert.equal(ccpa.due_at, '2026-02-28T10:00:00.000Z');
+      assert.equal(ccpa.regulation, 'ccpa');
+      assert.equal(ccpa.due_at, '2026-03-17T10:00:00.000Z', 'Jan 31 + 45 days');
+      await t.services.policies.putLayer('acme', null, { regulations: ['ccpa', 'gdpr'] }, 'test');
+      const both = (await post(createBody({ client_request_id: 'ccpa-gdpr-1' }), 'key-both-0001')).json();
+      assert.equal(both.regulation, 'ccpa+gdpr');
+      assert.equal(both.due_at, '2026-02-28T10:00:00.000Z', 'the GDPR month ends first');
     });
 
     it('files pending_approval when the workspace policy requires approval', async () => {

@@ -46,6 +46,12 @@ export const pydanticError = {
     msg: 'Input should be a valid string',
     input,
   }),
+  stringUnicode: (loc: Loc, input: unknown): ErrorItem => ({
+    type: 'string_unicode',
+    loc,
+    msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+    input,
+  }),
   stringTooShort: (loc: Loc, input: unknown, min: number): ErrorItem => ({
     type: 'string_too_short',
     loc,

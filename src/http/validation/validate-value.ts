@@ -45,6 +45,8 @@ export function codePointLength(text: string): number {
   return text.length - surrogatePairs;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const patternCache = new Map<string, RegExp>();
 
 function compiledPattern(pattern: string): RegExp {
@@ -59,6 +61,12 @@ function compiledPattern(pattern: string): RegExp {
 function validateString(schema: Schema, value: unknown, loc: Loc, errors: ErrorItem[]): unknown {
   if (typeof value !== 'string') {
     errors.push(E.stringType(loc, value));
+    return value;
+  }
+  const constrained = schema.minLength !== undefined || schema.maxLength !== undefined || schema.pattern !== undefined;
+  // A constrained str is checked as Rust text: a lone surrogate (legal in Python str) fails.
+  if (constrained && LONE_SURROGATE.test(value)) {
+    errors.push(E.stringUnicode(loc, value));
     return value;
   }
   const length = schema.minLength !== undefined || schema.maxLength !== undefined ? codePointLength(value) : 0;
@@ -79,11 +87,19 @@ function validateLiteral(schema: Schema, value: unknown, loc: Loc, errors: Error
 }
 
 /**
+ * Rust's `str::trim` (Unicode White_Space), which pydantic-core uses: unlike JavaScript's
+ * `trim()`, it strips U+0085 and keeps U+FEFF.
+ */
+function trimRustWhitespace(text: string): string {
+  return text.replace(/^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '');
+}
+
+/**
  * Pydantic's lax str → int: surrounding (Unicode) whitespace, an optional sign, ASCII digits with
  * single underscores between them, and optionally a fraction of zeros only (`5.0`).
  */
 function parseIntegerText(text: string): number | null {
-  const match = /^([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?$/.exec(text.trim());
+  const match = /^([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?$/.exec(trimRustWhitespace(text));
   return match?.[1] ? Number(match[1].replaceAll('_', '')) : null;
 }
 
@@ -140,8 +156,10 @@ function validateArray(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
     return value;
   }
   const items = schema.items;
+  const before = errors.length;
   const result = items ? value.map((item, i) => validateValue(items, item, [...loc, i], mode, errors)) : value;
-  if (schema.minItems !== undefined && value.length < schema.minItems) {
+  // The length check runs on the validated list: with item errors there is none to count.
+  if (errors.length === before && schema.minItems !== undefined && value.length < schema.minItems) {
     errors.push(E.tooShort(loc, value, schema.minItems, value.length));
   }
   return result;

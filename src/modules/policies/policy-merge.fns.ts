@@ -40,31 +40,38 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** The result of {@link mergePolicy}. */
 export interface MergedPolicy {
   policy: Policy;
-  /** For each field, the layer that last changed its value (a layer repeating a value changes nothing). */
+  /**
+   * For each field, the layer that decided it: `default` when no layer set it, `workspace` when
+   * the workspace set it, `repository` when the repository made it stricter still.
+   */
   sources: PolicySources;
 }
 
 /**
- * Merges layers, least specific first, so that the stricter value wins: AND for
- * `processing_allowed`, minimum `retention_days`, the most private `author_identity`, union of
- * `excluded_paths` and `regulations`, OR for `require_approval` and `auto_erase_on_deprovision`.
+ * Merges defaults < workspace < repository (PRODUCT.md §2.4). The workspace layer replaces a
+ * default field by field (its owner decides, e.g. `regulations: ["ccpa"]` or 365 retention days);
+ * the repository layer can only tighten what that gives: AND for `processing_allowed`, minimum
+ * `retention_days`, the most private `author_identity`, union of `excluded_paths` and
+ * `regulations`, OR for `require_approval` and `auto_erase_on_deprovision`.
  *
- * @param layers - the workspace and repository layers, each possibly absent.
+ * @param layers - each layer's settings, or null when it is not set. Inputs are not mutated.
  */
-export function mergePolicy(layers: { name: LayerName; settings: PolicyLayerSettings | null }[]): MergedPolicy {
+export function mergePolicy(layers: { workspace: PolicyLayerSettings | null; repository: PolicyLayerSettings | null }): MergedPolicy {
   const policy = structuredClone(DEFAULT_POLICY) as Policy;
   const sources = Object.fromEntries(FIELDS.map((f) => [f, 'default'])) as PolicySources;
-  for (const { name, settings } of layers) {
-    if (!settings) continue;
-    for (const field of FIELDS) {
-      const value = settings[field];
-      if (value === undefined) continue;
-      const merged = (STRICTER[field] as (a: unknown, b: unknown) => unknown)(policy[field], value);
-      if (!sameValue(merged, policy[field])) {
-        (policy as unknown as Record<string, unknown>)[field] = merged;
-        sources[field] = name;
-      }
-    }
+  const set = (field: keyof Policy, value: unknown, source: LayerName) => {
+    (policy as unknown as Record<string, unknown>)[field] = structuredClone(value);
+    sources[field] = source;
+  };
+  for (const field of FIELDS) {
+    const value = layers.workspace?.[field];
+    if (value !== undefined) set(field, Array.isArray(value) ? union([], value) : value, 'workspace');
+  }
+  for (const field of FIELDS) {
+    const value = layers.repository?.[field];
+    if (value === undefined) continue;
+    const merged = (STRICTER[field] as (a: unknown, b: unknown) => unknown)(policy[field], value);
+    if (!sameValue(merged, policy[field])) set(field, merged, 'repository');
   }
   return { policy, sources };
 }

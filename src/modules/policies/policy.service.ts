@@ -80,10 +80,10 @@ export function createPolicyService(deps: { db: Executor; clock: Clock }) {
       const rows = await repo.findLayers(db, workspaceId, key);
       const workspace = rows.find((r) => r.repository === '');
       const repositoryLayer = rows.find((r) => r.repository === key && key !== '');
-      const merged = mergePolicy([
-        { name: 'workspace', settings: workspace ? JSON.parse(workspace.settings) : null },
-        { name: 'repository', settings: repositoryLayer ? JSON.parse(repositoryLayer.settings) : null },
-      ]);
+      const merged = mergePolicy({
+        workspace: workspace ? JSON.parse(workspace.settings) : null,
+        repository: repositoryLayer ? JSON.parse(repositoryLayer.settings) : null,
+      });
       return {
         workspace_id: workspaceId,
         repository,
