@@ -1,0 +1,97 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type Config, loadConfig } from '../config.js';
+import { type Database, createDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { type Services, createServices } from '../services.js';
+
+/** One command group of privacyctl (`token`, `policy`, …). */
+export interface Command {
+  /** Usage lines, each without the leading `privacyctl `. */
+  readonly usage: readonly string[];
+  /** Runs the command with the arguments after its name. @throws UsageError, CommandFailure. */
+  run(args: string[]): Promise<void>;
+}
+
+/** Bad usage (unknown subcommand or flag, missing or invalid value): exit code 2, usage on stderr. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: readonly string[],
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The command ran but could not do what was asked: exit code 1, the message on stderr. */
+export class CommandFailure extends Error {
+  override name = 'CommandFailure';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * `node:util` `parseArgs` in strict mode, positionals allowed.
+ *
+ * @returns `{ values, positionals }` typed from `options`.
+ * @throws UsageError (with `usage`) for an unknown flag or a flag missing its value.
+ */
+export function parseCommandArgs<const O extends Options>(args: string[], options: O, usage: readonly string[]) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), usage);
+  }
+}
+
+/** @throws UsageError when there are more than `max` positional arguments. */
+export function limitPositionals(positionals: string[], max: number, usage: readonly string[]): void {
+  const extra = positionals[max];
+  if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`, usage);
+}
+
+/**
+ * Checks a flag's value: present (when `required`) and 1–`maxLength` characters.
+ *
+ * @returns the value, or undefined when absent and optional.
+ * @throws UsageError naming the flag.
+ */
+export function checkedFlag(value: string | undefined, flag: string, maxLength: number, usage: readonly string[], required = true): string | undefined {
+  if (value === undefined) {
+    if (required) throw new UsageError(`${flag} is required`, usage);
+    return undefined;
+  }
+  if (value.length === 0 || value.length > maxLength) throw new UsageError(`${flag} must be 1–${maxLength} characters`, usage);
+  return value;
+}
+
+/**
+ * Opens the database named by `DATABASE_URL`, runs `fn`, and closes the database however `fn` ends.
+ *
+ * @throws ConfigError from loadConfig; whatever `fn` throws.
+ */
+export async function withDatabase<T>(fn: (database: Database, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = createDatabase(config.databaseUrl);
+  try {
+    return await fn(database, config);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Like {@link withDatabase}, after migrating to the latest schema (so a fresh database works),
+ * with the services wired as the server wires them.
+ */
+export async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+  return withDatabase(async (database, config) => {
+    await migrateToLatest(database.db);
+    return fn(createServices({ config, database }));
+  });
+}
+
+/** Writes `text` and a newline to stdout. */
+export function printLine(text: string): void {
+  process.stdout.write(`${text}\n`);
+}

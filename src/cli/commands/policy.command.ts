@@ -1,0 +1,64 @@
+import { PolicyLayerBody } from '../../http/schemas/policy.schemas.js';
+import { type ErrorItem, pydanticError } from '../../http/validation/error-item.js';
+import { parseJsonLikePython } from '../../http/validation/python-json.js';
+import { validateValue } from '../../http/validation/validate-value.js';
+import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
+import { type Command, UsageError, checkedFlag, limitPositionals, parseCommandArgs, printLine, withServices } from '../command.js';
+
+const USAGE = ['policy get --workspace W [--repository R]', "policy set --workspace W [--repository R] --json '{…}'"];
+
+const TARGET = { workspace: { type: 'string' }, repository: { type: 'string' } } as const;
+
+/** The layer target: workspace 1–200 characters, optional repository 1–500, as the API bounds them. */
+function target(values: { workspace?: string; repository?: string }) {
+  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE) ?? '';
+  return { workspace, repository: checkedFlag(values.repository, '--repository', 500, USAGE, false) };
+}
+
+/**
+ * Parses and validates a layer exactly as `PUT /api/v1/policies/…` does its body (CPython JSON,
+ * Pydantic strict mode; unknown keys dropped).
+ *
+ * @throws UsageError listing each `loc: msg`.
+ */
+export function parseLayerSettings(text: string): PolicyLayerSettings {
+  const parsed = parseJsonLikePython(text, { markFloats: true });
+  if (!parsed.ok) throw new UsageError(`--json is not valid JSON: ${parsed.msg} at position ${parsed.pos}`, USAGE);
+  const errors: ErrorItem[] = [];
+  // As FastAPI: a JSON null body is a missing body.
+  if (parsed.value === null) errors.push(pydanticError.missing(['body'], null));
+  const settings = parsed.value === null ? null : validateValue(PolicyLayerBody, parsed.value, ['body'], 'strict', errors);
+  if (errors.length > 0) throw new UsageError(['invalid --json:', ...errors.map((e) => `  ${e.loc.join('.')}: ${e.msg}`)].join('\n'), USAGE);
+  return settings as PolicyLayerSettings;
+}
+
+/** Prints the effective policy of a workspace (and repository), as the API returns it. */
+async function get(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, TARGET, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const { workspace, repository } = target(values);
+  const effective = await withServices((services) => services.policies.effective(workspace, repository ?? ''));
+  printLine(JSON.stringify(effective, null, 2));
+}
+
+/** Writes the workspace layer (or the repository layer with `--repository`) and prints it. */
+async function set(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { ...TARGET, json: { type: 'string' } }, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const { workspace, repository } = target(values);
+  if (values.json === undefined) throw new UsageError('--json is required', USAGE);
+  const settings = parseLayerSettings(values.json);
+  const layer = await withServices((services) => services.policies.putLayer(workspace, repository ?? null, settings, 'cli'));
+  printLine(JSON.stringify(layer, null, 2));
+}
+
+/** `privacyctl policy get|set`: effective policy and policy layers (PRODUCT.md §2.4). */
+export const policyCommand: Command = {
+  usage: USAGE,
+  async run(args) {
+    const [sub, ...rest] = args;
+    if (sub === 'get') return get(rest);
+    if (sub === 'set') return set(rest);
+    throw new UsageError(sub === undefined ? 'missing policy subcommand' : `unknown policy subcommand '${sub}'`, USAGE);
+  },
+};

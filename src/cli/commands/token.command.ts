@@ -1,0 +1,71 @@
+import { TOKEN_SCOPES } from '../../modules/tokens/token.fns.js';
+import type { TokenSummary } from '../../modules/tokens/token.service.js';
+import { type Command, CommandFailure, UsageError, checkedFlag, limitPositionals, parseCommandArgs, printLine, withServices } from '../command.js';
+
+const USAGE = [
+  "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--name N]",
+  'token list [--json]',
+  'token revoke ID',
+];
+
+/** Creates a token and prints only the secret (shown once; PRODUCT.md §2.2). */
+async function create(args: string[]): Promise<void> {
+  const options = { workspace: { type: 'string', multiple: true }, scope: { type: 'string', multiple: true }, name: { type: 'string' } } as const;
+  const { values, positionals } = parseCommandArgs(args, options, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const workspaces = (values.workspace ?? []).map((w) => checkedFlag(w, '--workspace', 200, USAGE) ?? '');
+  const scopes = values.scope ?? [];
+  if (workspaces.length === 0) throw new UsageError('--workspace is required', USAGE);
+  if (scopes.length === 0) throw new UsageError('--scope is required', USAGE);
+  const name = checkedFlag(values.name, '--name', 200, USAGE, false) ?? 'cli';
+  const token = await withServices(async (services) => {
+    try {
+      return (await services.tokens.create({ name, scopes, workspaces, actor: 'cli' })).token;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new UsageError(`${error.message}; valid scopes: ${TOKEN_SCOPES.join(', ')}`, USAGE);
+    }
+  });
+  printLine(token);
+}
+
+// A name is operator-supplied text: keep control characters out of the terminal.
+const cell = (text: string) => text.replace(/\p{Cc}/gu, '?');
+
+function printTable(tokens: TokenSummary[]): void {
+  const rows = [['ID', 'NAME', 'SCOPES', 'WORKSPACES', 'CREATED', 'REVOKED']];
+  for (const t of tokens) rows.push([t.id, cell(t.name), t.scopes.join(','), t.workspaces.map(cell).join(','), t.created_at, t.revoked_at ?? '-']);
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
+  for (const row of rows) printLine(row.map((value, i) => value.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+}
+
+/** Lists every token (never a secret or its hash), as a table or `--json`. */
+async function list(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const tokens = await withServices((services) => services.tokens.list());
+  if (values.json) printLine(JSON.stringify(tokens, null, 2));
+  else printTable(tokens);
+}
+
+/** Revokes one token by id. @throws CommandFailure when no active token has that id. */
+async function revoke(args: string[]): Promise<void> {
+  const { positionals } = parseCommandArgs(args, {}, USAGE);
+  limitPositionals(positionals, 1, USAGE);
+  const id = checkedFlag(positionals[0], 'ID', 200, USAGE) ?? '';
+  const revoked = await withServices((services) => services.tokens.revoke(id, 'cli'));
+  if (!revoked) throw new CommandFailure(`no active token ${id}`);
+  printLine(`revoked ${id}`);
+}
+
+/** `privacyctl token create|list|revoke`: API tokens (PRODUCT.md §2.2, §3). */
+export const tokenCommand: Command = {
+  usage: USAGE,
+  async run(args) {
+    const [sub, ...rest] = args;
+    if (sub === 'create') return create(rest);
+    if (sub === 'list') return list(rest);
+    if (sub === 'revoke') return revoke(rest);
+    throw new UsageError(sub === undefined ? 'missing token subcommand' : `unknown token subcommand '${sub}'`, USAGE);
+  },
+};

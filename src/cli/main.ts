@@ -1,0 +1,77 @@
+/**
+ * privacyctl (PRODUCT.md §3): the operator CLI, thin over the same services as the HTTP API.
+ * Exit codes: 0 success, 1 failure (reason on stderr), 2 bad usage (usage on stderr).
+ *
+ * @module
+ */
+import { ConfigError } from '../config.js';
+import { type Command, UsageError } from './command.js';
+import { migrateCommand } from './commands/migrate.command.js';
+import { policyCommand } from './commands/policy.command.js';
+import { serveCommand } from './commands/serve.command.js';
+import { tokenCommand } from './commands/token.command.js';
+import { auditCommand, integrationCommand, workerCommand } from './commands/unavailable.command.js';
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  migrate: migrateCommand,
+  serve: serveCommand,
+  worker: workerCommand,
+  token: tokenCommand,
+  policy: policyCommand,
+  integration: integrationCommand,
+  audit: auditCommand,
+};
+
+const ALL_USAGE = [...Object.values(COMMANDS).flatMap((c) => c.usage), 'help'];
+const HELP = new Set(['help', '--help', '-h']);
+const HELP_FOOTER = [
+  'Every command reads DATABASE_URL (sqlite:PATH or postgres://…); `serve` also HOST, PORT, LOG_LEVEL.',
+  '`COMMAND --help` shows one command. Exit codes: 0 success, 1 failure, 2 bad usage.',
+].join('\n');
+
+/** `usage: privacyctl …` with one line per form, continuation lines aligned. */
+export function usageText(usage: readonly string[] = ALL_USAGE): string {
+  return usage.map((line, i) => `${i === 0 ? 'usage: ' : '       '}privacyctl ${line}`).join('\n');
+}
+
+/** Prints why `error` ended the command and returns the exit code. Never prints a stack. */
+function report(prefix: string, error: unknown): number {
+  if (error instanceof UsageError) {
+    console.error(`${prefix}: ${error.message}\n${usageText(error.usage)}`);
+    return 2;
+  }
+  if (error instanceof ConfigError) {
+    console.error(`${prefix}: ${error.message}`);
+    return 2;
+  }
+  console.error(`${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+  return 1;
+}
+
+/**
+ * Runs privacyctl.
+ *
+ * @param argv - the arguments after the script (`process.argv.slice(2)`).
+ * @returns the exit code: 0, 1 or 2. Never throws. For `serve`, resolves once listening.
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name !== undefined && HELP.has(name)) {
+    console.log(`${usageText()}\n\n${HELP_FOOTER}`);
+    return 0;
+  }
+  const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (name === undefined || command === undefined) {
+    return report('privacyctl', new UsageError(name === undefined ? 'missing command' : `unknown command '${name}'`, ALL_USAGE));
+  }
+  if (args[0] !== undefined && HELP.has(args[0])) {
+    console.log(usageText(command.usage));
+    return 0;
+  }
+  try {
+    await command.run(args);
+    return 0;
+  } catch (error) {
+    return report(`privacyctl ${name}`, error);
+  }
+}
