@@ -3,6 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { registerErrorHandler } from './http/errors/error-handler.js';
+import { changeEventRoutes } from './http/routes/change-events.routes.js';
+import { integrationRoutes } from './http/routes/integrations.routes.js';
 import { operationsRoutes } from './http/routes/operations.routes.js';
 import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
@@ -11,6 +13,7 @@ import { type RouteSchemas, validateRequest } from './http/validation/validate-r
 import { loggerOptions } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { Services } from './services.js';
+import { webhooksPlugin } from './webhooks/webhooks.plugin.js';
 
 /** What {@link buildApp} needs; everything comes in, nothing is read from the environment. */
 export interface AppDeps {
@@ -60,11 +63,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetrics(app, deps.metrics);
   await registerOpenApi(app);
   await app.register(operationsRoutes, { services: deps.services, metrics: deps.metrics });
+  await app.register(webhooksPlugin, { services: deps.services });
   await app.register(
     async (api) => {
       registerAuthentication(api, { tokens: deps.services.tokens, oidc: deps.services.oidc });
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
+      await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
+      await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
     },
     { prefix: '/api/v1' },
   );

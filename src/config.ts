@@ -17,6 +17,8 @@ export interface Config {
   readonly logLevel: string;
   /** Keyed-pseudonym key (≥ 32 chars) or null: generated and stored in the database on first start. */
   readonly pseudonymKey: string | null;
+  /** Key material (≥ 32 chars) for encrypting integration secrets, or null: generated and stored on first start. */
+  readonly secretsKey: string | null;
   /** OpenID Connect settings, or null when OIDC is off (all three variables unset). */
   readonly oidc: OidcConfig | null;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
@@ -90,12 +92,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const pseudonymKey = env.PSEUDONYM_KEY || null;
   if (pseudonymKey !== null && pseudonymKey.length < 32) problems.push('PSEUDONYM_KEY must be at least 32 characters');
+  const secretsKey = env.SECRETS_KEY || null;
+  if (secretsKey !== null && secretsKey.length < 32) problems.push('SECRETS_KEY must be at least 32 characters');
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port: readInteger(env, 'PORT', 8080, 0, 65535, problems),
     databaseUrl: readDatabaseUrl(env, problems),
     logLevel,
     pseudonymKey,
+    secretsKey,
     oidc: readOidc(env, problems),
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
   };

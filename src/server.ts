@@ -3,9 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { createMetrics } from './metrics.js';
-import { ensurePseudonymKey } from './modules/service-keys/service-key.service.js';
-import { createServices } from './services.js';
-import { systemClock } from './lib/clock.js';
+import { openServices } from './services.js';
 
 /**
  * Entry point: loadConfig → createDatabase → migrate → createServices → buildApp → listen.
@@ -15,8 +13,7 @@ export async function main(): Promise<void> {
   const config = loadConfig();
   const database = createDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
-  await ensurePseudonymKey(database.db, systemClock, config.pseudonymKey);
-  const services = createServices({ config, database });
+  const services = await openServices({ config, database });
   const app = await buildApp({ services, metrics: createMetrics(), logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,9 +1,14 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { createSecretBox } from './lib/secret-box.js';
+import { createChangeEventService } from './modules/change-events/change-event.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
+import { createIntegrationService } from './modules/integrations/integration.service.js';
+import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
+import { type ServiceKeys, loadServiceKeys } from './modules/service-keys/service-key.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
 import { type OidcVerifier, createOidcVerifier } from './http/auth/oidc-verifier.js';
 
@@ -14,6 +19,9 @@ export interface Services {
   readonly tokens: ReturnType<typeof createTokenService>;
   readonly policies: ReturnType<typeof createPolicyService>;
   readonly privacyRequests: ReturnType<typeof createPrivacyRequestService>;
+  readonly integrations: ReturnType<typeof createIntegrationService>;
+  readonly subjects: ReturnType<typeof createSubjectService>;
+  readonly changeEvents: ReturnType<typeof createChangeEventService>;
   readonly oidc: OidcVerifier | null;
 }
 
@@ -22,7 +30,7 @@ export interface Services {
  *
  * @param deps.clock - defaults to the system clock; tests pass a fixed one.
  */
-export function createServices(deps: { config: Config; database: Database; clock?: Clock }): Services {
+export function createServices(deps: { config: Config; database: Database; keys: ServiceKeys; clock?: Clock }): Services {
   const clock = deps.clock ?? systemClock;
   const db = deps.database.db;
   const policies = createPolicyService({ db, clock });
@@ -33,6 +41,18 @@ export function createServices(deps: { config: Config; database: Database; clock
     tokens: createTokenService({ db, clock }),
     policies,
     privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies }),
+    integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey) }),
+    subjects: createSubjectService({ db, clock }),
+    changeEvents: createChangeEventService({ db, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
   };
+}
+
+/**
+ * Loads the service keys (generating them on a first start) and creates the services: what the
+ * server, the CLI and the tests all do after migrating.
+ */
+export async function openServices(deps: { config: Config; database: Database; clock?: Clock }): Promise<Services> {
+  const keys = await loadServiceKeys(deps.database.db, deps.clock ?? systemClock, deps.config);
+  return createServices({ ...deps, keys });
 }

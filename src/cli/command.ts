@@ -2,7 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
 import { type Database, createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { type Services, createServices } from '../services.js';
+import { type Services, openServices } from '../services.js';
 
 /** One command group of privacyctl (`token`, `policy`, …). */
 export interface Command {
@@ -87,7 +87,7 @@ export async function withDatabase<T>(fn: (database: Database, config: Config) =
 export async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
   return withDatabase(async (database, config) => {
     await migrateToLatest(database.db);
-    return fn(createServices({ config, database }));
+    return fn(await openServices({ config, database }));
   });
 }
 

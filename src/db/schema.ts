@@ -1,4 +1,7 @@
 import type { AuditEventTable } from '../modules/audit/audit.table.js';
+import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
+import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
+import type { IdentityEventTable, LinkedIdentityTable, SubjectTable, TombstoneTable } from '../modules/subjects/subject.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
 import type { PolicyLayerTable, PolicyLayerVersionTable } from '../modules/policies/policy.table.js';
 import type { PrivacyRequestTable } from '../modules/privacy-requests/privacy-request.table.js';
@@ -14,4 +17,11 @@ export interface DB {
   api_tokens: ApiTokenTable;
   audit_events: AuditEventTable;
   service_keys: ServiceKeyTable;
+  integrations: IntegrationTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  subjects: SubjectTable;
+  identity_events: IdentityEventTable;
+  linked_identities: LinkedIdentityTable;
+  change_events: ChangeEventTable;
+  tombstones: TombstoneTable;
 }

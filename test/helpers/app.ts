@@ -5,7 +5,7 @@ import { createDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createMetrics } from '../../src/metrics.js';
-import { createServices, type Services } from '../../src/services.js';
+import { openServices, type Services } from '../../src/services.js';
 import type { TestDatabase } from './databases.js';
 
 /** A running (not listening) app on a test database, and helpers to use it. */
@@ -27,7 +27,7 @@ export async function startTestApp(database: TestDatabase, options: { env?: Reco
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...options.env });
   const db = createDatabase(config.databaseUrl);
   await migrateToLatest(db.db);
-  const services = createServices({ config, database: db, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = await openServices({ config, database: db, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp({ services, metrics: createMetrics(), logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
   await app.ready();
   return {

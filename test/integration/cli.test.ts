@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
 import type { Principal } from '../../src/modules/tokens/principal.js';
-import { createServices } from '../../src/services.js';
+import { openServices } from '../../src/services.js';
 import { type TestDatabase, dialects } from '../helpers/databases.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,7 +33,7 @@ function runBin(script: string, env: Record<string, string>, args: string[]): Cl
 async function authenticate(url: string, token: string): Promise<Principal | null> {
   const database = createDatabase(url);
   try {
-    return await createServices({ config: loadConfig({ DATABASE_URL: url }), database }).tokens.authenticate(token);
+    return await (await openServices({ config: loadConfig({ DATABASE_URL: url }), database })).tokens.authenticate(token);
   } finally {
     await database.close();
   }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-21T0001-initial.js';
+import * as webhooks from './2026-11-21T0002-webhooks.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -7,4 +8,5 @@ import * as initial from './2026-11-21T0001-initial.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-21T0001-initial': initial,
+  '2026-11-21T0002-webhooks': webhooks,
 };

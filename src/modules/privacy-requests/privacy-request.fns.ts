@@ -27,14 +27,3 @@ export function toResource(row: PrivacyRequestRow): PrivacyRequestResource {
     links: { self: requestLocation(row.id) },
   };
 }
-
-/** Opaque list cursor: base64url of the last id seen. */
-export function encodeCursor(id: string): string {
-  return Buffer.from(id, 'utf8').toString('base64url');
-}
-
-/** The id inside a cursor, or null when the cursor was not made by {@link encodeCursor}. */
-export function decodeCursor(cursor: string): string | null {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  return /^pr_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? id : null;
-}

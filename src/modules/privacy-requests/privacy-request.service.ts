@@ -7,7 +7,8 @@ import type { IdempotencyService, StoredResponse } from '../idempotency/idempote
 import type { PolicyService } from '../policies/policy.service.js';
 import type { Principal } from '../tokens/principal.js';
 import { computeDueAt, regulationLabel } from './deadline.fns.js';
-import { decodeCursor, encodeCursor, requestLocation, toResource } from './privacy-request.fns.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { requestLocation, toResource } from './privacy-request.fns.js';
 import * as repo from './privacy-request.repository.js';
 import type { CreatePrivacyRequestInput, PrivacyRequestResource } from './privacy-request.types.js';
 
@@ -87,7 +88,7 @@ export function createPrivacyRequestService(deps: {
      * @throws InvalidCursorError for a cursor not issued here.
      */
     async list(input: ListRequestsInput): Promise<{ items: PrivacyRequestResource[]; next_cursor: string | null }> {
-      const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor, 'pr');
       if (before === null) throw new InvalidCursorError('invalid cursor');
       const rows = await repo.listRequests(db, {
         workspaceId: input.workspace_id,

@@ -1,0 +1,154 @@
+/**
+ * The benchmark, in one run: a bare node:http baseline and the real service (`node dist/server.js`
+ * on a fresh SQLite file in a temp folder), both as child processes on free loopback ports; an
+ * admin token and policy layers seeded; every scenario driven by autocannon; a table, a goal
+ * check and `.bench/results.json`. Children are stopped on every exit path.
+ *
+ * Usage: `npm run bench` (builds first) or `node --import tsx bench/run.ts [--quick]`.
+ * Environment: BENCH_DURATION (s, default 10; 2 with --quick), BENCH_CONNECTIONS (50),
+ * BENCH_WARMUP (s, default 1; 0 with --quick), BENCH_LOG_LEVEL (service LOG_LEVEL, default warn),
+ * BENCH_ONLY (comma-separated scenario ids; the baseline always runs), BENCH_PROFILE=1
+ * (service under --cpu-prof, profiles in .bench/profiles/; its numbers are not comparable).
+ * Exit code: 0, or 1 when setup failed or any request errored, was non-2xx or was a wrong 2xx.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  type Child,
+  firstJsonLine,
+  freePort,
+  killAllNow,
+  logTail,
+  readMemory,
+  startNode,
+  stopAll,
+  waitForHttp,
+} from './processes.js';
+import { addRatios, allRequestsSucceeded, evaluateGoals, printReport, writeResults } from './report.js';
+import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from './scenarios.js';
+import { createBody, seedThroughApi, seedToken } from './seed.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT_DIR = join(ROOT, '.bench');
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+function settings() {
+  const quick = process.argv.includes('--quick');
+  const load: LoadOptions = {
+    connections: numberFromEnv('BENCH_CONNECTIONS', 50),
+    durationSec: numberFromEnv('BENCH_DURATION', quick ? 2 : 10),
+    warmupSec: numberFromEnv('BENCH_WARMUP', quick ? 0 : 1),
+  };
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return { load, only, logLevel: process.env.BENCH_LOG_LEVEL || 'warn', profiled: process.env.BENCH_PROFILE === '1' };
+}
+
+async function startBaseline(): Promise<string> {
+  const child = startNode('baseline', ['--import', 'tsx', join(ROOT, 'bench/baseline-server.ts')], { PORT: '0' }, null);
+  const { port } = await firstJsonLine<{ port: number }>(child);
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Warns when a file under src/ is newer than dist/server.js: the old build would be measured. */
+function warnIfStale(server: string): void {
+  const built = statSync(server).mtimeMs;
+  const src = join(ROOT, 'src');
+  const newer = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.ts') && statSync(join(src, f)).mtimeMs > built,
+  );
+  if (newer.length > 0)
+    console.error(`WARNING: dist/ is older than src/ (${newer.slice(0, 3).join(', ')}…); run \`npm run build\``);
+}
+
+async function startService(databaseUrl: string, logLevel: string, profiled: boolean): Promise<{ child: Child; url: string }> {
+  const server = join(ROOT, 'dist/server.js');
+  if (!existsSync(server)) throw new Error('dist/server.js is missing: run `npm run build` first');
+  warnIfStale(server);
+  const port = await freePort();
+  const profileArgs = profiled ? ['--cpu-prof', `--cpu-prof-dir=${join(OUT_DIR, 'profiles')}`] : [];
+  const env = { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel };
+  const child = startNode('service', [...profileArgs, server], env, join(OUT_DIR, 'service.log'));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${url}/healthz`);
+  return { child, url };
+}
+
+async function main(workDir: string, { load, only, logLevel, profiled }: ReturnType<typeof settings>): Promise<number> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  console.error(
+    `bench: ${load.connections} connections, ${load.durationSec} s per scenario (+${load.warmupSec} s warm-up), service LOG_LEVEL=${logLevel}${profiled ? ', PROFILING' : ''}`,
+  );
+
+  const baselineUrl = await startBaseline();
+  const databaseUrl = `sqlite:${join(workDir, 'privacy.db')}`;
+  const token = await seedToken(databaseUrl);
+  const service = await startService(databaseUrl, logLevel, profiled);
+  try {
+    const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
+    await seedThroughApi(service.url, token, replay.key, replay.body);
+
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios(token, runId, replay)) {
+      if (only.length > 0 && scenario.id !== 'baseline' && !only.includes(scenario.id)) continue;
+      console.error(`  ${scenario.label}…`);
+      const result = await runScenario(scenario, scenario.target === 'baseline' ? baselineUrl : service.url, load);
+      result.serviceMemory = readMemory(service.child.process.pid);
+      results.push(result);
+    }
+    addRatios(results);
+    // VmHWM only grows, so the last reading is the peak of the whole run.
+    const peakRssMb = readMemory(service.child.process.pid)?.peakMb ?? null;
+    const goals = evaluateGoals(results, peakRssMb);
+    const ok = allRequestsSucceeded(results);
+    printReport(results, peakRssMb, goals);
+    writeResults(join(OUT_DIR, 'results.json'), { load, logLevel, profiled, results, peakRssMb, goals, ok });
+    console.log(`\nresults: ${join(OUT_DIR, 'results.json')}; service log: ${join(OUT_DIR, 'service.log')}`);
+    if (!ok) console.error('FAILED: some requests errored or were answered wrongly; these numbers measure nothing.');
+    return ok ? 0 : 1;
+  } catch (error) {
+    console.error(`service log tail:\n${logTail(service.child)}`);
+    throw error;
+  }
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'privacy-bench-'));
+const cleanUp = () => rmSync(workDir, { recursive: true, force: true });
+// Last resort for any exit path (a crash, a closed stdout): no child or temp folder outlives us.
+process.on('exit', () => {
+  killAllNow();
+  cleanUp();
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping children`);
+    process.exit(130);
+  });
+}
+
+let exitCode = 1;
+let profiled = false;
+try {
+  const options = settings();
+  profiled = options.profiled;
+  exitCode = await main(workDir, options);
+} catch (error) {
+  console.error('bench failed:', error instanceof Error ? error.message : error);
+} finally {
+  await stopAll();
+  cleanUp();
+  if (profiled) console.error(`profiles: ${join(OUT_DIR, 'profiles')} (summarise with bench/profile-summary.ts)`);
+}
+process.exit(exitCode);

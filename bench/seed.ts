@@ -1,0 +1,91 @@
+/**
+ * Seeding: an admin API token written straight into the database (as `privacyctl token create`
+ * does), then the policy layers and the replay request through the running service's API.
+ */
+import { loadConfig } from '../src/config.js';
+import { createDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { openServices } from '../src/services.js';
+
+export const WORKSPACE = 'acme';
+export const REPOSITORY = 'acme/api';
+
+/** The workspace layer the issue names, and a repository layer that tightens it. */
+const WORKSPACE_LAYER = { retention_days: 30 };
+const REPOSITORY_LAYER = { retention_days: 14, excluded_paths: ['vendor/**', 'fixtures/**'], regulations: ['ccpa'] };
+
+/**
+ * Migrates the database at `databaseUrl` and creates an admin token for every workspace.
+ * Run before the service starts, so the two never write at once.
+ * @returns the secret, for `Authorization: Bearer <token>`.
+ */
+export async function seedToken(databaseUrl: string): Promise<string> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  const database = createDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db);
+    const services = await openServices({ config, database });
+    const { token } = await services.tokens.create({ name: 'bench', scopes: ['admin'], workspaces: ['*'], actor: 'bench' });
+    return token;
+  } finally {
+    await database.close();
+  }
+}
+
+/** One privacy-request body (PRODUCT.md §2.3); `n` makes client_request_id and intake_ref unique. */
+export function createBody(runId: string, n: number | string): string {
+  return JSON.stringify({
+    request_type: 'access',
+    scope: ['user'],
+    subject_id: `gh-user-${n}`,
+    subject_provider: 'github',
+    workspace_id: WORKSPACE,
+    client_request_id: `bench-${runId}-${n}`,
+    intake_ref: `bench://${runId}/${n}`,
+  });
+}
+
+async function call(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body ? { body } : {}),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+function expect(what: string, ok: boolean, got: { status: number; text: string }): void {
+  if (!ok) throw new Error(`seeding failed: ${what}: HTTP ${got.status} ${got.text.slice(0, 300)}`);
+}
+
+/**
+ * Writes the workspace and repository policy layers, checks the effective policy merges both,
+ * and files the replay scenario's first request (then checks that a second send is a replay).
+ */
+export async function seedThroughApi(baseUrl: string, token: string, replayKey: string, replayBody: string): Promise<void> {
+  const ws = await call(baseUrl, token, 'PUT', `/api/v1/policies/workspaces/${WORKSPACE}`, JSON.stringify(WORKSPACE_LAYER));
+  expect('PUT workspace layer', ws.status === 200, ws);
+  const repoPath = `/api/v1/policies/workspaces/${WORKSPACE}/repositories/${encodeURIComponent(REPOSITORY)}`;
+  const repo = await call(baseUrl, token, 'PUT', repoPath, JSON.stringify(REPOSITORY_LAYER));
+  expect('PUT repository layer', repo.status === 200, repo);
+  const effective = await call(baseUrl, token, 'GET', effectivePath());
+  const sources = effective.status === 200 ? (JSON.parse(effective.text) as { sources: Record<string, string> }).sources : {};
+  expect('effective policy uses the repository layer', sources.retention_days === 'repository', effective);
+
+  const first = await call(baseUrl, token, 'POST', '/api/v1/privacy/requests', replayBody, { 'idempotency-key': replayKey });
+  expect('first POST of the replay request', first.status === 202 && !first.headers.has('idempotent-replayed'), first);
+  const again = await call(baseUrl, token, 'POST', '/api/v1/privacy/requests', replayBody, { 'idempotency-key': replayKey });
+  expect('second POST is a replay', again.status === 202 && again.headers.get('idempotent-replayed') === 'true', again);
+}
+
+/** The effective-policy path the benchmark reads. */
+export function effectivePath(): string {
+  return `/api/v1/policies/effective?workspace_id=${WORKSPACE}&repository=${REPOSITORY}`;
+}

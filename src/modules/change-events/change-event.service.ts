@@ -1,0 +1,78 @@
+import type { Executor } from '../../db/executor.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { accountPseudonym } from '../../lib/keyed-hash.js';
+import { claimDelivery } from '../integrations/delivery.repository.js';
+import { normalizeRepository } from '../policies/policy-merge.fns.js';
+import type { PolicyService } from '../policies/policy.service.js';
+import { isTombstoned } from '../subjects/subject.repository.js';
+import { decide, storedAuthor } from './change-decision.fns.js';
+import * as repo from './change-event.repository.js';
+import type { ChangeDecision, ChangeEventResource, IncomingChangeEvent } from './change-event.types.js';
+
+/** How long a delivery id is remembered for de-duplication: 7 days (GitHub and GitLab redeliver within days). */
+export const DELIVERY_DEDUP_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The webhook answer for a recorded (or duplicate) change event. */
+export interface RecordOutcome {
+  status: 'accepted' | 'duplicate';
+  event_id: string;
+  decision: ChangeDecision;
+}
+
+function toResource(row: repo.ChangeEventRow): ChangeEventResource {
+  const hasAuthor = row.author_account_id !== null || row.author_pseudonym !== null;
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    provider: row.provider,
+    repository: row.repository,
+    number: row.number,
+    action: row.action,
+    head_sha: row.head_sha,
+    title: row.title,
+    author: hasAuthor ? { account_id: row.author_account_id, login: row.author_login, pseudonym: row.author_pseudonym } : null,
+    decision: JSON.parse(row.decision) as ChangeDecision,
+    received_at: row.received_at,
+  };
+}
+
+/**
+ * Change events (PRODUCT.md §2.6): each recorded PR/MR event with the decision of its
+ * repository's effective policy. The author is kept only as `author_identity` allows, and not at
+ * all once erased (tombstoned). A delivery id is recorded in the same transaction as the event,
+ * so a redelivery (even 20 at once) records nothing more.
+ */
+export function createChangeEventService(deps: { db: Executor; clock: Clock; policies: PolicyService; pseudonymKey: string }) {
+  const { db, clock, policies, pseudonymKey } = deps;
+  return {
+    /** Records one event delivered to `integration` under `deliveryId`. */
+    async record(integration: { id: string; workspace_id: string }, deliveryId: string, event: IncomingChangeEvent): Promise<RecordOutcome> {
+      const workspaceId = integration.workspace_id;
+      const effective = await policies.effective(workspaceId, event.repository);
+      const pseudonym = event.author ? accountPseudonym(pseudonymKey, event.provider, event.author.account_id) : null;
+      const erased = pseudonym !== null && (await isTombstoned(db, workspaceId, pseudonym));
+      const author = storedAuthor(event.author, effective.policy.author_identity, pseudonym, erased);
+      const decision = decide(effective.policy, effective.version, author.reason);
+      const now = clock();
+      const id = newId('chg', now.getTime());
+      const outcome: RecordOutcome = { status: 'accepted', event_id: id, decision };
+      return db.transaction().execute(async (tx) => {
+        const expires = toTimestamp(new Date(now.getTime() + DELIVERY_DEDUP_WINDOW_MS));
+        const earlier = await claimDelivery(tx, { integration_id: integration.id, delivery_id: deliveryId, received_at: toTimestamp(now), expires_at: expires, outcome: JSON.stringify(outcome) });
+        if (earlier !== null) return { ...(JSON.parse(earlier) as RecordOutcome), status: 'duplicate' as const };
+        const { provider, number, action, head_sha, title } = event;
+        const repository = normalizeRepository(event.repository);
+        await repo.insertChangeEvent(tx, { id, workspace_id: workspaceId, integration_id: integration.id, provider, repository, number, action, head_sha, title, ...author.columns, decision: JSON.stringify(decision), policy_version: effective.version, received_at: toTimestamp(now) });
+        return outcome;
+      });
+    },
+
+    /** A page of change events, newest first. `before` is the last id of the previous page. */
+    async list(filter: { workspaceId: string; repository?: string; before?: string; limit: number }): Promise<ChangeEventResource[]> {
+      return (await repo.listChangeEvents(db, filter)).map(toResource);
+    },
+  };
+}
+
+export type ChangeEventService = ReturnType<typeof createChangeEventService>;

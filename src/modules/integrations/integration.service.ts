@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/executor.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { appendAuditEvent } from '../audit/audit.repository.js';
+import * as repo from './integration.repository.js';
+import { type CreateIntegrationInput, type IntegrationResource, WEBHOOK_PATHS, type IntegrationKind } from './integration.types.js';
+
+/** An integration resolved for a delivery, with what it takes to verify it. */
+export interface DeliveryTarget {
+  id: string;
+  workspace_id: string;
+  format: string | null;
+  subject_provider: string | null;
+  /** The HMAC secret (GitHub, identity) or the SHA-256 hex of the token (GitLab). */
+  secret: string;
+}
+
+/** A create body that is well-formed but incomplete for its kind: rendered as a 422 `missing`/`value_error`. */
+export class IntegrationInputError extends Error {
+  constructor(readonly field: string, readonly kind: 'missing' | 'value_error', message: string) {
+    super(message);
+  }
+}
+
+/** A delivery names no integration and several could take it (identity): the sender must name one. */
+export class AmbiguousIntegrationError extends Error {}
+
+/** Another integration of the same kind already covers the namespace (409). */
+export class NamespaceTakenError extends Error {}
+
+/** Compares a presented GitLab token with the stored hash: SHA-256 both sides, so equal lengths for timingSafeEqual. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+function toResource(row: repo.IntegrationRow): IntegrationResource {
+  const { id, kind, workspace_id, namespace, format, subject_provider, created_at } = row;
+  return { id, kind, workspace_id, namespace, format, subject_provider, created_at, webhook_path: WEBHOOK_PATHS[kind as IntegrationKind] };
+}
+
+function checkShape(input: CreateIntegrationInput): void {
+  if (input.kind !== 'identity' && !input.namespace) throw new IntegrationInputError('namespace', 'missing', 'Field required');
+  if (input.kind !== 'identity') return;
+  if (!input.format) throw new IntegrationInputError('format', 'missing', 'Field required');
+  if (!input.subject_provider) throw new IntegrationInputError('subject_provider', 'missing', 'Field required');
+  if (input.format === 'workos') return;
+  try {
+    new Webhook(input.secret);
+  } catch {
+    throw new IntegrationInputError('secret', 'value_error', 'Value error, a Standard Webhooks secret is base64, optionally prefixed whsec_');
+  }
+}
+
+/**
+ * Integrations (PRODUCT.md §2.5): webhook sources bound to a workspace. Secrets are never
+ * returned: GitLab tokens are stored hashed, HMAC secrets encrypted (they must be recovered to
+ * verify signatures). Creation and removal are audited.
+ */
+export function createIntegrationService(deps: { db: Executor; clock: Clock; secretBox: SecretBox }) {
+  const { db, clock, secretBox } = deps;
+  return {
+    /**
+     * @throws IntegrationInputError when a field the kind needs is missing or the secret is unusable.
+     * @throws NamespaceTakenError when the namespace already has an integration of this kind.
+     */
+    async create(input: CreateIntegrationInput, actor: string): Promise<IntegrationResource> {
+      checkShape(input);
+      const identity = input.kind === 'identity';
+      const row: repo.IntegrationRow = {
+        id: newId('int'),
+        kind: input.kind,
+        workspace_id: input.workspace_id,
+        namespace: identity ? null : (input.namespace ?? '').toLowerCase(),
+        format: identity ? (input.format ?? null) : null,
+        subject_provider: identity ? (input.subject_provider ?? null) : null,
+        secret_hash: input.kind === 'gitlab' ? hashSecret(input.secret) : null,
+        secret_ciphertext: input.kind === 'gitlab' ? null : secretBox.seal(input.secret),
+        created_at: toTimestamp(clock()),
+      };
+      try {
+        await db.transaction().execute(async (tx) => {
+          await repo.insertIntegration(tx, row);
+          await appendAuditEvent(tx, { actor, action: 'integration.created', targetType: 'integration', targetId: row.id, workspaceId: row.workspace_id, details: { kind: row.kind }, occurredAt: row.created_at });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new NamespaceTakenError('namespace taken');
+        throw error;
+      }
+      return toResource(row);
+    },
+
+    async get(id: string): Promise<IntegrationResource | null> {
+      const row = await repo.findIntegration(db, id);
+      return row ? toResource(row) : null;
+    },
+
+    async list(workspaces: readonly string[] | '*'): Promise<IntegrationResource[]> {
+      return (await repo.listIntegrations(db, workspaces)).map(toResource);
+    },
+
+    /**
+     * The integration a delivery is addressed to, with its secret (plaintext HMAC secret, or the
+     * SHA-256 of a GitLab token): by `integrationId` when given, else by the longest namespace of
+     * `namespaces` that has one, else (identity only) the only identity integration.
+     * @returns null when none matches.
+     * @throws AmbiguousIntegrationError for an identity delivery without `integrationId` when several exist.
+     */
+    async forDelivery(kind: IntegrationKind, target: { integrationId?: string; namespaces?: string[] }): Promise<DeliveryTarget | null> {
+      let row: repo.IntegrationRow | undefined;
+      if (target.integrationId) row = await repo.findIntegration(db, target.integrationId);
+      else if (target.namespaces) row = await repo.findByNamespace(db, kind, target.namespaces.map((n) => n.toLowerCase()));
+      else if (kind === 'identity') {
+        const all = await repo.listIdentityIntegrations(db);
+        if (all.length > 1) throw new AmbiguousIntegrationError('several identity integrations');
+        row = all[0];
+      }
+      if (!row || row.kind !== kind) return null;
+      const secret = row.secret_hash ?? (row.secret_ciphertext ? secretBox.open(row.secret_ciphertext) : '');
+      return { id: row.id, workspace_id: row.workspace_id, format: row.format, subject_provider: row.subject_provider, secret };
+    },
+
+    /** @returns false when no integration has this id. */
+    async remove(id: string, actor: string): Promise<boolean> {
+      return db.transaction().execute(async (tx) => {
+        const row = await repo.findIntegration(tx, id);
+        if (!row || !(await repo.deleteIntegration(tx, id))) return false;
+        await appendAuditEvent(tx, { actor, action: 'integration.removed', targetType: 'integration', targetId: id, workspaceId: row.workspace_id, occurredAt: toTimestamp(clock()) });
+        return true;
+      });
+    },
+  };
+}
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;

@@ -1,0 +1,68 @@
+import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
+
+/** Orders events by `occurred_at`, then by id: a total order, so every replica folds alike. */
+export function compareEvents(a: Pick<CanonicalIdentityEvent, 'id' | 'occurred_at'>, b: Pick<CanonicalIdentityEvent, 'id' | 'occurred_at'>): number {
+  if (a.occurred_at !== b.occurred_at) return a.occurred_at < b.occurred_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Lower-cases providers and keeps the first of each (provider, account_id). */
+export function normalizeLinkedAccounts(accounts: readonly LinkedAccount[]): LinkedAccount[] {
+  const seen = new Set<string>();
+  const out: LinkedAccount[] = [];
+  for (const account of accounts) {
+    const provider = account.provider.toLowerCase();
+    const key = `${provider}\u0000${account.account_id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ provider, account_id: account.account_id, login: account.login ?? null });
+  }
+  return out;
+}
+
+function applyProfile(state: SubjectState, data: CanonicalIdentityEvent['data']): void {
+  if (data.email !== undefined) state.email = data.email;
+  if (data.name !== undefined) state.name = data.name;
+  if (data.username !== undefined) state.username = data.username;
+  if (data.linked_accounts !== undefined) state.linked_accounts = normalizeLinkedAccounts(data.linked_accounts);
+}
+
+function applyOne(state: SubjectState, event: CanonicalIdentityEvent): void {
+  switch (event.type) {
+    case 'user.created':
+      applyProfile(state, event.data);
+      state.state = 'active';
+      break;
+    case 'user.updated':
+      applyProfile(state, event.data);
+      break;
+    case 'user.deactivated':
+      applyProfile(state, event.data);
+      state.state = 'deactivated';
+      break;
+    case 'user.reactivated':
+      applyProfile(state, event.data);
+      state.state = 'active';
+      break;
+    case 'user.deleted':
+      state.state = 'deleted';
+      break;
+  }
+  state.last_event_at = event.occurred_at;
+}
+
+/**
+ * A subject's state from the set of its events, whatever order and however often they arrived:
+ * the events are de-duplicated by id, applied in {@link compareEvents} order, and nothing after
+ * a `user.deleted` applies (deletion is final). So an older event never overwrites a newer one,
+ * and any interleaving of a set of events, with duplicates, folds to the same state.
+ */
+export function foldIdentityEvents(events: readonly CanonicalIdentityEvent[]): SubjectState {
+  const unique = [...new Map(events.map((e) => [e.id, e])).values()].sort(compareEvents);
+  const state: SubjectState = { state: 'active', email: null, name: null, username: null, linked_accounts: [], last_event_at: null };
+  for (const event of unique) {
+    if (state.state === 'deleted') break;
+    applyOne(state, event);
+  }
+  return state;
+}

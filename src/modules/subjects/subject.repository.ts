@@ -1,0 +1,87 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import { forUpdate } from '../../db/locking.js';
+import type { LinkedAccount, SubjectState } from './identity-event.types.js';
+import type { IdentityEventTable, SubjectTable } from './subject.table.js';
+
+export type SubjectRow = Selectable<SubjectTable>;
+export type IdentityEventRow = Selectable<IdentityEventTable>;
+
+/** The subject (workspace, provider, id), created empty if new, and locked for this transaction. */
+export async function lockSubject(db: Executor, key: { workspace_id: string; subject_provider: string; subject_id: string }, fresh: SubjectRow): Promise<SubjectRow> {
+  await db
+    .insertInto('subjects')
+    .values(fresh)
+    .onConflict((oc) => oc.columns(['workspace_id', 'subject_provider', 'subject_id']).doNothing())
+    .execute();
+  const query = db
+    .selectFrom('subjects')
+    .selectAll()
+    .where('workspace_id', '=', key.workspace_id)
+    .where('subject_provider', '=', key.subject_provider)
+    .where('subject_id', '=', key.subject_id);
+  return forUpdate(db, query).executeTakeFirstOrThrow();
+}
+
+/** Stores an event unless its id is already stored for the subject. @returns true when stored. */
+export async function insertEventUnlessKnown(db: Executor, row: IdentityEventRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('identity_events')
+    .values(row)
+    .onConflict((oc) => oc.columns(['subject_ref', 'event_id']).doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Every stored event of a subject. */
+export async function listEvents(db: Executor, subjectRef: string): Promise<IdentityEventRow[]> {
+  return db.selectFrom('identity_events').selectAll().where('subject_ref', '=', subjectRef).execute();
+}
+
+/** Writes the folded state onto the subject row. */
+export async function updateSubjectState(db: Executor, id: string, state: SubjectState, now: string): Promise<void> {
+  await db
+    .updateTable('subjects')
+    .set({ state: state.state, email: state.email, name: state.name, username: state.username, last_event_at: state.last_event_at, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Makes the subject's linked identities exactly `accounts`. An account already linked to another
+ * subject of the workspace moves to this one (the identity provider's latest word wins).
+ */
+export async function replaceLinkedIdentities(db: Executor, workspaceId: string, subjectRef: string, accounts: LinkedAccount[]): Promise<void> {
+  await db.deleteFrom('linked_identities').where('subject_ref', '=', subjectRef).execute();
+  for (const account of accounts) {
+    const row = { workspace_id: workspaceId, provider: account.provider, account_id: account.account_id, subject_ref: subjectRef, login: account.login ?? null };
+    await db
+      .insertInto('linked_identities')
+      .values(row)
+      .onConflict((oc) => oc.columns(['workspace_id', 'provider', 'account_id']).doUpdateSet({ subject_ref: subjectRef, login: row.login }))
+      .execute();
+  }
+}
+
+/** A subject by its key, or undefined. */
+export async function findSubject(db: Executor, workspaceId: string, provider: string, subjectId: string): Promise<SubjectRow | undefined> {
+  return db
+    .selectFrom('subjects')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('subject_provider', '=', provider)
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirst();
+}
+
+/** The accounts linked to a subject. */
+export async function listLinkedIdentities(db: Executor, subjectRef: string): Promise<LinkedAccount[]> {
+  return db.selectFrom('linked_identities').select(['provider', 'account_id', 'login']).where('subject_ref', '=', subjectRef).orderBy('provider').orderBy('account_id').execute();
+}
+
+/** True when the account's keyed hash has a tombstone in the workspace. */
+export async function isTombstoned(db: Executor, workspaceId: string, subjectHash: string): Promise<boolean> {
+  const row = await db.selectFrom('tombstones').select('subject_hash').where('workspace_id', '=', workspaceId).where('subject_hash', '=', subjectHash).executeTakeFirst();
+  return row !== undefined;
+}

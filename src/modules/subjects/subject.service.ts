@@ -1,0 +1,57 @@
+import type { Executor } from '../../db/executor.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
+import { foldIdentityEvents } from './identity-fold.fns.js';
+import * as repo from './subject.repository.js';
+
+/** What applying one identity event did. */
+export interface ApplyResult {
+  /** `duplicate` when this event id was already applied for the subject: nothing changed. */
+  status: 'accepted' | 'duplicate';
+  /** The subject's state after the event. */
+  state: SubjectState;
+  /** True when the subject is deleted now and was not before this event. */
+  becameDeleted: boolean;
+}
+
+function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
+  return { id: row.event_id, type: row.event_type as CanonicalIdentityEvent['type'], occurred_at: row.occurred_at, data: JSON.parse(row.data) };
+}
+
+/**
+ * Data subjects as the identity provider describes them. Each event is stored once (by id) and
+ * the subject is re-folded from all its events under a row lock, so redeliveries change nothing,
+ * an older event never overwrites a newer one, deletion is final, and concurrent deliveries for
+ * one subject serialise.
+ */
+export function createSubjectService(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
+    async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
+      const now = toTimestamp(clock());
+      return db.transaction().execute(async (tx) => {
+        const key = { workspace_id: workspaceId, subject_provider: subjectProvider, subject_id: event.data.user_id };
+        const fresh = { id: newId('sub'), ...key, state: 'active', email: null, name: null, username: null, last_event_at: null, updated_at: now };
+        const subject = await repo.lockSubject(tx, key, fresh);
+        const stored = await repo.insertEventUnlessKnown(tx, { subject_ref: subject.id, event_id: event.id, event_type: event.type, occurred_at: event.occurred_at, data: JSON.stringify(event.data), received_at: now });
+        const state = foldIdentityEvents((await repo.listEvents(tx, subject.id)).map(toEvent));
+        if (!stored) return { status: 'duplicate' as const, state, becameDeleted: false };
+        await repo.updateSubjectState(tx, subject.id, state, now);
+        await repo.replaceLinkedIdentities(tx, workspaceId, subject.id, state.linked_accounts);
+        return { status: 'accepted' as const, state, becameDeleted: subject.state !== 'deleted' && state.state === 'deleted' };
+      });
+    },
+
+    /** A subject's profile and linked accounts, or null when the service has never heard of it. */
+    async get(workspaceId: string, subjectProvider: string, subjectId: string): Promise<(SubjectState & { linked_accounts: LinkedAccount[] }) | null> {
+      const row = await repo.findSubject(db, workspaceId, subjectProvider, subjectId);
+      if (!row) return null;
+      const { state, email, name, username, last_event_at } = row;
+      return { state: state as SubjectState['state'], email, name, username, last_event_at, linked_accounts: await repo.listLinkedIdentities(db, row.id) };
+    },
+  };
+}
+
+export type SubjectService = ReturnType<typeof createSubjectService>;

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { CanonicalIdentityEvent } from '../../modules/subjects/identity-event.types.js';
+import type { DeliveryTarget } from '../../modules/integrations/integration.service.js';
+import type { Services } from '../../services.js';
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 40);
+}
+
+/**
+ * Files a deletion (erasure, GDPR Art. 17) request for a deprovisioned subject when the
+ * workspace policy has `auto_erase_on_deprovision`, through the same service as the API.
+ * Idempotent on the identity event: its Idempotency-Key and client_request_id derive from the
+ * event id, so a redelivery (or a retry after a crash) files nothing more.
+ *
+ * @returns the request id when one is filed or already was, else null.
+ */
+export async function fileErasureOnDeprovision(services: Services, target: DeliveryTarget, event: CanonicalIdentityEvent): Promise<string | null> {
+  const { policy } = await services.policies.effective(target.workspace_id, '');
+  if (!policy.auto_erase_on_deprovision || !target.subject_provider) return null;
+  const eventKey = shortHash(`${target.id}:${event.id}`);
+  const principal = { id: `integration:${target.id}`, scopes: new Set(['privacy:write']), workspaces: new Set([target.workspace_id]) };
+  const { response } = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
+    request_type: 'deletion',
+    scope: ['user'],
+    subject_id: event.data.user_id,
+    subject_provider: target.subject_provider,
+    workspace_id: target.workspace_id,
+    client_request_id: `deprovision-${eventKey}`,
+    intake_ref: `identity webhook ${target.id}, event ${eventKey}`,
+  });
+  const location = response.location ?? '';
+  return location.split('/').at(-1) || null;
+}

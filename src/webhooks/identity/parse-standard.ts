@@ -1,0 +1,71 @@
+import { IDENTITY_EVENT_TYPES, type CanonicalIdentityEvent, type IdentityEventType, type LinkedAccount } from '../../modules/subjects/identity-event.types.js';
+import { asObject } from '../shared/webhook-body.js';
+
+/** A parse result: the canonical event, an event type we do not handle, or a malformed payload. */
+export type ParsedIdentityEvent = { kind: 'event'; event: CanonicalIdentityEvent } | { kind: 'ignored'; reason: string } | { kind: 'invalid' };
+
+/** A bounded non-empty string, or undefined. */
+export function text(value: unknown, max = 300): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
+}
+
+/** An optional profile field: absent stays absent, null clears, a bounded string sets. `false` when malformed. */
+export function optionalText(value: unknown, max = 500): string | null | undefined | false {
+  if (value === undefined || value === null) return value;
+  return text(value, max) ?? false;
+}
+
+/** RFC 3339 (or epoch ms) → RFC 3339 UTC with milliseconds, or undefined. */
+export function toInstant(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  if (typeof value === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function linkedAccounts(value: unknown): LinkedAccount[] | undefined | false {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length > 100) return false;
+  const accounts: LinkedAccount[] = [];
+  for (const item of value) {
+    const o = asObject(item);
+    const provider = text(o?.provider, 100);
+    const accountId = typeof o?.account_id === 'number' ? String(o.account_id) : text(o?.account_id);
+    if (!provider || !accountId) return false;
+    accounts.push({ provider, account_id: accountId, login: text(o?.login) ?? null });
+  }
+  return accounts;
+}
+
+/** Builds the canonical `data`, or null when a field is malformed. */
+export function canonicalData(userId: string, fields: { email?: unknown; name?: unknown; username?: unknown; linked_accounts?: unknown }) {
+  const email = optionalText(fields.email);
+  const name = optionalText(fields.name);
+  const username = optionalText(fields.username, 300);
+  const linked = linkedAccounts(fields.linked_accounts);
+  if (email === false || name === false || username === false || linked === false) return null;
+  const data: CanonicalIdentityEvent['data'] = { user_id: userId };
+  if (email !== undefined) data.email = email;
+  if (name !== undefined) data.name = name;
+  if (username !== undefined) data.username = username;
+  if (linked !== undefined) data.linked_accounts = linked;
+  return data;
+}
+
+/**
+ * The canonical body (`format: standard`, PRODUCT.md §2.6):
+ * `{"id","type","occurred_at","data":{"user_id","email"?,"name"?,"username"?,"linked_accounts"?}}`.
+ */
+export function parseStandardEvent(payload: unknown): ParsedIdentityEvent {
+  const root = asObject(payload);
+  const id = text(root?.id);
+  const type = root?.type;
+  const occurredAt = toInstant(root?.occurred_at);
+  const data = asObject(root?.data);
+  const userId = text(data?.user_id);
+  if (!id || typeof type !== 'string' || !occurredAt || !data || !userId) return { kind: 'invalid' };
+  if (!(IDENTITY_EVENT_TYPES as readonly string[]).includes(type)) return { kind: 'ignored', reason: `${type} events are not handled` };
+  const canonical = canonicalData(userId, data);
+  if (!canonical) return { kind: 'invalid' };
+  return { kind: 'event', event: { id, type: type as IdentityEventType, occurred_at: occurredAt, data: canonical } };
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AmbiguousIntegrationError, type DeliveryTarget } from '../../modules/integrations/integration.service.js';
+import type { Services } from '../../services.js';
+import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
+import { webhookErrors } from '../shared/webhook-errors.js';
+import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
+import { fileErasureOnDeprovision } from './auto-erase.js';
+import { parseClerkEvent } from './parse-clerk.js';
+import { type ParsedIdentityEvent, parseStandardEvent } from './parse-standard.js';
+import { parseWorkosEvent } from './parse-workos.js';
+import { messageId, verifyStandardWebhook, verifyWorkosSignature } from './verify.js';
+
+async function resolve(request: FastifyRequest, services: Services): Promise<DeliveryTarget | null> {
+  const { integration } = request.query as { integration?: string };
+  try {
+    return await services.integrations.forDelivery('identity', integration ? { integrationId: integration } : {});
+  } catch (error) {
+    if (error instanceof AmbiguousIntegrationError) throw webhookErrors.ambiguousIntegration();
+    throw error;
+  }
+}
+
+function verified(request: FastifyRequest, target: DeliveryTarget, body: string, now: Date): boolean {
+  if (target.format === 'workos') return verifyWorkosSignature(target.secret, header(request, 'workos-signature'), body, now);
+  return verifyStandardWebhook(target.secret, request, body);
+}
+
+function parse(request: FastifyRequest, target: DeliveryTarget, payload: unknown): ParsedIdentityEvent {
+  if (target.format === 'clerk') return parseClerkEvent(payload, messageId(request));
+  if (target.format === 'workos') return parseWorkosEvent(payload);
+  return parseStandardEvent(payload);
+}
+
+/**
+ * `POST /webhook/identity[?integration=int_…]`: identity-lifecycle events (PRODUCT.md §2.6) in
+ * the integration's format (Standard Webhooks, Clerk via Svix, WorkOS). Verified before anything
+ * is parsed; applied idempotently to the subject; `user.deleted` under
+ * `auto_erase_on_deprovision` files a deletion request.
+ */
+export async function identityWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
+  const { services } = opts;
+  app.post('/webhook/identity', { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } }, async (request) => {
+    const body = rawText(request);
+    const target = await resolve(request, services);
+    if (!target || !verified(request, target, body, services.clock())) {
+      request.log.warn({ source: 'identity', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' }, 'webhook rejected');
+      throw webhookErrors.unauthenticated();
+    }
+    const parsed = parse(request, target, tryParseJson(body));
+    if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
+    if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };
+    const { event } = parsed;
+    const result = await services.subjects.applyIdentityEvent(target.workspace_id, target.subject_provider ?? target.format ?? 'identity', event);
+    const filed = event.type === 'user.deleted' && result.state.state === 'deleted' ? await fileErasureOnDeprovision(services, target, event) : null;
+    return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed} filed` } : {}) };
+  });
+}

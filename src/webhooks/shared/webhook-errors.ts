@@ -1,0 +1,14 @@
+import { HttpError } from '../../http/errors/http-error.js';
+
+/** Webhook answers that are not a 200 (PRODUCT.md §2.6). None names which check failed. */
+export const webhookErrors = {
+  /** Missing, malformed or wrong signature/token, stale timestamp, or no integration to verify against. */
+  unauthenticated: () => new HttpError(401, 'Webhook signature or token could not be verified'),
+  /** Authentic, but the body is not the JSON the source promised. */
+  badPayload: () => new HttpError(400, 'Webhook payload is not valid JSON of the expected shape'),
+  unsupportedMediaType: () => new HttpError(415, 'Unsupported media type: send application/json'),
+  ambiguousIntegration: () => new HttpError(400, 'Several identity integrations exist: name one with ?integration=int_…'),
+};
+
+/** Why a delivery was refused, for the log line (never the payload, never a header value). */
+export type RejectReason = 'no_integration' | 'bad_signature' | 'stale_timestamp' | 'missing_headers';
