@@ -33,12 +33,13 @@ export interface Services {
 export function createServices(deps: { config: Config; database: Database; keys: ServiceKeys; clock?: Clock }): Services {
   const clock = deps.clock ?? systemClock;
   const db = deps.database.db;
-  const policies = createPolicyService({ db, clock });
+  const externalChanges = deps.database.externalChanges;
+  const policies = createPolicyService({ db, clock, externalChanges });
   const idempotency = createIdempotencyService({ db, clock });
   return {
     database: deps.database,
     clock,
-    tokens: createTokenService({ db, clock }),
+    tokens: createTokenService({ db, clock, externalChanges }),
     policies,
     privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies }),
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey) }),

@@ -10,7 +10,8 @@ import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
 import { serveCommand } from './commands/serve.command.js';
 import { tokenCommand } from './commands/token.command.js';
-import { auditCommand, integrationCommand, workerCommand } from './commands/unavailable.command.js';
+import { integrationCommand } from './commands/integration.command.js';
+import { auditCommand, workerCommand } from './commands/unavailable.command.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   migrate: migrateCommand,
@@ -26,6 +27,7 @@ const ALL_USAGE = [...Object.values(COMMANDS).flatMap((c) => c.usage), 'help'];
 const HELP = new Set(['help', '--help', '-h']);
 const HELP_FOOTER = [
   'Every command reads DATABASE_URL (sqlite:PATH or postgres://…); `serve` also HOST, PORT, LOG_LEVEL.',
+  'Secrets: prefer `--secret-stdin` to `--secret S`, which shell history and `ps` can show.',
   '`COMMAND --help` shows one command. Exit codes: 0 success, 1 failure, 2 bad usage.',
 ].join('\n');
 

@@ -14,7 +14,35 @@ export interface Database {
   readonly dialect: Dialect;
   /** Answers true when a trivial query succeeds (readiness). Never throws. */
   ping(): Promise<boolean>;
+  /**
+   * A counter that moves whenever another connection (another process) commits: SQLite's
+   * `PRAGMA data_version`. Undefined on PostgreSQL, where caches rely on their TTL.
+   */
+  readonly externalChanges: (() => number) | undefined;
   close(): Promise<void>;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing costs as much as running a
+ * small query. This keeps prepared statements by SQL text (better-sqlite3 statements are
+ * reusable), evicting the oldest beyond {@link STATEMENT_CACHE_SIZE}.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 function openSqlite(path: string): Database {
@@ -27,10 +55,12 @@ function openSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   // Erased data must not linger in free pages (GDPR Art. 17).
   sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     db,
     dialect: 'sqlite',
+    externalChanges: () => dataVersion.get() as number,
     ping: async () => {
       try {
         sqlite.prepare('select 1').get();
@@ -51,6 +81,7 @@ function openPostgres(url: string): Database {
   return {
     db,
     dialect: 'postgres',
+    externalChanges: undefined,
     ping: async () => {
       try {
         await pool.query('select 1');

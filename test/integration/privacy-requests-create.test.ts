@@ -29,7 +29,7 @@ for (const dialect of dialects()) {
       time.set('2026-01-31T10:00:00.000Z');
       await t.services.database.db.deleteFrom('privacy_requests').execute();
       await t.services.database.db.deleteFrom('idempotency_records').execute();
-      await t.services.database.db.deleteFrom('policy_layers').execute();
+      await t.services.policies.deleteLayer('acme', null, 'test');
     });
 
     it('answers 202 with Location and the resource; GDPR due one calendar month later (Jan 31 → Feb 28)', async () => {

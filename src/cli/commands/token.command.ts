@@ -1,6 +1,6 @@
 import { TOKEN_SCOPES } from '../../modules/tokens/token.fns.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
-import { type Command, CommandFailure, UsageError, checkedFlag, limitPositionals, parseCommandArgs, printLine, withServices } from '../command.js';
+import { type Command, CommandFailure, UsageError, cell, checkedFlag, limitPositionals, parseCommandArgs, printLine, printTable, withServices } from '../command.js';
 
 const USAGE = [
   "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--name N]",
@@ -29,14 +29,11 @@ async function create(args: string[]): Promise<void> {
   printLine(token);
 }
 
-// A name is operator-supplied text: keep control characters out of the terminal.
-const cell = (text: string) => text.replace(/\p{Cc}/gu, '?');
-
-function printTable(tokens: TokenSummary[]): void {
+// A name is operator-supplied text: `cell` keeps control characters out of the terminal.
+function printTokens(tokens: TokenSummary[]): void {
   const rows = [['ID', 'NAME', 'SCOPES', 'WORKSPACES', 'CREATED', 'REVOKED']];
   for (const t of tokens) rows.push([t.id, cell(t.name), t.scopes.join(','), t.workspaces.map(cell).join(','), t.created_at, t.revoked_at ?? '-']);
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
-  for (const row of rows) printLine(row.map((value, i) => value.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  printTable(rows);
 }
 
 /** Lists every token (never a secret or its hash), as a table or `--json`. */
@@ -45,7 +42,7 @@ async function list(args: string[]): Promise<void> {
   limitPositionals(positionals, 0, USAGE);
   const tokens = await withServices((services) => services.tokens.list());
   if (values.json) printLine(JSON.stringify(tokens, null, 2));
-  else printTable(tokens);
+  else printTokens(tokens);
 }
 
 /** Revokes one token by id. @throws CommandFailure when no active token has that id. */

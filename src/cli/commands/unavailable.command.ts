@@ -21,8 +21,5 @@ function notYetAvailable(name: string, subcommands: readonly string[], reason: s
 /** `privacyctl worker`: the request-processing worker (a later issue). */
 export const workerCommand = notYetAvailable('worker', [], 'request processing is a later issue');
 
-/** `privacyctl integration add|list|remove` (PRODUCT.md §2.5; a later issue). */
-export const integrationCommand = notYetAvailable('integration', ['add', 'list', 'remove'], 'integrations are a later issue');
-
 /** `privacyctl audit verify`: checks the audit chain (a later issue). */
 export const auditCommand = notYetAvailable('audit', ['verify'], 'audit verification is a later issue');

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { EXTERNAL_CHECK_MS, createTtlCache } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
 import * as repo from './policy.repository.js';
@@ -38,14 +39,25 @@ function toLayer(row: repo.PolicyLayerRow): PolicyLayer {
 /** Concurrent writers of one layer race for the next version number; the loser retries. */
 const MAX_WRITE_ATTEMPTS = 20;
 
+/** On PostgreSQL, how long a merged policy is served before the layers are read again (ms). */
+export const MERGED_TTL_MS = 1_000;
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Policy layers and their stricter-wins merge. Every write is a new version, kept in
  * `policy_layer_versions`, and audited.
  */
-export function createPolicyService(deps: { db: Executor; clock: Clock }) {
+export function createPolicyService(deps: { db: Executor; clock: Clock; externalChanges?: (() => number) | undefined }) {
   const { db, clock } = deps;
+  // Effective policies are read on every change event and policy lookup. Writes here clear the
+  // cache; writes by another process are seen within EXTERNAL_CHECK_MS on SQLite (data version), within
+  // MERGED_TTL_MS on PostgreSQL.
+  const merged = createTtlCache<Omit<EffectivePolicy, 'repository' | 'evaluated_at' | 'workspace_id'>>({
+    ttlMs: deps.externalChanges ? 60_000 : MERGED_TTL_MS,
+    maxEntries: 10_000,
+    ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
+  });
 
   async function writeVersion(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
     const now = toTimestamp(clock());
@@ -61,11 +73,24 @@ export function createPolicyService(deps: { db: Executor; clock: Clock }) {
     });
   }
 
+  async function mergeLayers(workspaceId: string, key: string) {
+    const rows = await repo.findLayers(db, workspaceId, key);
+    const workspace = rows.find((r) => r.repository === '');
+    const repositoryLayer = rows.find((r) => r.repository === key && key !== '');
+    const result = mergePolicy({
+      workspace: workspace ? JSON.parse(workspace.settings) : null,
+      repository: repositoryLayer ? JSON.parse(repositoryLayer.settings) : null,
+    });
+    return { ...result, version: effectiveVersion(workspace?.version ?? 0, repositoryLayer?.version ?? 0) };
+  }
+
   /** Retries when a concurrent writer took the same version number (primary key conflict). */
   async function write(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await writeVersion(workspaceId, repository, settings, actor);
+        const written = await writeVersion(workspaceId, repository, settings, actor);
+        merged.clear();
+        return written;
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
         await pause(Math.random() * 5 * attempt);
@@ -77,20 +102,14 @@ export function createPolicyService(deps: { db: Executor; clock: Clock }) {
     /** Merges defaults < workspace < repository. `repository` is matched case-insensitively. */
     async effective(workspaceId: string, repository: string): Promise<EffectivePolicy> {
       const key = normalizeRepository(repository);
-      const rows = await repo.findLayers(db, workspaceId, key);
-      const workspace = rows.find((r) => r.repository === '');
-      const repositoryLayer = rows.find((r) => r.repository === key && key !== '');
-      const merged = mergePolicy({
-        workspace: workspace ? JSON.parse(workspace.settings) : null,
-        repository: repositoryLayer ? JSON.parse(repositoryLayer.settings) : null,
-      });
-      return {
-        workspace_id: workspaceId,
-        repository,
-        ...merged,
-        version: effectiveVersion(workspace?.version ?? 0, repositoryLayer?.version ?? 0),
-        evaluated_at: toTimestamp(clock()),
-      };
+      const cacheKey = `${workspaceId}\u0000${key}`;
+      let result = merged.get(cacheKey);
+      if (!result) {
+        result = await mergeLayers(workspaceId, key);
+        merged.set(cacheKey, result);
+      }
+      // Copies: callers may not change what the cache holds.
+      return { workspace_id: workspaceId, repository, ...structuredClone(result), evaluated_at: toTimestamp(clock()) };
     },
 
     /** One layer (`repository` null for the workspace layer), or null when it is not set. */

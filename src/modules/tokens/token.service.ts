@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { EXTERNAL_CHECK_MS, createTtlCache } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import type { Principal } from './principal.js';
 import { TOKEN_PREFIX, TOKEN_SCOPES, generateToken, hashToken } from './token.fns.js';
@@ -24,6 +25,9 @@ export interface TokenSummary {
   revoked_at: string | null;
 }
 
+/** On PostgreSQL, how long a cached principal is trusted before the token is looked up again (ms). */
+export const PRINCIPAL_TTL_MS = 5_000;
+
 function toPrincipal(row: ApiTokenRow): Principal {
   const workspaces = JSON.parse(row.workspaces) as string[];
   return {
@@ -43,8 +47,16 @@ function summarize(row: ApiTokenRow): TokenSummary {
  *
  * @param deps.db - the database; @param deps.clock - the time source.
  */
-export function createTokenService(deps: { db: Executor; clock: Clock }) {
+export function createTokenService(deps: { db: Executor; clock: Clock; externalChanges?: (() => number) | undefined }) {
   const { db, clock } = deps;
+  // Authentication runs on every request: a valid token's principal is cached. A revocation here
+  // drops it at once; one made by another process is seen within EXTERNAL_CHECK_MS on SQLite (data
+  // version), within PRINCIPAL_TTL_MS on PostgreSQL.
+  const principals = createTtlCache<Principal>({
+    ttlMs: deps.externalChanges ? 60_000 : PRINCIPAL_TTL_MS,
+    maxEntries: 10_000,
+    ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
+  });
   return {
     /** Creates a token. @returns its id and the secret (shown once). @throws RangeError on an unknown scope or empty list. */
     async create(input: CreateTokenInput): Promise<{ id: string; token: string }> {
@@ -64,8 +76,14 @@ export function createTokenService(deps: { db: Executor; clock: Clock }) {
     /** The principal behind a presented token, or null when it is unknown, revoked or not ours. */
     async authenticate(token: string): Promise<Principal | null> {
       if (!token.startsWith(TOKEN_PREFIX)) return null;
-      const row = await findActiveTokenByHash(db, hashToken(token));
-      return row ? toPrincipal(row) : null;
+      const hash = hashToken(token);
+      const cached = principals.get(hash);
+      if (cached) return cached;
+      const row = await findActiveTokenByHash(db, hash);
+      if (!row) return null;
+      const principal = toPrincipal(row);
+      principals.set(hash, principal);
+      return principal;
     },
 
     /** Every token, without secrets. */
@@ -78,6 +96,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock }) {
       const now = toTimestamp(clock());
       return db.transaction().execute(async (tx) => {
         const revoked = await revokeToken(tx, id, now);
+        principals.clear();
         if (revoked) await appendAuditEvent(tx, { actor, action: 'token.revoked', targetType: 'api_token', targetId: id, workspaceId: null, occurredAt: now });
         return revoked;
       });

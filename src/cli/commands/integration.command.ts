@@ -1,0 +1,148 @@
+import { CreateIntegrationBody } from '../../http/schemas/integration.schemas.js';
+import type { ErrorItem } from '../../http/validation/error-item.js';
+import { validateValue } from '../../http/validation/validate-value.js';
+import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
+import type { CreateIntegrationInput, IntegrationResource } from '../../modules/integrations/integration.types.js';
+import {
+  type Command,
+  CommandFailure,
+  UsageError,
+  cell,
+  checkedFlag,
+  limitPositionals,
+  parseCommandArgs,
+  printLine,
+  printTable,
+  readStdin,
+  withServices,
+} from '../command.js';
+
+const USAGE = [
+  'integration add --kind github|gitlab|identity --workspace-id W [--namespace N] [--format standard|clerk|workos] [--subject-provider P] --secret S|--secret-stdin',
+  'integration list [--workspace-id W] [--json]',
+  'integration remove ID',
+];
+
+/** The operator who acts through the CLI, as audit events name it. */
+const ACTOR = 'cli';
+
+const ADD_OPTIONS = {
+  kind: { type: 'string' },
+  'workspace-id': { type: 'string' },
+  namespace: { type: 'string' },
+  format: { type: 'string' },
+  'subject-provider': { type: 'string' },
+  secret: { type: 'string' },
+  'secret-stdin': { type: 'boolean' },
+} as const;
+
+/** The flag an API body field comes from: `workspace_id` → `--workspace-id`. */
+function flagOf(field: string | number | undefined, secretFromStdin: boolean): string {
+  if (field === 'secret' && secretFromStdin) return '--secret-stdin';
+  return `--${String(field).replaceAll('_', '-')}`;
+}
+
+/**
+ * One line per problem, naming the flag. Only `loc` and `msg` are printed, never `input`: it may
+ * be the secret.
+ */
+function problem(error: ErrorItem, secretFromStdin: boolean): string {
+  const field = error.loc[1];
+  if (field === 'secret' && error.type === 'missing') return '--secret or --secret-stdin is required';
+  if (error.type === 'missing') return `${flagOf(field, secretFromStdin)} is required`;
+  return `${flagOf(field, secretFromStdin)}: ${error.msg}`;
+}
+
+/**
+ * Builds the `POST /api/v1/integrations` body from the flags (an absent flag is an absent field)
+ * and validates it with the API's own schema, in Pydantic strict mode.
+ *
+ * @throws UsageError listing every invalid or missing flag at once.
+ */
+export async function addBody(args: string[]): Promise<{ input: CreateIntegrationInput; secretFromStdin: boolean }> {
+  const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const fromStdin = values['secret-stdin'] === true;
+  if (fromStdin && values.secret !== undefined) throw new UsageError('use either --secret or --secret-stdin, not both', USAGE);
+  if (fromStdin && process.stdin.isTTY) process.stderr.write('reading the secret from stdin; end it with Ctrl-D\n');
+  const secret = fromStdin ? await readStdin() : values.secret;
+  const fields: Record<string, string | undefined> = {
+    kind: values.kind,
+    workspace_id: values['workspace-id'],
+    namespace: values.namespace,
+    format: values.format,
+    subject_provider: values['subject-provider'],
+    secret,
+  };
+  const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const errors: ErrorItem[] = [];
+  const validated = validateValue(CreateIntegrationBody, body, ['body'], 'strict', errors);
+  if (errors.length > 0) throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e, fromStdin)}`)].join('\n'), USAGE);
+  return { input: validated as CreateIntegrationInput, secretFromStdin: fromStdin };
+}
+
+/**
+ * Registers a webhook source and prints it as JSON (the API's resource: never the secret).
+ *
+ * @throws UsageError (exit 2) for bad flags or a field the kind needs; CommandFailure (exit 1)
+ *   when the namespace already has an integration of this kind.
+ */
+async function add(args: string[]): Promise<void> {
+  const { input, secretFromStdin } = await addBody(args);
+  const created = await withServices(async (services) => {
+    try {
+      return await services.integrations.create(input, ACTOR);
+    } catch (error) {
+      if (error instanceof IntegrationInputError) {
+        const flag = flagOf(error.field, secretFromStdin);
+        const message = error.kind === 'missing' ? `${flag} is required for --kind ${input.kind}` : `${flag}: ${error.message}`;
+        throw new UsageError(message, USAGE);
+      }
+      if (error instanceof NamespaceTakenError) {
+        throw new CommandFailure(`an integration of kind ${input.kind} already covers namespace ${cell((input.namespace ?? '').toLowerCase())}`);
+      }
+      throw error;
+    }
+  });
+  printLine(JSON.stringify(created, null, 2));
+}
+
+function printIntegrations(items: IntegrationResource[]): void {
+  const rows = [['ID', 'KIND', 'WORKSPACE', 'NAMESPACE', 'FORMAT', 'SUBJECT_PROVIDER', 'WEBHOOK_PATH', 'CREATED']];
+  for (const i of items) {
+    rows.push([i.id, i.kind, cell(i.workspace_id), cell(i.namespace ?? '-'), i.format ?? '-', cell(i.subject_provider ?? '-'), i.webhook_path, i.created_at]);
+  }
+  printTable(rows);
+}
+
+/** Lists integrations (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
+async function list(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
+  const items = await withServices((services) => services.integrations.list(workspace === undefined ? '*' : [workspace]));
+  if (values.json) printLine(JSON.stringify(items, null, 2));
+  else printIntegrations(items);
+}
+
+/** Removes one integration by id; its deliveries are then refused (401). @throws CommandFailure when there is none. */
+async function remove(args: string[]): Promise<void> {
+  const { positionals } = parseCommandArgs(args, {}, USAGE);
+  limitPositionals(positionals, 1, USAGE);
+  const id = checkedFlag(positionals[0], 'ID', 40, USAGE) ?? '';
+  const removed = await withServices((services) => services.integrations.remove(id, ACTOR));
+  if (!removed) throw new CommandFailure(`no integration ${cell(id)}`);
+  printLine(`removed ${id}`);
+}
+
+/** `privacyctl integration add|list|remove`: webhook sources (PRODUCT.md §2.5, §3), flags named as the API fields. */
+export const integrationCommand: Command = {
+  usage: USAGE,
+  async run(args) {
+    const [sub, ...rest] = args;
+    if (sub === 'add') return add(rest);
+    if (sub === 'list') return list(rest);
+    if (sub === 'remove') return remove(rest);
+    throw new UsageError(sub === undefined ? 'missing integration subcommand' : `unknown integration subcommand '${sub}'`, USAGE);
+  },
+};
