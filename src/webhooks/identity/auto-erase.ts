@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
 import type { CanonicalIdentityEvent } from '../../modules/subjects/identity-event.types.js';
 import type { DeliveryTarget } from '../../modules/integrations/integration.service.js';
 import type { Services } from '../../services.js';
@@ -20,15 +21,21 @@ export async function fileErasureOnDeprovision(services: Services, target: Deliv
   if (!policy.auto_erase_on_deprovision || !target.subject_provider) return null;
   const eventKey = shortHash(`${target.id}:${event.id}`);
   const principal = { id: `integration:${target.id}`, scopes: new Set(['privacy:write']), workspaces: new Set([target.workspace_id]) };
-  const { response } = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
-    request_type: 'deletion',
-    scope: ['user'],
-    subject_id: event.data.user_id,
-    subject_provider: target.subject_provider,
-    workspace_id: target.workspace_id,
-    client_request_id: `deprovision-${eventKey}`,
-    intake_ref: `identity webhook ${target.id}, event ${eventKey}`,
-  });
-  const location = response.location ?? '';
-  return location.split('/').at(-1) || null;
+  try {
+    const { response } = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
+      request_type: 'deletion',
+      scope: ['user'],
+      subject_id: event.data.user_id,
+      subject_provider: target.subject_provider,
+      workspace_id: target.workspace_id,
+      client_request_id: `deprovision-${eventKey}`,
+      intake_ref: `identity webhook ${target.id}, event ${eventKey}`,
+    });
+    const location = response.location ?? '';
+    return location.split('/').at(-1) || null;
+  } catch (error) {
+    // A concurrent redelivery of the same event is filing it right now: that one files it once.
+    if (error instanceof IdempotencyConflict && error.reason === 'in_flight') return null;
+    throw error;
+  }
 }

@@ -15,10 +15,25 @@ export function optionalText(value: unknown, max = 500): string | null | undefin
   return text(value, max) ?? false;
 }
 
-/** RFC 3339 (or epoch ms) → RFC 3339 UTC with milliseconds, or undefined. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** True when the calendar date exists (no Feb 30) and the time is in range. */
+function validFields(match: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60;
+}
+
+/**
+ * An RFC 3339 date-time with an explicit offset (RFC 3339 §5.6), or epoch milliseconds, as RFC
+ * 3339 UTC with milliseconds; undefined for anything else (a local time without offset would
+ * depend on the server's time zone; an impossible date would roll over).
+ */
 export function toInstant(value: unknown): string | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  if (typeof value === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? new Date(value).toISOString() : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = RFC3339.exec(value);
+  if (!match || !validFields(match)) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
@@ -63,8 +78,10 @@ export function parseStandardEvent(payload: unknown): ParsedIdentityEvent {
   const occurredAt = toInstant(root?.occurred_at);
   const data = asObject(root?.data);
   const userId = text(data?.user_id);
+  if (typeof type === 'string' && !(IDENTITY_EVENT_TYPES as readonly string[]).includes(type)) {
+    return { kind: 'ignored', reason: `${type.slice(0, 100)} events are not handled` };
+  }
   if (!id || typeof type !== 'string' || !occurredAt || !data || !userId) return { kind: 'invalid' };
-  if (!(IDENTITY_EVENT_TYPES as readonly string[]).includes(type)) return { kind: 'ignored', reason: `${type} events are not handled` };
   const canonical = canonicalData(userId, data);
   if (!canonical) return { kind: 'invalid' };
   return { kind: 'event', event: { id, type: type as IdentityEventType, occurred_at: occurredAt, data: canonical } };

@@ -52,6 +52,6 @@ export async function identityWebhookRoute(app: FastifyInstance, opts: { service
     const { event } = parsed;
     const result = await services.subjects.applyIdentityEvent(target.workspace_id, target.subject_provider ?? target.format ?? 'identity', event);
     const filed = event.type === 'user.deleted' && result.state.state === 'deleted' ? await fileErasureOnDeprovision(services, target, event) : null;
-    return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed} filed` } : {}) };
+    return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed}` } : {}) };
   });
 }
