@@ -29,7 +29,7 @@ export async function githubWebhookRoute(app: FastifyInstance, opts: { services:
   const { services } = opts;
   app.post('/webhook/prhost', { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } }, async (request) => {
     const contentType = header(request, 'content-type') ?? '';
-    const body = rawText(request);
+    const body = rawText(request) ?? '';
     const payloadText = githubPayloadText(contentType, body);
     const target = await authenticate(request, services, body, payloadText);
     if (payloadText === undefined) throw webhookErrors.unsupportedMediaType();

@@ -26,7 +26,8 @@ async function authenticate(request: FastifyRequest, services: Services, payload
 export async function gitlabWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
   app.post('/webhook/mrhost', { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } }, async (request) => {
-    const payload = tryParseJson(rawText(request));
+    const text = rawText(request);
+    const payload = text === undefined ? undefined : tryParseJson(text);
     const target = await authenticate(request, services, payload);
     if (!/^application\/json\b/i.test(header(request, 'content-type') ?? '')) throw webhookErrors.unsupportedMediaType();
     if (payload === undefined) throw webhookErrors.badPayload();

@@ -20,9 +20,10 @@ async function resolve(request: FastifyRequest, services: Services): Promise<Del
   }
 }
 
-function verified(request: FastifyRequest, target: DeliveryTarget, body: string, now: Date): boolean {
-  if (target.format === 'workos') return verifyWorkosSignature(target.secret, header(request, 'workos-signature'), body, now);
-  return verifyStandardWebhook(target.secret, request, body);
+function verified(request: FastifyRequest, target: DeliveryTarget, now: Date): boolean {
+  const raw = request.rawBody ?? Buffer.alloc(0);
+  if (target.format === 'workos') return verifyWorkosSignature(target.secret, header(request, 'workos-signature'), raw, now);
+  return verifyStandardWebhook(target.secret, request, raw);
 }
 
 function parse(request: FastifyRequest, target: DeliveryTarget, payload: unknown): ParsedIdentityEvent {
@@ -42,11 +43,11 @@ export async function identityWebhookRoute(app: FastifyInstance, opts: { service
   app.post('/webhook/identity', { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } }, async (request) => {
     const body = rawText(request);
     const target = await resolve(request, services);
-    if (!target || !verified(request, target, body, services.clock())) {
+    if (!target || !verified(request, target, services.clock())) {
       request.log.warn({ source: 'identity', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' }, 'webhook rejected');
       throw webhookErrors.unauthenticated();
     }
-    const parsed = parse(request, target, tryParseJson(body));
+    const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
     if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
     if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };
     const { event } = parsed;

@@ -17,9 +17,10 @@ export function messageId(request: FastifyRequest): string | undefined {
  * `id.timestamp.body`; 5-minute tolerance. Uses the `standardwebhooks` package.
  * Source: Standard Webhooks specification 1.0, "Verifying webhook authenticity".
  *
+ * @param body - the raw bytes (a Buffer keeps a BOM and any byte exactly).
  * @returns false when a header is missing, the timestamp is stale, or no signature matches.
  */
-export function verifyStandardWebhook(secret: string, request: FastifyRequest, body: string): boolean {
+export function verifyStandardWebhook(secret: string, request: FastifyRequest, body: Buffer | string): boolean {
   const headers = {
     'webhook-id': messageId(request) ?? '',
     'webhook-timestamp': header(request, 'webhook-timestamp') ?? header(request, 'svix-timestamp') ?? '',
@@ -40,12 +41,12 @@ export function verifyStandardWebhook(secret: string, request: FastifyRequest, b
  *
  * @returns false when the header is missing or malformed, stale, or the signature differs.
  */
-export function verifyWorkosSignature(secret: string, signatureHeader: string | undefined, body: string, now: Date): boolean {
+export function verifyWorkosSignature(secret: string, signatureHeader: string | undefined, body: Buffer | string, now: Date): boolean {
   const parts = Object.fromEntries((signatureHeader ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const timestamp = Number(parts.t);
   const signature = parts.v1;
   if (!Number.isSafeInteger(timestamp) || !signature || !/^[0-9a-f]{64}$/.test(signature)) return false;
   if (Math.abs(now.getTime() - timestamp) > TIMESTAMP_TOLERANCE_MS) return false;
-  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
+  const expected = createHmac('sha256', secret).update(`${parts.t}.`).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }

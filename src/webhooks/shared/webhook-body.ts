@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { decodeUtf8 } from '../../http/validation/json-body-parser.js';
+// Keeps a leading BOM: the text must re-encode to exactly the bytes that were signed.
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * In the webhook routes' scope, every body is kept as raw bytes (`request.rawBody`): signatures
@@ -13,9 +14,17 @@ export function registerRawBodyParser(app: FastifyInstance): void {
   });
 }
 
-/** The raw body as text (strict UTF-8; invalid bytes are a 400). Empty when there was no body. */
-export function rawText(request: FastifyRequest): string {
-  return request.rawBody ? decodeUtf8(request.rawBody) : '';
+/**
+ * The raw body as text that re-encodes to the same bytes (strict UTF-8, BOM kept); empty without
+ * a body; undefined when the bytes are not UTF-8 (such a body cannot be verified as text).
+ */
+export function rawText(request: FastifyRequest): string | undefined {
+  if (!request.rawBody) return '';
+  try {
+    return exactUtf8.decode(request.rawBody);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses JSON, or returns undefined: used on authentic bodies (400 follows) and, for routing only, on unverified ones. */
