@@ -6,7 +6,6 @@ import type { CreateIntegrationInput, IntegrationResource } from '../../modules/
 import {
   type Command,
   CommandFailure,
-  UsageError,
   cell,
   checkedFlag,
   limitPositionals,
@@ -14,6 +13,7 @@ import {
   printLine,
   printTable,
   readStdin,
+  UsageError,
   withServices,
 } from '../command.js';
 
@@ -77,7 +77,8 @@ export async function addBody(args: string[]): Promise<{ input: CreateIntegratio
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const errors: ErrorItem[] = [];
   const validated = validateValue(CreateIntegrationBody, body, ['body'], 'strict', errors);
-  if (errors.length > 0) throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e, fromStdin)}`)].join('\n'), USAGE);
+  if (errors.length > 0)
+    throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e, fromStdin)}`)].join('\n'), USAGE);
   return { input: validated as CreateIntegrationInput, secretFromStdin: fromStdin };
 }
 
@@ -99,7 +100,9 @@ async function add(args: string[]): Promise<void> {
         throw new UsageError(message, USAGE);
       }
       if (error instanceof NamespaceTakenError) {
-        throw new CommandFailure(`an integration of kind ${input.kind} already covers namespace ${cell((input.namespace ?? '').toLowerCase())}`);
+        throw new CommandFailure(
+          `an integration of kind ${input.kind} already covers namespace ${cell((input.namespace ?? '').toLowerCase())}`,
+        );
       }
       throw error;
     }
@@ -110,14 +113,27 @@ async function add(args: string[]): Promise<void> {
 function printIntegrations(items: IntegrationResource[]): void {
   const rows = [['ID', 'KIND', 'WORKSPACE', 'NAMESPACE', 'FORMAT', 'SUBJECT_PROVIDER', 'WEBHOOK_PATH', 'CREATED']];
   for (const i of items) {
-    rows.push([i.id, i.kind, cell(i.workspace_id), cell(i.namespace ?? '-'), i.format ?? '-', cell(i.subject_provider ?? '-'), i.webhook_path, i.created_at]);
+    rows.push([
+      i.id,
+      i.kind,
+      cell(i.workspace_id),
+      cell(i.namespace ?? '-'),
+      i.format ?? '-',
+      cell(i.subject_provider ?? '-'),
+      i.webhook_path,
+      i.created_at,
+    ]);
   }
   printTable(rows);
 }
 
 /** Lists integrations (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
   limitPositionals(positionals, 0, USAGE);
   const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
   const items = await withServices((services) => services.integrations.list(workspace === undefined ? '*' : [workspace]));

@@ -9,12 +9,14 @@ import { errors } from '../errors/error-catalogue.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/integration.schemas.js';
+import { REDACTED } from '../validation/validate-value.js';
 
 function inputError(error: IntegrationInputError, body: CreateIntegrationInput): RequestValidationError {
   const loc = ['body', error.field];
-  if (error.kind === 'missing') return new RequestValidationError([{ type: 'missing', loc, msg: 'Field required', input: body }]);
+  const shown = { ...body, secret: REDACTED };
+  if (error.kind === 'missing') return new RequestValidationError([{ type: 'missing', loc, msg: 'Field required', input: shown }]);
   const input = (body as unknown as Record<string, unknown>)[error.field];
-  return new RequestValidationError([{ type: 'value_error', loc, msg: error.message, input: error.field === 'secret' ? '[redacted]' : input, ctx: { error: {} } }]);
+  return new RequestValidationError([{ type: 'value_error', loc, msg: error.message, input: error.field === 'secret' ? REDACTED : input, ctx: { error: {} } }]);
 }
 
 /** `/api/v1/integrations` (scope `admin`, PRODUCT.md §2.5): register, list, read and remove webhook sources. */

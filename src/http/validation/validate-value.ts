@@ -20,7 +20,12 @@ export interface Schema {
   minItems?: number;
   maxItems?: number;
   default?: unknown;
+  /** A secret: never echoed in an error's `input` (replaced by `[redacted]`). */
+  writeOnly?: boolean;
 }
+
+/** What error inputs show instead of a write-only (secret) value. */
+export const REDACTED = '[redacted]';
 
 /**
  * `strict`: JSON bodies, no coercion (Pydantic `strict=True`).
@@ -183,6 +188,13 @@ function validateRecord(schema: Schema, value: unknown, loc: Loc, mode: Mode, er
   return out;
 }
 
+/** The object as errors may show it: write-only (secret) properties replaced by {@link REDACTED}. */
+function withoutSecrets(schema: Schema, value: Record<string, unknown>): Record<string, unknown> {
+  const secrets = Object.entries(schema.properties ?? {}).filter(([key, s]) => s.writeOnly && Object.hasOwn(value, key));
+  if (secrets.length === 0) return value;
+  return { ...value, ...Object.fromEntries(secrets.map(([key]) => [key, REDACTED])) };
+}
+
 function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
   if (!isPlainObject(value)) {
     errors.push(E.modelAttributesType(loc, value));
@@ -190,11 +202,14 @@ function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
   }
   const required = schema.required ?? [];
   const out: Record<string, unknown> = {};
+  const shown = withoutSecrets(schema, value);
   for (const [key, fieldSchema] of Object.entries(schema.properties ?? {})) {
     if (Object.hasOwn(value, key)) {
+      const before = errors.length;
       out[key] = validateValue(fieldSchema, value[key], [...loc, key], mode, errors);
+      if (fieldSchema.writeOnly) for (const error of errors.slice(before)) error.input = REDACTED;
     } else if (required.includes(key)) {
-      errors.push(E.missing([...loc, key], value));
+      errors.push(E.missing([...loc, key], shown));
     } else if (fieldSchema.default !== undefined) {
       out[key] = structuredClone(fieldSchema.default);
     }

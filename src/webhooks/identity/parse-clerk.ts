@@ -37,9 +37,11 @@ export function parseClerkEvent(payload: unknown, messageId: string | undefined)
   const id = text(messageId);
   const occurredAt = toInstant(root?.timestamp);
   const userId = text(user?.id);
+  // Unhandled events (sessions, organizations…) are ignored before their shape is judged.
+  if (typeof root?.type === 'string' && !CLERK_TYPES[root.type]) return { kind: 'ignored', reason: `${root.type.slice(0, 100)} events are not handled` };
   if (!id || typeof root?.type !== 'string' || !occurredAt || !user || !userId) return { kind: 'invalid' };
   const type = CLERK_TYPES[root.type];
-  if (!type) return { kind: 'ignored', reason: `${root.type} events are not handled` };
+  if (!type) return { kind: 'invalid' };
   if (type === 'user.deleted') return { kind: 'event', event: { id, type, occurred_at: occurredAt, data: { user_id: userId } } };
   const data = canonicalData(userId, { email: primaryEmail(user), name: fullName(user), username: user.username ?? null, linked_accounts: externalAccounts(user) });
   return data ? { kind: 'event', event: { id, type, occurred_at: occurredAt, data } } : { kind: 'invalid' };

@@ -24,9 +24,11 @@ export function parseWorkosEvent(payload: unknown): ParsedIdentityEvent {
   const id = text(root?.id);
   const occurredAt = toInstant(root?.created_at);
   const userId = text(user?.id);
+  // Unhandled events (groups, connections…) are ignored before their shape is judged.
+  if (typeof root?.event === 'string' && !root.event.startsWith('dsync.user.')) return { kind: 'ignored', reason: `${root.event.slice(0, 100)} events are not handled` };
   if (!id || typeof root?.event !== 'string' || !occurredAt || !user || !userId) return { kind: 'invalid' };
   const type = lifecycleType(root.event, user.state);
-  if (!type) return { kind: 'ignored', reason: `${root.event} events are not handled` };
+  if (!type) return { kind: 'ignored', reason: `${root.event.slice(0, 100)} events are not handled` };
   if (type === 'user.deleted') return { kind: 'event', event: { id, type, occurred_at: occurredAt, data: { user_id: userId } } };
   const name = [user.first_name, user.last_name].filter((p) => typeof p === 'string' && p !== '').join(' ') || null;
   const username = asObject(user.custom_attributes)?.username ?? null;
