@@ -23,9 +23,8 @@ const files = findTests('test')
   .sort();
 const typecheck = spawnSync('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' });
 if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
-const run = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+});
 process.exit(run.status ?? 1);

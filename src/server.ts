@@ -14,7 +14,12 @@ export async function main(): Promise<void> {
   const database = createDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const services = await openServices({ config, database });
-  const app = await buildApp({ services, metrics: createMetrics(), logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
+  const app = await buildApp({
+    services,
+    metrics: createMetrics(),
+    logLevel: config.logLevel,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

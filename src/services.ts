@@ -1,16 +1,16 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { createOidcVerifier, type OidcVerifier } from './http/auth/oidc-verifier.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
-import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
-import { type ServiceKeys, loadServiceKeys } from './modules/service-keys/service-key.service.js';
+import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
+import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
-import { type OidcVerifier, createOidcVerifier } from './http/auth/oidc-verifier.js';
 
 /** Every service, wired once. Routes and CLI commands receive what they need from here. */
 export interface Services {

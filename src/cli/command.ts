@@ -1,8 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
-import { type Database, createDatabase } from '../db/database.js';
+import { createDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { type Services, openServices } from '../services.js';
+import { openServices, type Services } from '../services.js';
 
 /** One command group of privacyctl (`token`, `policy`, …). */
 export interface Command {
@@ -56,7 +56,13 @@ export function limitPositionals(positionals: string[], max: number, usage: read
  * @returns the value, or undefined when absent and optional.
  * @throws UsageError naming the flag.
  */
-export function checkedFlag(value: string | undefined, flag: string, maxLength: number, usage: readonly string[], required = true): string | undefined {
+export function checkedFlag(
+  value: string | undefined,
+  flag: string,
+  maxLength: number,
+  usage: readonly string[],
+  required = true,
+): string | undefined {
   if (value === undefined) {
     if (required) throw new UsageError(`${flag} is required`, usage);
     return undefined;
@@ -104,7 +110,13 @@ export function cell(text: string): string {
 /** Prints `rows` (the first is the header) as left-aligned columns two spaces apart. */
 export function printTable(rows: readonly (readonly string[])[]): void {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
-  for (const row of rows) printLine(row.map((value, i) => value.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  for (const row of rows)
+    printLine(
+      row
+        .map((value, i) => value.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 /**
@@ -114,5 +126,7 @@ export function printTable(rows: readonly (readonly string[])[]): void {
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

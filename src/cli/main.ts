@@ -6,11 +6,11 @@
  */
 import { ConfigError } from '../config.js';
 import { type Command, UsageError } from './command.js';
+import { integrationCommand } from './commands/integration.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
 import { serveCommand } from './commands/serve.command.js';
 import { tokenCommand } from './commands/token.command.js';
-import { integrationCommand } from './commands/integration.command.js';
 import { auditCommand, workerCommand } from './commands/unavailable.command.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {

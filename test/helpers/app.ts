@@ -23,12 +23,20 @@ export interface TestApp {
  * @param options.env - extra environment for loadConfig (e.g. OIDC settings).
  * @param options.clock - a fixed clock for deadline tests.
  */
-export async function startTestApp(database: TestDatabase, options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(
+  database: TestDatabase,
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<TestApp> {
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...options.env });
   const db = createDatabase(config.databaseUrl);
   await migrateToLatest(db.db);
   const services = await openServices({ config, database: db, ...(options.clock ? { clock: options.clock } : {}) });
-  const app = await buildApp({ services, metrics: createMetrics(), logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
+  const app = await buildApp({
+    services,
+    metrics: createMetrics(),
+    logLevel: config.logLevel,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
   await app.ready();
   return {
     app,

@@ -14,7 +14,11 @@ export interface TestDatabase {
 /** A fresh SQLite file in a temporary folder. */
 export function sqliteDatabase(): TestDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'privacy-test-'));
-  return { dialect: 'sqlite', url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dialect: 'sqlite',
+    url: `sqlite:${join(dir, 'test.db')}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A fresh schema on `TEST_DATABASE_URL`, selected through the connection's search_path. */

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
 import type { Principal } from '../../src/modules/tokens/principal.js';
 import { openServices } from '../../src/services.js';
-import { type TestDatabase, dialects } from '../helpers/databases.js';
+import { dialects, type TestDatabase } from '../helpers/databases.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'privacyctl.js');
@@ -25,7 +25,11 @@ interface CliResult {
 }
 
 function runBin(script: string, env: Record<string, string>, args: string[]): CliResult {
-  const result = spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+  const result = spawnSync(process.execPath, [script, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -65,7 +69,11 @@ describe('privacyctl without a database', () => {
   });
 
   it('exits 1 for commands that are later issues', () => {
-    assert.deepEqual(cli('worker'), { status: 1, stdout: '', stderr: 'privacyctl worker: not available yet (request processing is a later issue)\n' });
+    assert.deepEqual(cli('worker'), {
+      status: 1,
+      stdout: '',
+      stderr: 'privacyctl worker: not available yet (request processing is a later issue)\n',
+    });
     for (const args of [['audit', 'verify']]) {
       const result = cli(...args);
       assert.equal(result.status, 1);
@@ -117,7 +125,18 @@ for (const dialect of dialects()) {
     });
 
     it('token create prints exactly one pcs_ line, and that token authenticates', async () => {
-      const stdout = createToken('--workspace', 'acme', '--workspace', 'globex', '--scope', 'privacy:read', '--scope', 'policy:write', '--name', 'ci');
+      const stdout = createToken(
+        '--workspace',
+        'acme',
+        '--workspace',
+        'globex',
+        '--scope',
+        'privacy:read',
+        '--scope',
+        'policy:write',
+        '--name',
+        'ci',
+      );
       assert.match(stdout, /^pcs_[A-Za-z0-9_-]{43}\n$/);
       const principal = await authenticate(database.url, stdout.trim());
       assert.ok(principal);
@@ -177,7 +196,16 @@ for (const dialect of dialects()) {
       const workspace = cli('policy', 'set', '--workspace', 'acme', '--json', '{"retention_days": 30, "regulations": ["gdpr"]}');
       assert.equal(workspace.status, 0, workspace.stderr);
       assert.equal(JSON.parse(workspace.stdout).repository, null);
-      const repository = cli('policy', 'set', '--workspace', 'acme', '--repository', 'Octo/App', '--json', '{"retention_days": 60, "regulations": ["ccpa"], "require_approval": true}');
+      const repository = cli(
+        'policy',
+        'set',
+        '--workspace',
+        'acme',
+        '--repository',
+        'Octo/App',
+        '--json',
+        '{"retention_days": 60, "regulations": ["ccpa"], "require_approval": true}',
+      );
       assert.equal(repository.status, 0, repository.stderr);
 
       const got = cli('policy', 'get', '--workspace', 'acme', '--repository', 'octo/app');

@@ -1,8 +1,8 @@
 /** /healthz, /readyz, /metrics, /openapi.json, /docs and the 404 handler (PRODUCT.md §2.7). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TestApp, startTestApp } from '../helpers/app.js';
-import { type TestDatabase, dialects } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { dialects, type TestDatabase } from '../helpers/databases.js';
 
 for (const dialect of dialects()) {
   describe(`operations (${dialect.name})`, () => {

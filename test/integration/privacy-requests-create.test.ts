@@ -1,8 +1,8 @@
 /** POST /api/v1/privacy/requests: deadlines, approval, Idempotency-Key and client_request_id (PRODUCT.md §2.3). */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { type TestApp, startTestApp } from '../helpers/app.js';
-import { type TestDatabase, dialects } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { dialects, type TestDatabase } from '../helpers/databases.js';
 import { createBody, manualClock } from '../helpers/requests.js';
 
 for (const dialect of dialects()) {
@@ -12,7 +12,12 @@ for (const dialect of dialects()) {
     let auth: string;
     const time = manualClock('2026-01-31T10:00:00.000Z');
     const post = (body: unknown, key = 'key-00000001', authorization = auth) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/privacy/requests', headers: { authorization, 'idempotency-key': key }, payload: body as object });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/requests',
+        headers: { authorization, 'idempotency-key': key },
+        payload: body as object,
+      });
     const count = async (table: 'privacy_requests' | 'idempotency_records') =>
       (await t.services.database.db.selectFrom(table).selectAll().execute()).length;
 
@@ -92,7 +97,12 @@ for (const dialect of dialects()) {
       await post(createBody());
       const reordered = `{ "intake_ref": "https://support.example.com/tickets/4821", "workspace_id": "acme", "client_request_id": "crm-ticket-0001",
         "subject_provider": "github", "subject_id": "583231", "scope": ["user"], "request_type": "access" }`;
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/privacy/requests', headers: { authorization: auth, 'idempotency-key': 'key-00000001', 'content-type': 'application/json' }, payload: reordered });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/requests',
+        headers: { authorization: auth, 'idempotency-key': 'key-00000001', 'content-type': 'application/json' },
+        payload: reordered,
+      });
       assert.equal(res.statusCode, 202);
       assert.equal(res.headers['idempotent-replayed'], 'true');
     });
@@ -102,7 +112,14 @@ for (const dialect of dialects()) {
       const res = await post(createBody({ intake_ref: 'another ticket' }));
       assert.equal(res.statusCode, 422);
       assert.deepEqual(res.json(), {
-        detail: [{ type: 'idempotency_key_reused', loc: ['header', 'idempotency-key'], msg: 'Idempotency-Key was already used with a different request body', input: 'key-00000001' }],
+        detail: [
+          {
+            type: 'idempotency_key_reused',
+            loc: ['header', 'idempotency-key'],
+            msg: 'Idempotency-Key was already used with a different request body',
+            input: 'key-00000001',
+          },
+        ],
       });
       assert.equal(await count('privacy_requests'), 1);
     });
@@ -113,7 +130,17 @@ for (const dialect of dialects()) {
       assert.ok(principal);
       await t.services.database.db
         .insertInto('idempotency_records')
-        .values({ principal_id: principal.id, idempotency_key: 'key-inflight', fingerprint: fingerprint(createBody()), state: 'in_flight', response_status: null, response_location: null, response_body: null, created_at: '2026-01-31T09:59:59.000Z', expires_at: '2026-02-01T09:59:59.000Z' })
+        .values({
+          principal_id: principal.id,
+          idempotency_key: 'key-inflight',
+          fingerprint: fingerprint(createBody()),
+          state: 'in_flight',
+          response_status: null,
+          response_location: null,
+          response_body: null,
+          created_at: '2026-01-31T09:59:59.000Z',
+          expires_at: '2026-02-01T09:59:59.000Z',
+        })
         .execute();
       const res = await post(createBody(), 'key-inflight');
       assert.equal(res.statusCode, 409);
@@ -143,12 +170,20 @@ for (const dialect of dialects()) {
     it('stores one request when the same delivery arrives 20 times at once', async () => {
       const responses = await Promise.all(Array.from({ length: 20 }, () => post(createBody())));
       const statuses = new Set(responses.map((r) => r.statusCode));
-      assert.ok([...statuses].every((s) => s === 202 || s === 409), [...statuses].join());
+      assert.ok(
+        [...statuses].every((s) => s === 202 || s === 409),
+        [...statuses].join(),
+      );
       assert.equal(await count('privacy_requests'), 1);
     });
 
     it('writes nothing for malformed JSON, a body over the limit, or a validation error', async () => {
-      const malformed = await t.app.inject({ method: 'POST', url: '/api/v1/privacy/requests', headers: { authorization: auth, 'idempotency-key': 'key-00000001', 'content-type': 'application/json' }, payload: '{"request_type": "access",' });
+      const malformed = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/requests',
+        headers: { authorization: auth, 'idempotency-key': 'key-00000001', 'content-type': 'application/json' },
+        payload: '{"request_type": "access",',
+      });
       assert.equal(malformed.statusCode, 422);
       assert.equal(malformed.json().detail[0].type, 'json_invalid');
       const huge = await post(createBody({ intake_ref: 'x'.repeat(1024 * 1024) }));

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { type TestApp, startTestApp } from '../helpers/app.js';
-import { type TestDatabase, sqliteDatabase } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { sqliteDatabase, type TestDatabase } from '../helpers/databases.js';
 
 interface GoldenCase {
   name: string;

@@ -3,7 +3,15 @@ import { type ErrorItem, pydanticError } from '../../http/validation/error-item.
 import { parseJsonLikePython } from '../../http/validation/python-json.js';
 import { validateValue } from '../../http/validation/validate-value.js';
 import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
-import { type Command, UsageError, checkedFlag, limitPositionals, parseCommandArgs, printLine, withServices } from '../command.js';
+import {
+  type Command,
+  checkedFlag,
+  limitPositionals,
+  parseCommandArgs,
+  printLine,
+  UsageError,
+  withServices,
+} from '../command.js';
 
 const USAGE = ['policy get --workspace W [--repository R]', "policy set --workspace W [--repository R] --json '{…}'"];
 
@@ -28,7 +36,8 @@ export function parseLayerSettings(text: string): PolicyLayerSettings {
   // As FastAPI: a JSON null body is a missing body.
   if (parsed.value === null) errors.push(pydanticError.missing(['body'], null));
   const settings = parsed.value === null ? null : validateValue(PolicyLayerBody, parsed.value, ['body'], 'strict', errors);
-  if (errors.length > 0) throw new UsageError(['invalid --json:', ...errors.map((e) => `  ${e.loc.join('.')}: ${e.msg}`)].join('\n'), USAGE);
+  if (errors.length > 0)
+    throw new UsageError(['invalid --json:', ...errors.map((e) => `  ${e.loc.join('.')}: ${e.msg}`)].join('\n'), USAGE);
   return settings as PolicyLayerSettings;
 }
 

@@ -1,6 +1,17 @@
 import { TOKEN_SCOPES } from '../../modules/tokens/token.fns.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
-import { type Command, CommandFailure, UsageError, cell, checkedFlag, limitPositionals, parseCommandArgs, printLine, printTable, withServices } from '../command.js';
+import {
+  type Command,
+  CommandFailure,
+  cell,
+  checkedFlag,
+  limitPositionals,
+  parseCommandArgs,
+  printLine,
+  printTable,
+  UsageError,
+  withServices,
+} from '../command.js';
 
 const USAGE = [
   "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--name N]",
@@ -10,7 +21,11 @@ const USAGE = [
 
 /** Creates a token and prints only the secret (shown once; PRODUCT.md §2.2). */
 async function create(args: string[]): Promise<void> {
-  const options = { workspace: { type: 'string', multiple: true }, scope: { type: 'string', multiple: true }, name: { type: 'string' } } as const;
+  const options = {
+    workspace: { type: 'string', multiple: true },
+    scope: { type: 'string', multiple: true },
+    name: { type: 'string' },
+  } as const;
   const { values, positionals } = parseCommandArgs(args, options, USAGE);
   limitPositionals(positionals, 0, USAGE);
   const workspaces = (values.workspace ?? []).map((w) => checkedFlag(w, '--workspace', 200, USAGE) ?? '');
@@ -32,7 +47,8 @@ async function create(args: string[]): Promise<void> {
 // A name is operator-supplied text: `cell` keeps control characters out of the terminal.
 function printTokens(tokens: TokenSummary[]): void {
   const rows = [['ID', 'NAME', 'SCOPES', 'WORKSPACES', 'CREATED', 'REVOKED']];
-  for (const t of tokens) rows.push([t.id, cell(t.name), t.scopes.join(','), t.workspaces.map(cell).join(','), t.created_at, t.revoked_at ?? '-']);
+  for (const t of tokens)
+    rows.push([t.id, cell(t.name), t.scopes.join(','), t.workspaces.map(cell).join(','), t.created_at, t.revoked_at ?? '-']);
   printTable(rows);
 }
 

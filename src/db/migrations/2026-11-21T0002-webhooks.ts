@@ -92,8 +92,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('policy_version', 'varchar(60)', (c) => c.notNull())
     .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('change_events_workspace_repository_idx').on('change_events').columns(['workspace_id', 'repository', 'id']).execute();
-  await db.schema.createIndex('change_events_author_pseudonym_idx').on('change_events').columns(['workspace_id', 'author_pseudonym']).execute();
+  await db.schema
+    .createIndex('change_events_workspace_repository_idx')
+    .on('change_events')
+    .columns(['workspace_id', 'repository', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('change_events_author_pseudonym_idx')
+    .on('change_events')
+    .columns(['workspace_id', 'author_pseudonym'])
+    .execute();
 
   await db.schema
     .createTable('tombstones')
@@ -106,7 +114,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops everything {@link up} created. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['tombstones', 'change_events', 'linked_identities', 'identity_events', 'subjects', 'webhook_deliveries', 'integrations']) {
+  for (const table of [
+    'tombstones',
+    'change_events',
+    'linked_identities',
+    'identity_events',
+    'subjects',
+    'webhook_deliveries',
+    'integrations',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

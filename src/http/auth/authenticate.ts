@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Principal, coversWorkspace } from '../../modules/tokens/principal.js';
+import { coversWorkspace, type Principal } from '../../modules/tokens/principal.js';
 import { hasScope } from '../../modules/tokens/token.fns.js';
 import type { TokenService } from '../../modules/tokens/token.service.js';
 import { errors } from '../errors/error-catalogue.js';

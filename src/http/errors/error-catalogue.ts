@@ -23,8 +23,7 @@ export const errors = {
   unsupportedMediaType: () => new HttpError(415, 'Unsupported media type: send application/json'),
   unavailable: () => new HttpError(503, 'Service temporarily unavailable; retry later', { 'Retry-After': '5' }),
   internal: () => new HttpError(500, 'Internal Server Error'),
-  idempotencyKeyReused: (key: string) =>
-    new RequestValidationError([idempotencyKeyReusedItem(key)]),
+  idempotencyKeyReused: (key: string) => new RequestValidationError([idempotencyKeyReusedItem(key)]),
 };
 
 function idempotencyKeyReusedItem(key: string): ErrorItem {
@@ -35,4 +34,3 @@ function idempotencyKeyReusedItem(key: string): ErrorItem {
     input: key,
   };
 }
-

@@ -5,28 +5,37 @@ import { normalizeRepository } from '../../modules/policies/policy-merge.fns.js'
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { HttpError } from '../errors/http-error.js';
-import { BEARER_SECURITY, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/change-event.schemas.js';
+import { BEARER_SECURITY, withErrors } from '../schemas/common.schemas.js';
 
 /** `GET /api/v1/change-events` (scope `privacy:read`): recorded PR/MR events with their decisions, newest first. */
 export async function changeEventRoutes(app: FastifyInstance, opts: { services: Services }) {
   const { changeEvents } = opts.services;
-  app.get('', {
-    config: { scope: 'privacy:read' },
-    schema: { tags: ['change events'], security: BEARER_SECURITY, querystring: S.ChangeEventListQuery, response: withErrors({ 200: S.ChangeEventPage }) },
-  }, async (request) => {
-    const query = request.query as Static<typeof S.ChangeEventListQuery> & { limit: number };
-    assertWorkspace(request, query.workspace_id);
-    const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'chg');
-    if (before === null) throw new HttpError(400, 'The cursor is not valid; start again without one');
-    const rows = await changeEvents.list({
-      workspaceId: query.workspace_id,
-      ...(query.repository ? { repository: normalizeRepository(query.repository) } : {}),
-      ...(before ? { before } : {}),
-      limit: query.limit + 1,
-    });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return { items: page, next_cursor: rows.length > query.limit && last ? encodeCursor(last.id) : null };
-  });
+  app.get(
+    '',
+    {
+      config: { scope: 'privacy:read' },
+      schema: {
+        tags: ['change events'],
+        security: BEARER_SECURITY,
+        querystring: S.ChangeEventListQuery,
+        response: withErrors({ 200: S.ChangeEventPage }),
+      },
+    },
+    async (request) => {
+      const query = request.query as Static<typeof S.ChangeEventListQuery> & { limit: number };
+      assertWorkspace(request, query.workspace_id);
+      const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'chg');
+      if (before === null) throw new HttpError(400, 'The cursor is not valid; start again without one');
+      const rows = await changeEvents.list({
+        workspaceId: query.workspace_id,
+        ...(query.repository ? { repository: normalizeRepository(query.repository) } : {}),
+        ...(before ? { before } : {}),
+        limit: query.limit + 1,
+      });
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return { items: page, next_cursor: rows.length > query.limit && last ? encodeCursor(last.id) : null };
+    },
+  );
 }

@@ -14,9 +14,12 @@ import { REDACTED } from '../validation/validate-value.js';
 function inputError(error: IntegrationInputError, body: CreateIntegrationInput): RequestValidationError {
   const loc = ['body', error.field];
   const shown = { ...body, secret: REDACTED };
-  if (error.kind === 'missing') return new RequestValidationError([{ type: 'missing', loc, msg: 'Field required', input: shown }]);
+  if (error.kind === 'missing')
+    return new RequestValidationError([{ type: 'missing', loc, msg: 'Field required', input: shown }]);
   const input = (body as unknown as Record<string, unknown>)[error.field];
-  return new RequestValidationError([{ type: 'value_error', loc, msg: error.message, input: error.field === 'secret' ? REDACTED : input, ctx: { error: {} } }]);
+  return new RequestValidationError([
+    { type: 'value_error', loc, msg: error.message, input: error.field === 'secret' ? REDACTED : input, ctx: { error: {} } },
+  ]);
 }
 
 /** `/api/v1/integrations` (scope `admin`, PRODUCT.md §2.5): register, list, read and remove webhook sources. */
@@ -24,37 +27,75 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
   const { integrations } = opts.services;
   const base = { tags: ['integrations'], security: BEARER_SECURITY };
 
-  app.post('', { config: { scope: 'admin' }, schema: { ...base, body: S.CreateIntegrationBody, response: withErrors({ 201: S.IntegrationResource, 409: ErrorResponse }) } }, async (request, reply) => {
-    const body = request.body as CreateIntegrationInput;
-    assertWorkspace(request, body.workspace_id);
-    try {
-      const created = await integrations.create(body, request.principal.id);
-      return reply.code(201).header('Location', `/api/v1/integrations/${created.id}`).send(created);
-    } catch (error) {
-      if (error instanceof IntegrationInputError) throw inputError(error, body);
-      if (error instanceof NamespaceTakenError) throw new HttpError(409, `An integration of kind ${body.kind} already covers this namespace`);
-      throw error;
-    }
-  });
+  app.post(
+    '',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        ...base,
+        body: S.CreateIntegrationBody,
+        response: withErrors({ 201: S.IntegrationResource, 409: ErrorResponse }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as CreateIntegrationInput;
+      assertWorkspace(request, body.workspace_id);
+      try {
+        const created = await integrations.create(body, request.principal.id);
+        return reply.code(201).header('Location', `/api/v1/integrations/${created.id}`).send(created);
+      } catch (error) {
+        if (error instanceof IntegrationInputError) throw inputError(error, body);
+        if (error instanceof NamespaceTakenError)
+          throw new HttpError(409, `An integration of kind ${body.kind} already covers this namespace`);
+        throw error;
+      }
+    },
+  );
 
-  app.get('', { config: { scope: 'admin' }, schema: { ...base, querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) } }, async (request) => {
-    const { workspace_id } = request.query as Static<typeof S.IntegrationListQuery>;
-    if (workspace_id) assertWorkspace(request, workspace_id);
-    const scope = workspace_id ? [workspace_id] : request.principal.workspaces === '*' ? '*' : [...request.principal.workspaces];
-    return { items: await integrations.list(scope) };
-  });
+  app.get(
+    '',
+    {
+      config: { scope: 'admin' },
+      schema: { ...base, querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) },
+    },
+    async (request) => {
+      const { workspace_id } = request.query as Static<typeof S.IntegrationListQuery>;
+      if (workspace_id) assertWorkspace(request, workspace_id);
+      const scope = workspace_id
+        ? [workspace_id]
+        : request.principal.workspaces === '*'
+          ? '*'
+          : [...request.principal.workspaces];
+      return { items: await integrations.list(scope) };
+    },
+  );
 
-  app.get('/:id', { config: { scope: 'admin' }, schema: { ...base, params: S.IntegrationIdParams, response: withErrors({ 200: S.IntegrationResource, 404: ErrorResponse }) } }, async (request) => {
-    const found = await integrations.get((request.params as { id: string }).id);
-    if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
-    return found;
-  });
+  app.get(
+    '/:id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        ...base,
+        params: S.IntegrationIdParams,
+        response: withErrors({ 200: S.IntegrationResource, 404: ErrorResponse }),
+      },
+    },
+    async (request) => {
+      const found = await integrations.get((request.params as { id: string }).id);
+      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
+      return found;
+    },
+  );
 
-  app.delete('/:id', { config: { scope: 'admin' }, schema: { ...base, params: S.IntegrationIdParams } }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const found = await integrations.get(id);
-    if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
-    await integrations.remove(id, request.principal.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/:id',
+    { config: { scope: 'admin' }, schema: { ...base, params: S.IntegrationIdParams } },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const found = await integrations.get(id);
+      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
+      await integrations.remove(id, request.principal.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -14,18 +14,27 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
   const { policies } = opts.services;
   const tags = ['policies'];
 
-  app.get('/effective', {
-    config: { scope: 'policy:read' },
-    schema: { tags, security: BEARER_SECURITY, querystring: S.EffectivePolicyQuery, response: withErrors({ 200: S.EffectivePolicyResponse }) },
-  }, async (request, reply) => {
-    const { workspace_id, repository } = request.query as Static<typeof S.EffectivePolicyQuery>;
-    assertWorkspace(request, workspace_id);
-    const effective = await policies.effective(workspace_id, repository);
-    const etag = `"${effective.version}"`;
-    reply.header('ETag', etag).header('Cache-Control', 'no-cache');
-    if (ifNoneMatch(request, etag)) return reply.code(304).send();
-    return effective;
-  });
+  app.get(
+    '/effective',
+    {
+      config: { scope: 'policy:read' },
+      schema: {
+        tags,
+        security: BEARER_SECURITY,
+        querystring: S.EffectivePolicyQuery,
+        response: withErrors({ 200: S.EffectivePolicyResponse }),
+      },
+    },
+    async (request, reply) => {
+      const { workspace_id, repository } = request.query as Static<typeof S.EffectivePolicyQuery>;
+      assertWorkspace(request, workspace_id);
+      const effective = await policies.effective(workspace_id, repository);
+      const etag = `"${effective.version}"`;
+      reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      if (ifNoneMatch(request, etag)) return reply.code(304).send();
+      return effective;
+    },
+  );
 
   const layerSchema = (params: typeof S.WorkspaceParams | typeof S.RepositoryParams) => ({
     tags,
@@ -36,21 +45,42 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
     ['/workspaces/:workspace_id', S.WorkspaceParams],
     ['/workspaces/:workspace_id/repositories/:repository', S.RepositoryParams],
   ] as const) {
-    app.get(path, { config: { scope: 'policy:read' }, schema: { ...layerSchema(params), response: withErrors({ 200: S.PolicyLayerResponse, 404: ErrorResponse }) } }, async (request) => {
-      const { workspace_id, repository } = layerTarget(request);
-      const layer = await policies.getLayer(workspace_id, repository);
-      if (!layer) throw errors.notFound('Policy layer');
-      return layer;
-    });
-    app.put(path, { config: { scope: 'policy:write' }, schema: { ...layerSchema(params), body: S.PolicyLayerBody, response: withErrors({ 200: S.PolicyLayerResponse }) } }, async (request) => {
-      const { workspace_id, repository } = layerTarget(request);
-      return policies.putLayer(workspace_id, repository, request.body as PolicyLayerSettings, request.principal.id);
-    });
-    app.delete(path, { config: { scope: 'policy:write' }, schema: { ...layerSchema(params), response: withErrors({ 204: Type.Null(), 404: ErrorResponse }, false) } }, async (request, reply: FastifyReply) => {
-      const { workspace_id, repository } = layerTarget(request);
-      if (!(await policies.deleteLayer(workspace_id, repository, request.principal.id))) throw errors.notFound('Policy layer');
-      return reply.code(204).send();
-    });
+    app.get(
+      path,
+      {
+        config: { scope: 'policy:read' },
+        schema: { ...layerSchema(params), response: withErrors({ 200: S.PolicyLayerResponse, 404: ErrorResponse }) },
+      },
+      async (request) => {
+        const { workspace_id, repository } = layerTarget(request);
+        const layer = await policies.getLayer(workspace_id, repository);
+        if (!layer) throw errors.notFound('Policy layer');
+        return layer;
+      },
+    );
+    app.put(
+      path,
+      {
+        config: { scope: 'policy:write' },
+        schema: { ...layerSchema(params), body: S.PolicyLayerBody, response: withErrors({ 200: S.PolicyLayerResponse }) },
+      },
+      async (request) => {
+        const { workspace_id, repository } = layerTarget(request);
+        return policies.putLayer(workspace_id, repository, request.body as PolicyLayerSettings, request.principal.id);
+      },
+    );
+    app.delete(
+      path,
+      {
+        config: { scope: 'policy:write' },
+        schema: { ...layerSchema(params), response: withErrors({ 204: Type.Null(), 404: ErrorResponse }, false) },
+      },
+      async (request, reply: FastifyReply) => {
+        const { workspace_id, repository } = layerTarget(request);
+        if (!(await policies.deleteLayer(workspace_id, repository, request.principal.id))) throw errors.notFound('Policy layer');
+        return reply.code(204).send();
+      },
+    );
   }
 }
 

@@ -1,7 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 
 /** A string that must be one of `values`: Pydantic `Literal[...]` (`literal_error`). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
@@ -9,20 +12,17 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 export const ErrorResponse = Type.Object({ detail: Type.String() });
 
 /** `{"detail": [ErrorItem…]}`: FastAPI's 422. */
-export const ValidationErrorResponse = Type.Object(
-  {
-    detail: Type.Array(
-      Type.Object({
-        type: Type.String(),
-        loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
-        msg: Type.String(),
-        input: Type.Unknown(),
-        ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-      }),
-    ),
-  },
-
-);
+export const ValidationErrorResponse = Type.Object({
+  detail: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+      msg: Type.String(),
+      input: Type.Unknown(),
+      ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  ),
+});
 
 /** The error responses every authenticated route can give, for the OpenAPI document. */
 export function withErrors(responses: Record<number, TSchema>, validation = true): Record<number, TSchema> {

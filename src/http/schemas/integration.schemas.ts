@@ -9,7 +9,12 @@ export const CreateIntegrationBody = Type.Object({
   namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   format: Type.Optional(StringEnum(IDENTITY_FORMATS)),
   subject_provider: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  secret: Type.String({ minLength: 8, maxLength: 500, writeOnly: true, description: 'Never returned, logged or echoed in errors.' }),
+  secret: Type.String({
+    minLength: 8,
+    maxLength: 500,
+    writeOnly: true,
+    description: 'Never returned, logged or echoed in errors.',
+  }),
 });
 
 /** An integration (never its secret). */

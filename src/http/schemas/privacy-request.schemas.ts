@@ -19,27 +19,24 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 /** The request resource. */
-export const PrivacyRequestResource = Type.Object(
-  {
-    id: Type.String(),
-    status: StringEnum(REQUEST_STATUSES),
-    request_type: StringEnum(REQUEST_TYPES),
-    scope: Type.Array(Type.String()),
-    subject_id: Type.String(),
-    subject_provider: Type.String(),
-    workspace_id: Type.String(),
-    client_request_id: Type.String(),
-    intake_ref: Type.String(),
-    regulation: Type.String({ description: 'gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply' }),
-    created_at: Type.String({ format: 'date-time' }),
-    due_at: Type.String({ format: 'date-time' }),
-    extended_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    status_reason: Type.Union([Type.String(), Type.Null()]),
-    links: Type.Object({ self: Type.String() }),
-  },
-
-);
+export const PrivacyRequestResource = Type.Object({
+  id: Type.String(),
+  status: StringEnum(REQUEST_STATUSES),
+  request_type: StringEnum(REQUEST_TYPES),
+  scope: Type.Array(Type.String()),
+  subject_id: Type.String(),
+  subject_provider: Type.String(),
+  workspace_id: Type.String(),
+  client_request_id: Type.String(),
+  intake_ref: Type.String(),
+  regulation: Type.String({ description: 'gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply' }),
+  created_at: Type.String({ format: 'date-time' }),
+  due_at: Type.String({ format: 'date-time' }),
+  extended_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  status_reason: Type.Union([Type.String(), Type.Null()]),
+  links: Type.Object({ self: Type.String() }),
+});
 
 /** `GET /api/v1/privacy/requests` query. */
 export const ListPrivacyRequestsQuery = Type.Object({

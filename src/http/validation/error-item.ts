@@ -135,7 +135,12 @@ export const pydanticError = {
     msg: 'Input should be a valid dictionary or object to extract fields from',
     input,
   }),
-  dictType: (loc: Loc, input: unknown): ErrorItem => ({ type: 'dict_type', loc, msg: 'Input should be a valid dictionary', input }),
+  dictType: (loc: Loc, input: unknown): ErrorItem => ({
+    type: 'dict_type',
+    loc,
+    msg: 'Input should be a valid dictionary',
+    input,
+  }),
   jsonInvalid: (pos: number, error: string): ErrorItem => ({
     type: 'json_invalid',
     loc: ['body', pos],

@@ -16,7 +16,12 @@ function lastValue(value: unknown): unknown {
   return Array.isArray(value) ? value.at(-1) : value;
 }
 
-function validateParameters(schema: Schema | undefined, source: unknown, location: 'path' | 'query' | 'header', errors: ErrorItem[]) {
+function validateParameters(
+  schema: Schema | undefined,
+  source: unknown,
+  location: 'path' | 'query' | 'header',
+  errors: ErrorItem[],
+) {
   if (!schema?.properties) return source;
   const values = (source ?? {}) as Record<string, unknown>;
   const required = schema.required ?? [];

@@ -1,4 +1,4 @@
-import { type ErrorItem, type Loc, pydanticError as E } from './error-item.js';
+import { pydanticError as E, type ErrorItem, type Loc } from './error-item.js';
 
 /**
  * The subset of JSON Schema (as TypeBox writes it) that the validator understands:
@@ -96,7 +96,10 @@ function validateLiteral(schema: Schema, value: unknown, loc: Loc, errors: Error
  * `trim()`, it strips U+0085 and keeps U+FEFF.
  */
 function trimRustWhitespace(text: string): string {
-  return text.replace(/^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '');
+  return text.replace(
+    /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g,
+    '',
+  );
 }
 
 /**
@@ -237,7 +240,9 @@ export function validateValue(schema: Schema, value: unknown, loc: Loc, mode: Mo
     case 'array':
       return validateArray(schema, value, loc, mode, errors);
     case 'object':
-      return schema.properties ? validateModel(schema, value, loc, mode, errors) : validateRecord(schema, value, loc, mode, errors);
+      return schema.properties
+        ? validateModel(schema, value, loc, mode, errors)
+        : validateRecord(schema, value, loc, mode, errors);
     default:
       return value;
   }

@@ -25,8 +25,12 @@ export function storedAuthor(
   if (!author || pseudonym === null) return { columns: NO_AUTHOR, reason: null };
   if (erased) return { columns: NO_AUTHOR, reason: 'author_erased' };
   if (identity === 'none') return { columns: NO_AUTHOR, reason: 'author_omitted' };
-  if (identity === 'pseudonymous') return { columns: { ...NO_AUTHOR, author_pseudonym: pseudonym }, reason: 'author_pseudonymized' };
-  return { columns: { author_account_id: author.account_id, author_login: author.login, author_pseudonym: pseudonym }, reason: null };
+  if (identity === 'pseudonymous')
+    return { columns: { ...NO_AUTHOR, author_pseudonym: pseudonym }, reason: 'author_pseudonymized' };
+  return {
+    columns: { author_account_id: author.account_id, author_login: author.login, author_pseudonym: pseudonym },
+    reason: null,
+  };
 }
 
 /** The decision recorded with a change event: the effective policy's verdict and why. */
@@ -35,5 +39,10 @@ export function decide(policy: Policy, policyVersion: string, authorReason: stri
   if (!policy.processing_allowed) reasons.push('processing_disallowed');
   if (policy.excluded_paths.length > 0) reasons.push('paths_excluded');
   if (authorReason) reasons.push(authorReason);
-  return { processing_allowed: policy.processing_allowed, reasons, excluded_paths: [...policy.excluded_paths], policy_version: policyVersion };
+  return {
+    processing_allowed: policy.processing_allowed,
+    reasons,
+    excluded_paths: [...policy.excluded_paths],
+    policy_version: policyVersion,
+  };
 }

@@ -3,8 +3,8 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { claimDelivery } from '../integrations/delivery.repository.js';
-import { normalizeRepository } from '../policies/policy-merge.fns.js';
 import type { PolicyService } from '../policies/policy.service.js';
+import { normalizeRepository } from '../policies/policy-merge.fns.js';
 import { isTombstoned } from '../subjects/subject.repository.js';
 import { decide, storedAuthor } from './change-decision.fns.js';
 import * as repo from './change-event.repository.js';
@@ -47,7 +47,11 @@ export function createChangeEventService(deps: { db: Executor; clock: Clock; pol
   const { db, clock, policies, pseudonymKey } = deps;
   return {
     /** Records one event delivered to `integration` under `deliveryId`. */
-    async record(integration: { id: string; workspace_id: string }, deliveryId: string, event: IncomingChangeEvent): Promise<RecordOutcome> {
+    async record(
+      integration: { id: string; workspace_id: string },
+      deliveryId: string,
+      event: IncomingChangeEvent,
+    ): Promise<RecordOutcome> {
       const workspaceId = integration.workspace_id;
       const effective = await policies.effective(workspaceId, event.repository);
       const pseudonym = event.author ? accountPseudonym(pseudonymKey, event.provider, event.author.account_id) : null;
@@ -59,17 +63,42 @@ export function createChangeEventService(deps: { db: Executor; clock: Clock; pol
       const outcome: RecordOutcome = { status: 'accepted', event_id: id, decision };
       return db.transaction().execute(async (tx) => {
         const expires = toTimestamp(new Date(now.getTime() + DELIVERY_DEDUP_WINDOW_MS));
-        const earlier = await claimDelivery(tx, { integration_id: integration.id, delivery_id: deliveryId, received_at: toTimestamp(now), expires_at: expires, outcome: JSON.stringify(outcome) });
+        const earlier = await claimDelivery(tx, {
+          integration_id: integration.id,
+          delivery_id: deliveryId,
+          received_at: toTimestamp(now),
+          expires_at: expires,
+          outcome: JSON.stringify(outcome),
+        });
         if (earlier !== null) return { ...(JSON.parse(earlier) as RecordOutcome), status: 'duplicate' as const };
         const { provider, number, action, head_sha, title } = event;
         const repository = normalizeRepository(event.repository);
-        await repo.insertChangeEvent(tx, { id, workspace_id: workspaceId, integration_id: integration.id, provider, repository, number, action, head_sha, title, ...author.columns, decision: JSON.stringify(decision), policy_version: effective.version, received_at: toTimestamp(now) });
+        await repo.insertChangeEvent(tx, {
+          id,
+          workspace_id: workspaceId,
+          integration_id: integration.id,
+          provider,
+          repository,
+          number,
+          action,
+          head_sha,
+          title,
+          ...author.columns,
+          decision: JSON.stringify(decision),
+          policy_version: effective.version,
+          received_at: toTimestamp(now),
+        });
         return outcome;
       });
     },
 
     /** A page of change events, newest first. `before` is the last id of the previous page. */
-    async list(filter: { workspaceId: string; repository?: string; before?: string; limit: number }): Promise<ChangeEventResource[]> {
+    async list(filter: {
+      workspaceId: string;
+      repository?: string;
+      before?: string;
+      limit: number;
+    }): Promise<ChangeEventResource[]> {
       return (await repo.listChangeEvents(db, filter)).map(toResource);
     },
   };

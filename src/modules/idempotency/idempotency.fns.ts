@@ -21,7 +21,9 @@ function canonical(value: unknown): unknown {
  * as a different body, but any value does.
  */
 export function fingerprint(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }
 
 /** What to do with an existing record for the same (principal, key). */

@@ -34,7 +34,12 @@ export async function completeRecord(
 ): Promise<void> {
   await db
     .updateTable('idempotency_records')
-    .set({ state: 'completed', response_status: response.status, response_location: response.location, response_body: response.body })
+    .set({
+      state: 'completed',
+      response_status: response.status,
+      response_location: response.location,
+      response_body: response.body,
+    })
     .where('principal_id', '=', principalId)
     .where('idempotency_key', '=', key)
     .execute();

@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
-import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { IDEMPOTENCY_TTL_MS, decideOnExisting } from './idempotency.fns.js';
+import { decideOnExisting, IDEMPOTENCY_TTL_MS } from './idempotency.fns.js';
 import * as repo from './idempotency.repository.js';
 
 /** A response as stored for replay: status, Location header (or null) and the JSON body text. */
@@ -38,7 +38,13 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
       const createdAt = toTimestamp(now);
       const expiresAt = toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
       try {
-        await repo.insertInFlight(db, { principal_id: principalId, idempotency_key: key, fingerprint: print, created_at: createdAt, expires_at: expiresAt });
+        await repo.insertInFlight(db, {
+          principal_id: principalId,
+          idempotency_key: key,
+          fingerprint: print,
+          created_at: createdAt,
+          expires_at: expiresAt,
+        });
         return createdAt;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -47,7 +53,12 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
       if (!existing) continue;
       const decision = decideOnExisting(existing, print, now);
       if (decision === 'take_over') await repo.deleteRecord(db, principalId, key, existing.created_at);
-      else if (decision === 'replay') return { status: existing.response_status ?? 500, location: existing.response_location, body: existing.response_body ?? '{}' };
+      else if (decision === 'replay')
+        return {
+          status: existing.response_status ?? 500,
+          location: existing.response_location,
+          body: existing.response_body ?? '{}',
+        };
       else throw new IdempotencyConflict(decision);
     }
     throw new IdempotencyConflict('in_flight');

@@ -27,7 +27,12 @@ export async function listIntegrations(db: Executor, workspaces: readonly string
 /** The integration of `kind` whose namespace is one of `candidates`, longest first (a sub-group wins over its group). */
 export async function findByNamespace(db: Executor, kind: string, candidates: string[]): Promise<IntegrationRow | undefined> {
   if (candidates.length === 0) return undefined;
-  const rows = await db.selectFrom('integrations').selectAll().where('kind', '=', kind).where('namespace', 'in', candidates).execute();
+  const rows = await db
+    .selectFrom('integrations')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('namespace', 'in', candidates)
+    .execute();
   return rows.sort((a, b) => (b.namespace?.length ?? 0) - (a.namespace?.length ?? 0))[0];
 }
 

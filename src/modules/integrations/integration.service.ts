@@ -7,7 +7,12 @@ import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import * as repo from './integration.repository.js';
-import { type CreateIntegrationInput, type IntegrationResource, WEBHOOK_PATHS, type IntegrationKind } from './integration.types.js';
+import {
+  type CreateIntegrationInput,
+  type IntegrationKind,
+  type IntegrationResource,
+  WEBHOOK_PATHS,
+} from './integration.types.js';
 
 /** An integration resolved for a delivery, with what it takes to verify it. */
 export interface DeliveryTarget {
@@ -21,7 +26,11 @@ export interface DeliveryTarget {
 
 /** A create body that is well-formed but incomplete for its kind: rendered as a 422 `missing`/`value_error`. */
 export class IntegrationInputError extends Error {
-  constructor(readonly field: string, readonly kind: 'missing' | 'value_error', message: string) {
+  constructor(
+    readonly field: string,
+    readonly kind: 'missing' | 'value_error',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -39,7 +48,16 @@ export function hashSecret(secret: string): string {
 
 function toResource(row: repo.IntegrationRow): IntegrationResource {
   const { id, kind, workspace_id, namespace, format, subject_provider, created_at } = row;
-  return { id, kind, workspace_id, namespace, format, subject_provider, created_at, webhook_path: WEBHOOK_PATHS[kind as IntegrationKind] };
+  return {
+    id,
+    kind,
+    workspace_id,
+    namespace,
+    format,
+    subject_provider,
+    created_at,
+    webhook_path: WEBHOOK_PATHS[kind as IntegrationKind],
+  };
 }
 
 function checkShape(input: CreateIntegrationInput): void {
@@ -51,7 +69,11 @@ function checkShape(input: CreateIntegrationInput): void {
   try {
     new Webhook(input.secret);
   } catch {
-    throw new IntegrationInputError('secret', 'value_error', 'Value error, a Standard Webhooks secret is base64, optionally prefixed whsec_');
+    throw new IntegrationInputError(
+      'secret',
+      'value_error',
+      'Value error, a Standard Webhooks secret is base64, optionally prefixed whsec_',
+    );
   }
 }
 
@@ -84,7 +106,15 @@ export function createIntegrationService(deps: { db: Executor; clock: Clock; sec
       try {
         await db.transaction().execute(async (tx) => {
           await repo.insertIntegration(tx, row);
-          await appendAuditEvent(tx, { actor, action: 'integration.created', targetType: 'integration', targetId: row.id, workspaceId: row.workspace_id, details: { kind: row.kind }, occurredAt: row.created_at });
+          await appendAuditEvent(tx, {
+            actor,
+            action: 'integration.created',
+            targetType: 'integration',
+            targetId: row.id,
+            workspaceId: row.workspace_id,
+            details: { kind: row.kind },
+            occurredAt: row.created_at,
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new NamespaceTakenError('namespace taken');
@@ -109,10 +139,18 @@ export function createIntegrationService(deps: { db: Executor; clock: Clock; sec
      * @returns null when none matches.
      * @throws AmbiguousIntegrationError for an identity delivery without `integrationId` when several exist.
      */
-    async forDelivery(kind: IntegrationKind, target: { integrationId?: string; namespaces?: string[] }): Promise<DeliveryTarget | null> {
+    async forDelivery(
+      kind: IntegrationKind,
+      target: { integrationId?: string; namespaces?: string[] },
+    ): Promise<DeliveryTarget | null> {
       let row: repo.IntegrationRow | undefined;
       if (target.integrationId) row = await repo.findIntegration(db, target.integrationId);
-      else if (target.namespaces) row = await repo.findByNamespace(db, kind, target.namespaces.map((n) => n.toLowerCase()));
+      else if (target.namespaces)
+        row = await repo.findByNamespace(
+          db,
+          kind,
+          target.namespaces.map((n) => n.toLowerCase()),
+        );
       else if (kind === 'identity') {
         const all = await repo.listIdentityIntegrations(db);
         if (all.length > 1) throw new AmbiguousIntegrationError('several identity integrations');
@@ -128,7 +166,14 @@ export function createIntegrationService(deps: { db: Executor; clock: Clock; sec
       return db.transaction().execute(async (tx) => {
         const row = await repo.findIntegration(tx, id);
         if (!row || !(await repo.deleteIntegration(tx, id))) return false;
-        await appendAuditEvent(tx, { actor, action: 'integration.removed', targetType: 'integration', targetId: id, workspaceId: row.workspace_id, occurredAt: toTimestamp(clock()) });
+        await appendAuditEvent(tx, {
+          actor,
+          action: 'integration.removed',
+          targetType: 'integration',
+          targetId: id,
+          workspaceId: row.workspace_id,
+          occurredAt: toTimestamp(clock()),
+        });
         return true;
       });
     },

@@ -56,7 +56,10 @@ export interface MergedPolicy {
  *
  * @param layers - each layer's settings, or null when it is not set. Inputs are not mutated.
  */
-export function mergePolicy(layers: { workspace: PolicyLayerSettings | null; repository: PolicyLayerSettings | null }): MergedPolicy {
+export function mergePolicy(layers: {
+  workspace: PolicyLayerSettings | null;
+  repository: PolicyLayerSettings | null;
+}): MergedPolicy {
   const policy = structuredClone(DEFAULT_POLICY) as Policy;
   const sources = Object.fromEntries(FIELDS.map((f) => [f, 'default'])) as PolicySources;
   const set = (field: keyof Policy, value: unknown, source: LayerName) => {

@@ -38,7 +38,14 @@ export async function latestLayerVersion(db: Executor, workspaceId: string, repo
 /** Records a version (settings null for a deletion). The primary key makes a concurrent duplicate fail. */
 export async function insertLayerVersion(
   db: Executor,
-  row: { workspace_id: string; repository: string; version: number; settings: string | null; changed_at: string; changed_by: string },
+  row: {
+    workspace_id: string;
+    repository: string;
+    version: number;
+    settings: string | null;
+    changed_at: string;
+    changed_by: string;
+  },
 ): Promise<void> {
   await db.insertInto('policy_layer_versions').values(row).execute();
 }

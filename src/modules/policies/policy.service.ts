@@ -1,11 +1,11 @@
-import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { EXTERNAL_CHECK_MS, createTtlCache } from '../../lib/ttl-cache.js';
+import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
-import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
 import * as repo from './policy.repository.js';
 import type { Policy, PolicyLayerSettings, PolicySources } from './policy.types.js';
+import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
 
 /** The effective policy of one repository (PRODUCT.md §2.4). */
 export interface EffectivePolicy {
@@ -65,11 +65,40 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
       const serialized = settings === null ? null : JSON.stringify(settings);
       if (serialized === null && !(await repo.deleteLayer(tx, workspaceId, repository))) return null;
       const version = (await repo.latestLayerVersion(tx, workspaceId, repository)) + 1;
-      await repo.insertLayerVersion(tx, { workspace_id: workspaceId, repository, version, settings: serialized, changed_at: now, changed_by: actor });
-      if (serialized !== null) await repo.upsertLayer(tx, { workspace_id: workspaceId, repository, settings: serialized, version, updated_at: now, updated_by: actor });
+      await repo.insertLayerVersion(tx, {
+        workspace_id: workspaceId,
+        repository,
+        version,
+        settings: serialized,
+        changed_at: now,
+        changed_by: actor,
+      });
+      if (serialized !== null)
+        await repo.upsertLayer(tx, {
+          workspace_id: workspaceId,
+          repository,
+          settings: serialized,
+          version,
+          updated_at: now,
+          updated_by: actor,
+        });
       const action = serialized === null ? 'policy.layer_deleted' : 'policy.layer_written';
-      await appendAuditEvent(tx, { actor, action, targetType: 'policy_layer', targetId: `${workspaceId}/${repository}`, workspaceId, details: { version }, occurredAt: now });
-      return { workspace_id: workspaceId, repository: repository === '' ? null : repository, settings: settings ?? {}, version, updated_at: now };
+      await appendAuditEvent(tx, {
+        actor,
+        action,
+        targetType: 'policy_layer',
+        targetId: `${workspaceId}/${repository}`,
+        workspaceId,
+        details: { version },
+        occurredAt: now,
+      });
+      return {
+        workspace_id: workspaceId,
+        repository: repository === '' ? null : repository,
+        settings: settings ?? {},
+        version,
+        updated_at: now,
+      };
     });
   }
 
@@ -119,7 +148,12 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
     },
 
     /** Replaces a layer with `settings` (absent fields inherit). @returns the new layer version. */
-    async putLayer(workspaceId: string, repository: string | null, settings: PolicyLayerSettings, actor: string): Promise<PolicyLayer> {
+    async putLayer(
+      workspaceId: string,
+      repository: string | null,
+      settings: PolicyLayerSettings,
+      actor: string,
+    ): Promise<PolicyLayer> {
       const layer = await write(workspaceId, repository === null ? '' : normalizeRepository(repository), settings, actor);
       if (!layer) throw new Error('layer write returned nothing');
       return layer;

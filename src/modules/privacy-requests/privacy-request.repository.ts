@@ -25,7 +25,11 @@ export async function findRequestById(db: Executor, id: string): Promise<Privacy
 }
 
 /** The id of the request with this client_request_id in the workspace, or undefined. */
-export async function findIdByClientRequestId(db: Executor, workspaceId: string, clientRequestId: string): Promise<string | undefined> {
+export async function findIdByClientRequestId(
+  db: Executor,
+  workspaceId: string,
+  clientRequestId: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('privacy_requests')
     .select('id')

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import { fingerprint } from '../idempotency/idempotency.fns.js';
@@ -7,7 +8,6 @@ import type { IdempotencyService, StoredResponse } from '../idempotency/idempote
 import type { PolicyService } from '../policies/policy.service.js';
 import type { Principal } from '../tokens/principal.js';
 import { computeDueAt, regulationLabel } from './deadline.fns.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { requestLocation, toResource } from './privacy-request.fns.js';
 import * as repo from './privacy-request.repository.js';
 import type { CreatePrivacyRequestInput, PrivacyRequestResource } from './privacy-request.types.js';
@@ -37,7 +37,13 @@ export function createPrivacyRequestService(deps: {
 }) {
   const { db, clock, idempotency, policies } = deps;
 
-  async function insert(tx: Executor, principal: Principal, input: CreatePrivacyRequestInput, status: string, regulations: ('gdpr' | 'ccpa')[]): Promise<StoredResponse> {
+  async function insert(
+    tx: Executor,
+    principal: Principal,
+    input: CreatePrivacyRequestInput,
+    status: string,
+    regulations: ('gdpr' | 'ccpa')[],
+  ): Promise<StoredResponse> {
     const received = clock();
     const now = toTimestamp(received);
     const row = {
@@ -57,7 +63,15 @@ export function createPrivacyRequestService(deps: {
       const existing = await repo.findIdByClientRequestId(tx, input.workspace_id, input.client_request_id);
       return { status: 409, location: existing ? requestLocation(existing) : null, body: '' };
     }
-    await appendAuditEvent(tx, { actor: principal.id, action: 'privacy_request.created', targetType: 'privacy_request', targetId: row.id, workspaceId: input.workspace_id, details: { request_type: input.request_type, status }, occurredAt: now });
+    await appendAuditEvent(tx, {
+      actor: principal.id,
+      action: 'privacy_request.created',
+      targetType: 'privacy_request',
+      targetId: row.id,
+      workspaceId: input.workspace_id,
+      details: { request_type: input.request_type, status },
+      occurredAt: now,
+    });
     return { status: 202, location: requestLocation(row.id), body: JSON.stringify(toResource(row)) };
   }
 
@@ -73,7 +87,9 @@ export function createPrivacyRequestService(deps: {
     async create(principal: Principal, idempotencyKey: string, input: CreatePrivacyRequestInput) {
       const { policy } = await policies.effective(input.workspace_id, '');
       const status = policy.require_approval ? 'pending_approval' : 'queued';
-      return idempotency.run(principal.id, idempotencyKey, fingerprint(input), (tx) => insert(tx, principal, input, status, policy.regulations));
+      return idempotency.run(principal.id, idempotencyKey, fingerprint(input), (tx) =>
+        insert(tx, principal, input, status, policy.regulations),
+      );
     },
 
     /** One request, or null. */

@@ -1,5 +1,11 @@
 /** The lifecycle events every identity format is mapped onto (PRODUCT.md §2.6). */
-export const IDENTITY_EVENT_TYPES = ['user.created', 'user.updated', 'user.deactivated', 'user.reactivated', 'user.deleted'] as const;
+export const IDENTITY_EVENT_TYPES = [
+  'user.created',
+  'user.updated',
+  'user.deactivated',
+  'user.reactivated',
+  'user.deleted',
+] as const;
 export type IdentityEventType = (typeof IDENTITY_EVENT_TYPES)[number];
 
 /** A code-host account linked to a subject. `provider` is lower-case (`github`, `gitlab`). */

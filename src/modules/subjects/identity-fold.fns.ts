@@ -1,7 +1,10 @@
 import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
 
 /** Orders events by `occurred_at`, then by id: a total order, so every replica folds alike. */
-export function compareEvents(a: Pick<CanonicalIdentityEvent, 'id' | 'occurred_at'>, b: Pick<CanonicalIdentityEvent, 'id' | 'occurred_at'>): number {
+export function compareEvents(
+  a: Pick<CanonicalIdentityEvent, 'id' | 'occurred_at'>,
+  b: Pick<CanonicalIdentityEvent, 'id' | 'occurred_at'>,
+): number {
   if (a.occurred_at !== b.occurred_at) return a.occurred_at < b.occurred_at ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -59,7 +62,14 @@ function applyOne(state: SubjectState, event: CanonicalIdentityEvent): void {
  */
 export function foldIdentityEvents(events: readonly CanonicalIdentityEvent[]): SubjectState {
   const unique = [...new Map(events.map((e) => [e.id, e])).values()].sort(compareEvents);
-  const state: SubjectState = { state: 'active', email: null, name: null, username: null, linked_accounts: [], last_event_at: null };
+  const state: SubjectState = {
+    state: 'active',
+    email: null,
+    name: null,
+    username: null,
+    linked_accounts: [],
+    last_event_at: null,
+  };
   for (const event of unique) {
     if (state.state === 'deleted') break;
     applyOne(state, event);

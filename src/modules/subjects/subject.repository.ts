@@ -8,7 +8,11 @@ export type SubjectRow = Selectable<SubjectTable>;
 export type IdentityEventRow = Selectable<IdentityEventTable>;
 
 /** The subject (workspace, provider, id), created empty if new, and locked for this transaction. */
-export async function lockSubject(db: Executor, key: { workspace_id: string; subject_provider: string; subject_id: string }, fresh: SubjectRow): Promise<SubjectRow> {
+export async function lockSubject(
+  db: Executor,
+  key: { workspace_id: string; subject_provider: string; subject_id: string },
+  fresh: SubjectRow,
+): Promise<SubjectRow> {
   await db
     .insertInto('subjects')
     .values(fresh)
@@ -43,7 +47,14 @@ export async function listEvents(db: Executor, subjectRef: string): Promise<Iden
 export async function updateSubjectState(db: Executor, id: string, state: SubjectState, now: string): Promise<void> {
   await db
     .updateTable('subjects')
-    .set({ state: state.state, email: state.email, name: state.name, username: state.username, last_event_at: state.last_event_at, updated_at: now })
+    .set({
+      state: state.state,
+      email: state.email,
+      name: state.name,
+      username: state.username,
+      last_event_at: state.last_event_at,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -52,20 +63,38 @@ export async function updateSubjectState(db: Executor, id: string, state: Subjec
  * Makes the subject's linked identities exactly `accounts`. An account already linked to another
  * subject of the workspace moves to this one (the identity provider's latest word wins).
  */
-export async function replaceLinkedIdentities(db: Executor, workspaceId: string, subjectRef: string, accounts: LinkedAccount[]): Promise<void> {
+export async function replaceLinkedIdentities(
+  db: Executor,
+  workspaceId: string,
+  subjectRef: string,
+  accounts: LinkedAccount[],
+): Promise<void> {
   await db.deleteFrom('linked_identities').where('subject_ref', '=', subjectRef).execute();
   for (const account of accounts) {
-    const row = { workspace_id: workspaceId, provider: account.provider, account_id: account.account_id, subject_ref: subjectRef, login: account.login ?? null };
+    const row = {
+      workspace_id: workspaceId,
+      provider: account.provider,
+      account_id: account.account_id,
+      subject_ref: subjectRef,
+      login: account.login ?? null,
+    };
     await db
       .insertInto('linked_identities')
       .values(row)
-      .onConflict((oc) => oc.columns(['workspace_id', 'provider', 'account_id']).doUpdateSet({ subject_ref: subjectRef, login: row.login }))
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'provider', 'account_id']).doUpdateSet({ subject_ref: subjectRef, login: row.login }),
+      )
       .execute();
   }
 }
 
 /** A subject by its key, or undefined. */
-export async function findSubject(db: Executor, workspaceId: string, provider: string, subjectId: string): Promise<SubjectRow | undefined> {
+export async function findSubject(
+  db: Executor,
+  workspaceId: string,
+  provider: string,
+  subjectId: string,
+): Promise<SubjectRow | undefined> {
   return db
     .selectFrom('subjects')
     .selectAll()
@@ -77,11 +106,22 @@ export async function findSubject(db: Executor, workspaceId: string, provider: s
 
 /** The accounts linked to a subject. */
 export async function listLinkedIdentities(db: Executor, subjectRef: string): Promise<LinkedAccount[]> {
-  return db.selectFrom('linked_identities').select(['provider', 'account_id', 'login']).where('subject_ref', '=', subjectRef).orderBy('provider').orderBy('account_id').execute();
+  return db
+    .selectFrom('linked_identities')
+    .select(['provider', 'account_id', 'login'])
+    .where('subject_ref', '=', subjectRef)
+    .orderBy('provider')
+    .orderBy('account_id')
+    .execute();
 }
 
 /** True when the account's keyed hash has a tombstone in the workspace. */
 export async function isTombstoned(db: Executor, workspaceId: string, subjectHash: string): Promise<boolean> {
-  const row = await db.selectFrom('tombstones').select('subject_hash').where('workspace_id', '=', workspaceId).where('subject_hash', '=', subjectHash).executeTakeFirst();
+  const row = await db
+    .selectFrom('tombstones')
+    .select('subject_hash')
+    .where('workspace_id', '=', workspaceId)
+    .where('subject_hash', '=', subjectHash)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -16,7 +16,12 @@ export interface ApplyResult {
 }
 
 function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
-  return { id: row.event_id, type: row.event_type as CanonicalIdentityEvent['type'], occurred_at: row.occurred_at, data: JSON.parse(row.data) };
+  return {
+    id: row.event_id,
+    type: row.event_type as CanonicalIdentityEvent['type'],
+    occurred_at: row.occurred_at,
+    data: JSON.parse(row.data),
+  };
 }
 
 /**
@@ -33,9 +38,25 @@ export function createSubjectService(deps: { db: Executor; clock: Clock }) {
       const now = toTimestamp(clock());
       return db.transaction().execute(async (tx) => {
         const key = { workspace_id: workspaceId, subject_provider: subjectProvider, subject_id: event.data.user_id };
-        const fresh = { id: newId('sub'), ...key, state: 'active', email: null, name: null, username: null, last_event_at: null, updated_at: now };
+        const fresh = {
+          id: newId('sub'),
+          ...key,
+          state: 'active',
+          email: null,
+          name: null,
+          username: null,
+          last_event_at: null,
+          updated_at: now,
+        };
         const subject = await repo.lockSubject(tx, key, fresh);
-        const stored = await repo.insertEventUnlessKnown(tx, { subject_ref: subject.id, event_id: event.id, event_type: event.type, occurred_at: event.occurred_at, data: JSON.stringify(event.data), received_at: now });
+        const stored = await repo.insertEventUnlessKnown(tx, {
+          subject_ref: subject.id,
+          event_id: event.id,
+          event_type: event.type,
+          occurred_at: event.occurred_at,
+          data: JSON.stringify(event.data),
+          received_at: now,
+        });
         const state = foldIdentityEvents((await repo.listEvents(tx, subject.id)).map(toEvent));
         if (!stored) return { status: 'duplicate' as const, state, becameDeleted: false };
         await repo.updateSubjectState(tx, subject.id, state, now);
@@ -45,11 +66,22 @@ export function createSubjectService(deps: { db: Executor; clock: Clock }) {
     },
 
     /** A subject's profile and linked accounts, or null when the service has never heard of it. */
-    async get(workspaceId: string, subjectProvider: string, subjectId: string): Promise<(SubjectState & { linked_accounts: LinkedAccount[] }) | null> {
+    async get(
+      workspaceId: string,
+      subjectProvider: string,
+      subjectId: string,
+    ): Promise<(SubjectState & { linked_accounts: LinkedAccount[] }) | null> {
       const row = await repo.findSubject(db, workspaceId, subjectProvider, subjectId);
       if (!row) return null;
       const { state, email, name, username, last_event_at } = row;
-      return { state: state as SubjectState['state'], email, name, username, last_event_at, linked_accounts: await repo.listLinkedIdentities(db, row.id) };
+      return {
+        state: state as SubjectState['state'],
+        email,
+        name,
+        username,
+        last_event_at,
+        linked_accounts: await repo.listLinkedIdentities(db, row.id),
+      };
     },
   };
 }

@@ -1,10 +1,10 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { EXTERNAL_CHECK_MS, createTtlCache } from '../../lib/ttl-cache.js';
+import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import type { Principal } from './principal.js';
-import { TOKEN_PREFIX, TOKEN_SCOPES, generateToken, hashToken } from './token.fns.js';
+import { generateToken, hashToken, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
 import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
 
 /** What `token create` takes. `workspaces` is a list of ids or `['*']`. */
@@ -62,13 +62,30 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
     async create(input: CreateTokenInput): Promise<{ id: string; token: string }> {
       const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
       if (unknown.length > 0) throw new RangeError(`unknown scope: ${unknown.join(', ')}`);
-      if (input.scopes.length === 0 || input.workspaces.length === 0) throw new RangeError('at least one scope and one workspace are required');
+      if (input.scopes.length === 0 || input.workspaces.length === 0)
+        throw new RangeError('at least one scope and one workspace are required');
       const token = generateToken();
       const now = toTimestamp(clock());
-      const row = { id: newId('tok'), name: input.name, token_hash: hashToken(token), scopes: JSON.stringify(input.scopes), workspaces: JSON.stringify(input.workspaces), created_at: now, revoked_at: null };
+      const row = {
+        id: newId('tok'),
+        name: input.name,
+        token_hash: hashToken(token),
+        scopes: JSON.stringify(input.scopes),
+        workspaces: JSON.stringify(input.workspaces),
+        created_at: now,
+        revoked_at: null,
+      };
       await db.transaction().execute(async (tx) => {
         await insertToken(tx, row);
-        await appendAuditEvent(tx, { actor: input.actor, action: 'token.created', targetType: 'api_token', targetId: row.id, workspaceId: null, details: { scopes: input.scopes, workspaces: input.workspaces }, occurredAt: now });
+        await appendAuditEvent(tx, {
+          actor: input.actor,
+          action: 'token.created',
+          targetType: 'api_token',
+          targetId: row.id,
+          workspaceId: null,
+          details: { scopes: input.scopes, workspaces: input.workspaces },
+          occurredAt: now,
+        });
       });
       return { id: row.id, token };
     },
@@ -97,7 +114,15 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
       return db.transaction().execute(async (tx) => {
         const revoked = await revokeToken(tx, id, now);
         principals.clear();
-        if (revoked) await appendAuditEvent(tx, { actor, action: 'token.revoked', targetType: 'api_token', targetId: id, workspaceId: null, occurredAt: now });
+        if (revoked)
+          await appendAuditEvent(tx, {
+            actor,
+            action: 'token.revoked',
+            targetType: 'api_token',
+            targetId: id,
+            workspaceId: null,
+            occurredAt: now,
+          });
         return revoked;
       });
     },

@@ -1,5 +1,5 @@
 import type { IncomingChangeEvent } from '../../modules/change-events/change-event.types.js';
-import { asObject, tryParseJson } from '../shared/webhook-body.js';
+import { asObject } from '../shared/webhook-body.js';
 
 /** The JSON text of a delivery: the body itself (`application/json`) or its `payload` field (form-encoded). */
 export function githubPayloadText(contentType: string, body: string): string | undefined {
@@ -29,7 +29,10 @@ export function parseGithubPullRequest(payload: unknown): IncomingChangeEvent | 
   const head = asObject(pr?.head);
   if (typeof repository !== 'string' || typeof number !== 'number' || typeof root?.action !== 'string') return null;
   const user = asObject(pr?.user);
-  const author = typeof user?.id === 'number' || typeof user?.id === 'string' ? { account_id: String(user.id), login: typeof user.login === 'string' ? user.login : null } : null;
+  const author =
+    typeof user?.id === 'number' || typeof user?.id === 'string'
+      ? { account_id: String(user.id), login: typeof user.login === 'string' ? user.login : null }
+      : null;
   return {
     provider: 'github',
     repository,

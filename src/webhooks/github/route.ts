@@ -11,10 +11,16 @@ const RECORDED_ACTIONS = new Set(['opened', 'synchronize']);
 async function authenticate(request: FastifyRequest, services: Services, body: string, payloadText: string | undefined) {
   const query = request.query as { integration?: string };
   const namespace = payloadText === undefined ? undefined : githubNamespace(tryParseJson(payloadText));
-  const target = await services.integrations.forDelivery('github', query.integration ? { integrationId: query.integration } : { namespaces: namespace ? [namespace] : [] });
+  const target = await services.integrations.forDelivery(
+    'github',
+    query.integration ? { integrationId: query.integration } : { namespaces: namespace ? [namespace] : [] },
+  );
   const verified = target !== null && (await verifyGithubSignature(target.secret, body, header(request, 'x-hub-signature-256')));
   if (!target || !verified) {
-    request.log.warn({ source: 'github', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' }, 'webhook rejected');
+    request.log.warn(
+      { source: 'github', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
+      'webhook rejected',
+    );
     throw webhookErrors.unauthenticated();
   }
   return target;
@@ -27,22 +33,27 @@ async function authenticate(request: FastifyRequest, services: Services, body: s
  */
 export async function githubWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
-  app.post('/webhook/prhost', { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } }, async (request) => {
-    const contentType = header(request, 'content-type') ?? '';
-    const body = rawText(request) ?? '';
-    const payloadText = githubPayloadText(contentType, body);
-    const target = await authenticate(request, services, body, payloadText);
-    if (payloadText === undefined) throw webhookErrors.unsupportedMediaType();
-    const payload = tryParseJson(payloadText);
-    if (payload === undefined) throw webhookErrors.badPayload();
-    const event = header(request, 'x-github-event');
-    if (event === 'ping') return { status: 'accepted', reason: 'ping' };
-    const change = event === 'pull_request' ? parseGithubPullRequest(payload) : null;
-    if (event === 'pull_request' && change === null) throw webhookErrors.badPayload();
-    if (!change) return { status: 'ignored', reason: `${event ?? 'unnamed'} events are not recorded` };
-    if (!RECORDED_ACTIONS.has(change.action)) return { status: 'ignored', reason: `pull_request action ${change.action} is not recorded` };
-    const deliveryId = header(request, 'x-github-delivery') ?? '';
-    if (deliveryId === '') throw webhookErrors.badPayload();
-    return services.changeEvents.record(target, deliveryId, change);
-  });
+  app.post(
+    '/webhook/prhost',
+    { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
+    async (request) => {
+      const contentType = header(request, 'content-type') ?? '';
+      const body = rawText(request) ?? '';
+      const payloadText = githubPayloadText(contentType, body);
+      const target = await authenticate(request, services, body, payloadText);
+      if (payloadText === undefined) throw webhookErrors.unsupportedMediaType();
+      const payload = tryParseJson(payloadText);
+      if (payload === undefined) throw webhookErrors.badPayload();
+      const event = header(request, 'x-github-event');
+      if (event === 'ping') return { status: 'accepted', reason: 'ping' };
+      const change = event === 'pull_request' ? parseGithubPullRequest(payload) : null;
+      if (event === 'pull_request' && change === null) throw webhookErrors.badPayload();
+      if (!change) return { status: 'ignored', reason: `${event ?? 'unnamed'} events are not recorded` };
+      if (!RECORDED_ACTIONS.has(change.action))
+        return { status: 'ignored', reason: `pull_request action ${change.action} is not recorded` };
+      const deliveryId = header(request, 'x-github-delivery') ?? '';
+      if (deliveryId === '') throw webhookErrors.badPayload();
+      return services.changeEvents.record(target, deliveryId, change);
+    },
+  );
 }

@@ -28,7 +28,10 @@ export function parseGitlabMergeRequest(payload: unknown): IncomingChangeEvent |
   const user = asObject(root.user);
   const author =
     typeof authorId === 'number' || typeof authorId === 'string'
-      ? { account_id: String(authorId), login: user && String(user.id) === String(authorId) && typeof user.username === 'string' ? user.username : null }
+      ? {
+          account_id: String(authorId),
+          login: user && String(user.id) === String(authorId) && typeof user.username === 'string' ? user.username : null,
+        }
       : null;
   const lastCommit = asObject(attrs.last_commit);
   return {

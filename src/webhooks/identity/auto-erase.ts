@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
-import type { CanonicalIdentityEvent } from '../../modules/subjects/identity-event.types.js';
 import type { DeliveryTarget } from '../../modules/integrations/integration.service.js';
+import type { CanonicalIdentityEvent } from '../../modules/subjects/identity-event.types.js';
 import type { Services } from '../../services.js';
 
 function shortHash(text: string): string {
@@ -16,11 +16,19 @@ function shortHash(text: string): string {
  *
  * @returns the request id when one is filed or already was, else null.
  */
-export async function fileErasureOnDeprovision(services: Services, target: DeliveryTarget, event: CanonicalIdentityEvent): Promise<string | null> {
+export async function fileErasureOnDeprovision(
+  services: Services,
+  target: DeliveryTarget,
+  event: CanonicalIdentityEvent,
+): Promise<string | null> {
   const { policy } = await services.policies.effective(target.workspace_id, '');
   if (!policy.auto_erase_on_deprovision || !target.subject_provider) return null;
   const eventKey = shortHash(`${target.id}:${event.id}`);
-  const principal = { id: `integration:${target.id}`, scopes: new Set(['privacy:write']), workspaces: new Set([target.workspace_id]) };
+  const principal = {
+    id: `integration:${target.id}`,
+    scopes: new Set(['privacy:write']),
+    workspaces: new Set([target.workspace_id]),
+  };
   try {
     const { response } = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
       request_type: 'deletion',

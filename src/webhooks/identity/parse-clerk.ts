@@ -1,5 +1,5 @@
 import { asObject } from '../shared/webhook-body.js';
-import { type ParsedIdentityEvent, canonicalData, text, toInstant } from './parse-standard.js';
+import { canonicalData, type ParsedIdentityEvent, text, toInstant } from './parse-standard.js';
 
 const CLERK_TYPES: Record<string, 'user.created' | 'user.updated' | 'user.deleted'> = {
   'user.created': 'user.created',
@@ -23,7 +23,11 @@ function externalAccounts(user: Record<string, unknown>): unknown[] {
   const accounts = Array.isArray(user.external_accounts) ? user.external_accounts.map(asObject) : [];
   return accounts
     .filter((a) => typeof a?.provider === 'string' && a.provider_user_id !== undefined)
-    .map((a) => ({ provider: String(a?.provider).replace(/^oauth_/, ''), account_id: String(a?.provider_user_id), login: a?.username ?? null }));
+    .map((a) => ({
+      provider: String(a?.provider).replace(/^oauth_/, ''),
+      account_id: String(a?.provider_user_id),
+      login: a?.username ?? null,
+    }));
 }
 
 /**
@@ -38,11 +42,17 @@ export function parseClerkEvent(payload: unknown, messageId: string | undefined)
   const occurredAt = toInstant(root?.timestamp);
   const userId = text(user?.id);
   // Unhandled events (sessions, organizations…) are ignored before their shape is judged.
-  if (typeof root?.type === 'string' && !CLERK_TYPES[root.type]) return { kind: 'ignored', reason: `${root.type.slice(0, 100)} events are not handled` };
+  if (typeof root?.type === 'string' && !CLERK_TYPES[root.type])
+    return { kind: 'ignored', reason: `${root.type.slice(0, 100)} events are not handled` };
   if (!id || typeof root?.type !== 'string' || !occurredAt || !user || !userId) return { kind: 'invalid' };
   const type = CLERK_TYPES[root.type];
   if (!type) return { kind: 'invalid' };
   if (type === 'user.deleted') return { kind: 'event', event: { id, type, occurred_at: occurredAt, data: { user_id: userId } } };
-  const data = canonicalData(userId, { email: primaryEmail(user), name: fullName(user), username: user.username ?? null, linked_accounts: externalAccounts(user) });
+  const data = canonicalData(userId, {
+    email: primaryEmail(user),
+    name: fullName(user),
+    username: user.username ?? null,
+    linked_accounts: externalAccounts(user),
+  });
   return data ? { kind: 'event', event: { id, type, occurred_at: occurredAt, data } } : { kind: 'invalid' };
 }

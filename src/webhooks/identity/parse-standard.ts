@@ -1,8 +1,16 @@
-import { IDENTITY_EVENT_TYPES, type CanonicalIdentityEvent, type IdentityEventType, type LinkedAccount } from '../../modules/subjects/identity-event.types.js';
+import {
+  type CanonicalIdentityEvent,
+  IDENTITY_EVENT_TYPES,
+  type IdentityEventType,
+  type LinkedAccount,
+} from '../../modules/subjects/identity-event.types.js';
 import { asObject } from '../shared/webhook-body.js';
 
 /** A parse result: the canonical event, an event type we do not handle, or a malformed payload. */
-export type ParsedIdentityEvent = { kind: 'event'; event: CanonicalIdentityEvent } | { kind: 'ignored'; reason: string } | { kind: 'invalid' };
+export type ParsedIdentityEvent =
+  | { kind: 'event'; event: CanonicalIdentityEvent }
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'invalid' };
 
 /** A bounded non-empty string, or undefined. */
 export function text(value: unknown, max = 300): string | undefined {
@@ -19,7 +27,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 
 /** True when the calendar date exists (no Feb 30) and the time is in range. */
 function validFields(match: RegExpExecArray): boolean {
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60;
 }
@@ -53,7 +68,10 @@ function linkedAccounts(value: unknown): LinkedAccount[] | undefined | false {
 }
 
 /** Builds the canonical `data`, or null when a field is malformed. */
-export function canonicalData(userId: string, fields: { email?: unknown; name?: unknown; username?: unknown; linked_accounts?: unknown }) {
+export function canonicalData(
+  userId: string,
+  fields: { email?: unknown; name?: unknown; username?: unknown; linked_accounts?: unknown },
+) {
   const email = optionalText(fields.email);
   const name = optionalText(fields.name);
   const username = optionalText(fields.username, 300);

@@ -1,6 +1,6 @@
 import type { IdentityEventType } from '../../modules/subjects/identity-event.types.js';
 import { asObject } from '../shared/webhook-body.js';
-import { type ParsedIdentityEvent, canonicalData, text, toInstant } from './parse-standard.js';
+import { canonicalData, type ParsedIdentityEvent, text, toInstant } from './parse-standard.js';
 
 /**
  * The lifecycle type of a WorkOS Directory Sync event. WorkOS has no separate (de)activation
@@ -25,7 +25,8 @@ export function parseWorkosEvent(payload: unknown): ParsedIdentityEvent {
   const occurredAt = toInstant(root?.created_at);
   const userId = text(user?.id);
   // Unhandled events (groups, connections…) are ignored before their shape is judged.
-  if (typeof root?.event === 'string' && !root.event.startsWith('dsync.user.')) return { kind: 'ignored', reason: `${root.event.slice(0, 100)} events are not handled` };
+  if (typeof root?.event === 'string' && !root.event.startsWith('dsync.user.'))
+    return { kind: 'ignored', reason: `${root.event.slice(0, 100)} events are not handled` };
   if (!id || typeof root?.event !== 'string' || !occurredAt || !user || !userId) return { kind: 'invalid' };
   const type = lifecycleType(root.event, user.state);
   if (!type) return { kind: 'ignored', reason: `${root.event.slice(0, 100)} events are not handled` };

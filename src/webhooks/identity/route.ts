@@ -40,19 +40,33 @@ function parse(request: FastifyRequest, target: DeliveryTarget, payload: unknown
  */
 export async function identityWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
-  app.post('/webhook/identity', { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } }, async (request) => {
-    const body = rawText(request);
-    const target = await resolve(request, services);
-    if (!target || !verified(request, target, services.clock())) {
-      request.log.warn({ source: 'identity', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' }, 'webhook rejected');
-      throw webhookErrors.unauthenticated();
-    }
-    const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
-    if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
-    if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };
-    const { event } = parsed;
-    const result = await services.subjects.applyIdentityEvent(target.workspace_id, target.subject_provider ?? target.format ?? 'identity', event);
-    const filed = event.type === 'user.deleted' && result.state.state === 'deleted' ? await fileErasureOnDeprovision(services, target, event) : null;
-    return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed}` } : {}) };
-  });
+  app.post(
+    '/webhook/identity',
+    { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
+    async (request) => {
+      const body = rawText(request);
+      const target = await resolve(request, services);
+      if (!target || !verified(request, target, services.clock())) {
+        request.log.warn(
+          { source: 'identity', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
+          'webhook rejected',
+        );
+        throw webhookErrors.unauthenticated();
+      }
+      const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
+      if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
+      if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };
+      const { event } = parsed;
+      const result = await services.subjects.applyIdentityEvent(
+        target.workspace_id,
+        target.subject_provider ?? target.format ?? 'identity',
+        event,
+      );
+      const filed =
+        event.type === 'user.deleted' && result.state.state === 'deleted'
+          ? await fileErasureOnDeprovision(services, target, event)
+          : null;
+      return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed}` } : {}) };
+    },
+  );
 }

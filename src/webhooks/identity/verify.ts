@@ -41,7 +41,12 @@ export function verifyStandardWebhook(secret: string, request: FastifyRequest, b
  *
  * @returns false when the header is missing or malformed, stale, or the signature differs.
  */
-export function verifyWorkosSignature(secret: string, signatureHeader: string | undefined, body: Buffer | string, now: Date): boolean {
+export function verifyWorkosSignature(
+  secret: string,
+  signatureHeader: string | undefined,
+  body: Buffer | string,
+  now: Date,
+): boolean {
   const parts = Object.fromEntries((signatureHeader ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const timestamp = Number(parts.t);
   const signature = parts.v1;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+
 // Keeps a leading BOM: the text must re-encode to exactly the bytes that were signed.
 const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

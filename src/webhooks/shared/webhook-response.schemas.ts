@@ -17,7 +17,13 @@ export const WebhookOutcome = Type.Object({
 });
 
 /** Response schemas shared by the three webhook routes. */
-export const WEBHOOK_RESPONSES = { 200: WebhookOutcome, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse };
+export const WEBHOOK_RESPONSES = {
+  200: WebhookOutcome,
+  400: ErrorResponse,
+  401: ErrorResponse,
+  413: ErrorResponse,
+  415: ErrorResponse,
+};
 
 /** `?integration=int_…`: optional explicit routing. */
 export const IntegrationQuery = Type.Object({ integration: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })) });
