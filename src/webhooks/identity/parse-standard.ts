@@ -8,9 +8,7 @@ import { asObject } from '../shared/webhook-body.js';
 
 /** A parse result: the canonical event, an event type we do not handle, or a malformed payload. */
 export type ParsedIdentityEvent =
-  | { kind: 'event'; event: CanonicalIdentityEvent }
-  | { kind: 'ignored'; reason: string }
-  | { kind: 'invalid' };
+  { kind: 'event'; event: CanonicalIdentityEvent } | { kind: 'ignored'; reason: string } | { kind: 'invalid' };
 
 /** A bounded non-empty string, or undefined. */
 export function text(value: unknown, max = 300): string | undefined {
