@@ -11,7 +11,7 @@ await client.connect();
 try {
   if (action === 'create') await client.query(`create database ${name}`);
   else await client.query(`drop database if exists ${name} with (force)`);
-  console.log(`${action}d database ${name}`);
+  console.log(`${action === 'create' ? 'created' : 'dropped'} database ${name}`);
 } finally {
   await client.end();
 }

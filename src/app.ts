@@ -7,6 +7,8 @@ import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
 import { operationsRoutes } from './http/routes/operations.routes.js';
 import { policyRoutes } from './http/routes/policies.routes.js';
+import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
+import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { registerJsonBodyParser } from './http/validation/json-body-parser.js';
 import { type RouteSchemas, validateRequest } from './http/validation/validate-request.js';
@@ -67,7 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       registerAuthentication(api, { tokens: deps.services.tokens, oidc: deps.services.oidc });
-      await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
+      await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });

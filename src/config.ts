@@ -23,6 +23,22 @@ export interface Config {
   readonly oidc: OidcConfig | null;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
   readonly bodyLimitBytes: number;
+  /** The request worker. */
+  readonly worker: WorkerConfig;
+}
+
+/** Request-processing settings (`WORKER_*`). Times in ms. */
+export interface WorkerConfig {
+  /** Run the worker inside `serve` (default true); `privacyctl worker` runs it alone. */
+  readonly inServer: boolean;
+  /** Idle wait between polls for due requests. Default 500. */
+  readonly pollMs: number;
+  /** How long a claimed request stays leased without a heartbeat. Default 30000. */
+  readonly leaseMs: number;
+  /** Attempts before a request ends `failed`. Default 5. */
+  readonly maxAttempts: number;
+  /** Time between retention sweeps. Default 60000. */
+  readonly retentionSweepMs: number;
 }
 
 /** OIDC bearer-token verification settings (PRODUCT.md §2.2). */
@@ -79,6 +95,18 @@ function readOidc(env: Env, problems: string[]): OidcConfig | null {
   return { issuer, audience, jwksUrl, workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces' };
 }
 
+function readWorker(env: Env, problems: string[]): WorkerConfig {
+  const flag = env.WORKER_IN_SERVER ?? 'true';
+  if (!['true', 'false'].includes(flag)) problems.push('WORKER_IN_SERVER must be true or false');
+  return {
+    inServer: flag !== 'false',
+    pollMs: readInteger(env, 'WORKER_POLL_MS', 500, 10, 60_000, problems),
+    leaseMs: readInteger(env, 'WORKER_LEASE_MS', 30_000, 100, 3_600_000, problems),
+    maxAttempts: readInteger(env, 'WORKER_MAX_ATTEMPTS', 5, 1, 100, problems),
+    retentionSweepMs: readInteger(env, 'RETENTION_SWEEP_MS', 60_000, 1_000, 86_400_000, problems),
+  };
+}
+
 /**
  * Reads and validates the configuration.
  *
@@ -103,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey,
     oidc: readOidc(env, problems),
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
+    worker: readWorker(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

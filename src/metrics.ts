@@ -1,4 +1,8 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Expression, SqlBool } from 'kysely';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Executor } from './db/executor.js';
+import { type Clock, systemClock, toTimestamp } from './lib/clock.js';
+import { addDays, FINAL_STATUSES } from './modules/privacy-requests/deadline.fns.js';
 
 /** The service's Prometheus metrics, on a registry of its own (no global state). */
 export interface Metrics {
@@ -7,12 +11,99 @@ export interface Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Privacy requests filed, by type (replays not counted). */
   readonly requestsFiled: Counter<'request_type'>;
+  /**
+   * Processing attempts that ended, by request type and `outcome`: `completed`, `action_required`,
+   * `retried` (failed, another attempt is scheduled) or `failed` (attempts exhausted). Incremented
+   * by the worker of this process.
+   */
+  readonly requestsProcessed: Counter<'request_type' | 'outcome'>;
 }
 
-/** Creates the registry with process metrics (CPU, memory, event-loop lag) and the service's own. */
-export function createMetrics(): Metrics {
+/** "Due soon" means due within this many days (and not yet overdue). */
+export const DUE_SOON_DAYS = 7;
+
+/** The `regulation` values a request can carry (docs/decisions.md): always exported, 0 when none. */
+const REGULATIONS = ['gdpr', 'ccpa', 'ccpa+gdpr'];
+
+/** Open (not final) requests per regulation: how many are past their (extended) deadline, how many due soon. */
+interface DeadlineCounts {
+  regulation: string;
+  overdue: number;
+  due_soon: number;
+}
+
+/**
+ * Counts open requests by regulation: `overdue` when the (extended) deadline is before `now`
+ * (as `isOverdue` in deadline.fns.ts), `due_soon` when it falls in [`now`, `now` + 7 days].
+ */
+async function countOpenByDeadline(db: Executor, now: Date): Promise<DeadlineCounts[]> {
+  const at = toTimestamp(now);
+  const soon = toTimestamp(addDays(now, DUE_SOON_DAYS));
+  const rows = await db
+    .selectFrom('privacy_requests')
+    .select((eb) => {
+      const due = eb.fn.coalesce('extended_due_at', 'due_at');
+      const count = (condition: Expression<SqlBool>) =>
+        eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+      return [
+        'regulation',
+        count(eb(due, '<', at)).as('overdue'),
+        count(eb.and([eb(due, '>=', at), eb(due, '<=', soon)])).as('due_soon'),
+      ];
+    })
+    .where('status', 'not in', [...FINAL_STATUSES])
+    .groupBy('regulation')
+    .execute();
+  // PostgreSQL returns sum() as numeric text.
+  return rows.map((r) => ({ regulation: r.regulation, overdue: Number(r.overdue), due_soon: Number(r.due_soon) }));
+}
+
+/**
+ * `privacy_requests_overdue` and `privacy_requests_due_soon` by regulation, computed from the
+ * database on each scrape. Both gauges share one query per scrape (prom-client collects them
+ * concurrently). When the query fails the gauges are left out of that scrape rather than failing it.
+ */
+function registerDeadlineGauges(registry: Registry, db: Executor, clock: Clock): void {
+  let pending: Promise<DeadlineCounts[]> | null = null;
+  const snapshot = () => {
+    pending ??= countOpenByDeadline(db, clock()).finally(() => {
+      pending = null;
+    });
+    return pending;
+  };
+  const gauge = (name: string, help: string, field: 'overdue' | 'due_soon') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['regulation'],
+      registers: [registry],
+      async collect() {
+        const rows = await snapshot().catch(() => null);
+        this.reset();
+        if (!rows) return;
+        for (const regulation of REGULATIONS) this.set({ regulation }, 0);
+        for (const row of rows) this.set({ regulation: row.regulation }, row[field]);
+      },
+    });
+  gauge('privacy_requests_overdue', 'Privacy requests not final and past their (extended) due date, by regulation.', 'overdue');
+  gauge(
+    'privacy_requests_due_soon',
+    `Privacy requests not final and due within ${DUE_SOON_DAYS} days, by regulation.`,
+    'due_soon',
+  );
+}
+
+/**
+ * Creates the registry with process metrics (CPU, memory, event-loop lag) and the service's own.
+ *
+ * @param deps.db - when given, the deadline gauges (`privacy_requests_overdue`,
+ *   `privacy_requests_due_soon`) query it on every scrape; without it they are absent.
+ * @param deps.clock - "now" for those gauges; the system clock by default.
+ */
+export function createMetrics(deps: { db?: Executor; clock?: Clock } = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (deps.db) registerDeadlineGauges(registry, deps.db, deps.clock ?? systemClock);
   return {
     registry,
     httpDuration: new Histogram({
@@ -26,6 +117,12 @@ export function createMetrics(): Metrics {
       name: 'privacy_requests_filed_total',
       help: 'Privacy requests filed (idempotent replays not counted), by request type.',
       labelNames: ['request_type'],
+      registers: [registry],
+    }),
+    requestsProcessed: new Counter({
+      name: 'privacy_requests_processed_total',
+      help: 'Processing attempts that ended, by request type and outcome (completed, action_required, retried, failed).',
+      labelNames: ['request_type', 'outcome'],
       registers: [registry],
     }),
   };

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { createMetrics } from './metrics.js';
+import type { Logger } from 'pino';
+import { startWorker } from './jobs/start-worker.js';
 import { openServices } from './services.js';
 
 /**
@@ -14,18 +16,21 @@ export async function main(): Promise<void> {
   const database = createDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const services = await openServices({ config, database });
+  const metrics = createMetrics({ db: database.db, clock: services.clock });
   const app = await buildApp({
     services,
-    metrics: createMetrics(),
+    metrics,
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
   });
+  const worker = config.worker.inServer ? startWorker(services, config.worker, app.log as unknown as Logger, metrics) : null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await app.close();
+    // In-flight requests and the request in the worker's hands finish; then the database closes.
+    await Promise.all([app.close(), worker?.stop()]);
     await database.close();
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -7,6 +7,7 @@ import { createChangeEventService } from './modules/change-events/change-event.s
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
+import { createPrivacyRequestActions } from './modules/privacy-requests/privacy-request-actions.service.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
 import { createSubjectService } from './modules/subjects/subject.service.js';
@@ -19,6 +20,8 @@ export interface Services {
   readonly tokens: ReturnType<typeof createTokenService>;
   readonly policies: ReturnType<typeof createPolicyService>;
   readonly privacyRequests: ReturnType<typeof createPrivacyRequestService>;
+  readonly requestActions: ReturnType<typeof createPrivacyRequestActions>;
+  readonly keys: ServiceKeys;
   readonly integrations: ReturnType<typeof createIntegrationService>;
   readonly subjects: ReturnType<typeof createSubjectService>;
   readonly changeEvents: ReturnType<typeof createChangeEventService>;
@@ -42,8 +45,10 @@ export function createServices(deps: { config: Config; database: Database; keys:
     tokens: createTokenService({ db, clock, externalChanges }),
     policies,
     privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies }),
+    requestActions: createPrivacyRequestActions({ db, clock }),
+    keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey) }),
-    subjects: createSubjectService({ db, clock }),
+    subjects: createSubjectService({ db, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
   };

@@ -90,10 +90,10 @@ export async function withDatabase<T>(fn: (database: Database, config: Config) =
  * Like {@link withDatabase}, after migrating to the latest schema (so a fresh database works),
  * with the services wired as the server wires them.
  */
-export async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+export async function withServices<T>(fn: (services: Services, config: Config) => Promise<T>): Promise<T> {
   return withDatabase(async (database, config) => {
     await migrateToLatest(database.db);
-    return fn(await openServices({ config, database }));
+    return fn(await openServices({ config, database }), config);
   });
 }
 
@@ -129,4 +129,25 @@ export async function readStdin(): Promise<string> {
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
+}
+
+/**
+ * A command group (`token create|list|revoke`): dispatches on the first argument.
+ * @throws UsageError for a missing or unknown subcommand (exit 2).
+ */
+export function commandGroup(
+  name: string,
+  usage: readonly string[],
+  subcommands: Record<string, (args: string[]) => Promise<void>>,
+): Command {
+  return {
+    usage,
+    async run(args) {
+      const [sub, ...rest] = args;
+      const run = sub === undefined ? undefined : subcommands[sub];
+      if (!run)
+        throw new UsageError(sub === undefined ? `missing ${name} subcommand` : `unknown ${name} subcommand '${sub}'`, usage);
+      return run(rest);
+    },
+  };
 }

@@ -11,7 +11,8 @@ import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
 import { serveCommand } from './commands/serve.command.js';
 import { tokenCommand } from './commands/token.command.js';
-import { auditCommand, workerCommand } from './commands/unavailable.command.js';
+import { auditCommand } from './commands/audit.command.js';
+import { workerCommand } from './commands/worker.command.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   migrate: migrateCommand,

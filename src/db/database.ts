@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -19,6 +19,11 @@ export interface Database {
    * `PRAGMA data_version`. Undefined on PostgreSQL, where caches rely on their TTL.
    */
   readonly externalChanges: (() => number) | undefined;
+  /**
+   * After an erasure: SQLite copies the WAL back into the database file and truncates it, so no
+   * erased bytes stay in the WAL (freed pages are zeroed by `secure_delete`). No-op on PostgreSQL.
+   */
+  checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,27 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+/**
+ * SQLite transactions that take the write lock at BEGIN (`BEGIN IMMEDIATE`). A deferred
+ * transaction that reads first and writes later fails at once with SQLITE_BUSY_SNAPSHOT when
+ * another process committed in between (the busy timeout does not apply); an immediate one
+ * waits for the lock (busy_timeout) and then sees the latest data.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(settings);
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 function openSqlite(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -55,12 +81,14 @@ function openSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   // Erased data must not linger in free pages (GDPR Art. 17).
   sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     db,
     dialect: 'sqlite',
     externalChanges: () => dataVersion.get() as number,
+    // Through Kysely, so it waits for the connection: never inside another caller's transaction.
+    checkpoint: async () => void (await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db)),
     ping: async () => {
       try {
         sqlite.prepare('select 1').get();
@@ -82,6 +110,7 @@ function openPostgres(url: string): Database {
     db,
     dialect: 'postgres',
     externalChanges: undefined,
+    checkpoint: async () => undefined,
     ping: async () => {
       try {
         await pool.query('select 1');

@@ -1,9 +1,9 @@
-import type { AuditEventTable } from '../modules/audit/audit.table.js';
+import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.table.js';
 import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
 import type { PolicyLayerTable, PolicyLayerVersionTable } from '../modules/policies/policy.table.js';
-import type { PrivacyRequestTable } from '../modules/privacy-requests/privacy-request.table.js';
+import type { PrivacyRequestTable, RequestResultTable } from '../modules/privacy-requests/privacy-request.table.js';
 import type { ServiceKeyTable } from '../modules/service-keys/service-key.table.js';
 import type { IdentityEventTable, LinkedIdentityTable, SubjectTable, TombstoneTable } from '../modules/subjects/subject.table.js';
 import type { ApiTokenTable } from '../modules/tokens/token.table.js';
@@ -24,4 +24,6 @@ export interface DB {
   linked_identities: LinkedIdentityTable;
   change_events: ChangeEventTable;
   tombstones: TombstoneTable;
+  request_results: RequestResultTable;
+  audit_head: AuditHeadTable;
 }

@@ -11,3 +11,13 @@ export function decodeCursor(cursor: string, prefix: string): string | null {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
   return new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`).test(id) ? id : null;
 }
+
+/**
+ * A page from `limit + 1` rows fetched newest first: the first `limit` rows, and a cursor after
+ * the last of them when the extra row shows that more follow.
+ */
+export function toPage<T extends { id: string }>(rows: T[], limit: number): { items: T[]; next_cursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+}

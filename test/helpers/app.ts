@@ -33,7 +33,7 @@ export async function startTestApp(
   const services = await openServices({ config, database: db, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp({
     services,
-    metrics: createMetrics(),
+    metrics: createMetrics({ db: db.db, clock: services.clock }),
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
   });

@@ -16,6 +16,8 @@ export interface CliResult {
 
 /** A privately built privacyctl: run it, and remove it when done. */
 export interface BuiltCli {
+  /** The built `bin/privacyctl.js`, for tests that spawn long-running commands themselves. */
+  bin: string;
   /** Runs `node bin/privacyctl.js …args` with `env` over the test's environment, `input` on stdin. */
   run(env: Record<string, string>, args: string[], input?: string): CliResult;
   remove(): void;
@@ -41,6 +43,7 @@ export function buildPrivacyctl(): BuiltCli {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return {
+    bin,
     run(env, args, input = '') {
       const result = spawnSync(process.execPath, [bin, ...args], {
         cwd: root,

@@ -68,16 +68,11 @@ describe('privacyctl without a database', () => {
     }
   });
 
-  it('exits 1 for commands that are later issues', () => {
-    assert.deepEqual(cli('worker'), {
-      status: 1,
-      stdout: '',
-      stderr: 'privacyctl worker: not available yet (request processing is a later issue)\n',
-    });
-    for (const args of [['audit', 'verify']]) {
+  it('exits 2 for bad usage of worker and audit', () => {
+    for (const args of [['worker', 'extra'], ['audit'], ['audit', 'rewrite']]) {
       const result = cli(...args);
-      assert.equal(result.status, 1);
-      assert.match(result.stderr, /not available yet/);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /usage: privacyctl /);
     }
   });
 

@@ -4,7 +4,7 @@ import { validateValue } from '../../http/validation/validate-value.js';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput, IntegrationResource } from '../../modules/integrations/integration.types.js';
 import {
-  type Command,
+  commandGroup,
   CommandFailure,
   cell,
   checkedFlag,
@@ -152,13 +152,4 @@ async function remove(args: string[]): Promise<void> {
 }
 
 /** `privacyctl integration add|list|remove`: webhook sources (PRODUCT.md §2.5, §3), flags named as the API fields. */
-export const integrationCommand: Command = {
-  usage: USAGE,
-  async run(args) {
-    const [sub, ...rest] = args;
-    if (sub === 'add') return add(rest);
-    if (sub === 'list') return list(rest);
-    if (sub === 'remove') return remove(rest);
-    throw new UsageError(sub === undefined ? 'missing integration subcommand' : `unknown integration subcommand '${sub}'`, USAGE);
-  },
-};
+export const integrationCommand = commandGroup('integration', USAGE, { add, list, remove });

@@ -4,7 +4,7 @@ import { parseJsonLikePython } from '../../http/validation/python-json.js';
 import { validateValue } from '../../http/validation/validate-value.js';
 import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
 import {
-  type Command,
+  commandGroup,
   checkedFlag,
   limitPositionals,
   parseCommandArgs,
@@ -62,12 +62,4 @@ async function set(args: string[]): Promise<void> {
 }
 
 /** `privacyctl policy get|set`: effective policy and policy layers (PRODUCT.md §2.4). */
-export const policyCommand: Command = {
-  usage: USAGE,
-  async run(args) {
-    const [sub, ...rest] = args;
-    if (sub === 'get') return get(rest);
-    if (sub === 'set') return set(rest);
-    throw new UsageError(sub === undefined ? 'missing policy subcommand' : `unknown policy subcommand '${sub}'`, USAGE);
-  },
-};
+export const policyCommand = commandGroup('policy', USAGE, { get, set });

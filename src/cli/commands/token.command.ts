@@ -1,7 +1,7 @@
 import { TOKEN_SCOPES } from '../../modules/tokens/token.fns.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
 import {
-  type Command,
+  commandGroup,
   CommandFailure,
   cell,
   checkedFlag,
@@ -72,13 +72,4 @@ async function revoke(args: string[]): Promise<void> {
 }
 
 /** `privacyctl token create|list|revoke`: API tokens (PRODUCT.md §2.2, §3). */
-export const tokenCommand: Command = {
-  usage: USAGE,
-  async run(args) {
-    const [sub, ...rest] = args;
-    if (sub === 'create') return create(rest);
-    if (sub === 'list') return list(rest);
-    if (sub === 'revoke') return revoke(rest);
-    throw new UsageError(sub === undefined ? 'missing token subcommand' : `unknown token subcommand '${sub}'`, USAGE);
-  },
-};
+export const tokenCommand = commandGroup('token', USAGE, { create, list, revoke });

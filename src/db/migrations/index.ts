@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-21T0001-initial.js';
 import * as webhooks from './2026-11-21T0002-webhooks.js';
+import * as processing from './2026-11-21T0003-processing.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -9,4 +10,5 @@ import * as webhooks from './2026-11-21T0002-webhooks.js';
 export const migrations: Record<string, Migration> = {
   '2026-11-21T0001-initial': initial,
   '2026-11-21T0002-webhooks': webhooks,
+  '2026-11-21T0003-processing': processing,
 };

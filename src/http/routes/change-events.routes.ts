@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { normalizeRepository } from '../../modules/policies/policy-merge.fns.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
@@ -33,9 +33,7 @@ export async function changeEventRoutes(app: FastifyInstance, opts: { services: 
         ...(before ? { before } : {}),
         limit: query.limit + 1,
       });
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return { items: page, next_cursor: rows.length > query.limit && last ? encodeCursor(last.id) : null };
+      return toPage(rows, query.limit);
     },
   );
 }

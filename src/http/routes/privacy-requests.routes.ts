@@ -4,6 +4,7 @@ import { IdempotencyConflict } from '../../modules/idempotency/idempotency.servi
 import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
 import type { CreatePrivacyRequestInput } from '../../modules/privacy-requests/privacy-request.types.js';
 import { coversWorkspace } from '../../modules/tokens/principal.js';
+import type { Metrics } from '../../metrics.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
@@ -25,7 +26,7 @@ function sendStored(reply: FastifyReply, response: StoredResponse, replayed: boo
 }
 
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */
-export async function privacyRequestRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function privacyRequestRoutes(app: FastifyInstance, opts: { services: Services; metrics: Metrics }) {
   const { privacyRequests } = opts.services;
   const tags = ['privacy requests'];
 
@@ -47,6 +48,7 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
       assertWorkspace(request, body.workspace_id);
       try {
         const { response, replayed } = await privacyRequests.create(request.principal, key, body);
+        if (!replayed && response.status === 202) opts.metrics.requestsFiled.inc({ request_type: body.request_type });
         return sendStored(reply, response, replayed);
       } catch (error) {
         if (!(error instanceof IdempotencyConflict)) throw error;

@@ -56,3 +56,11 @@ export const PrivacyRequestPage = Type.Object({
 
 /** `{id}` path parameter. */
 export const RequestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
+
+/** `…/reject`, `…/cancel`, `…/extend` body: why (audited; no personal data, please). */
+export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) });
+
+/** `…/corrections` body: corrected values by field (email, name, username; within the request's scope). */
+export const CorrectionsBody = Type.Object({
+  changes: Type.Record(Type.String(), Type.Unknown(), { description: 'field → corrected value' }),
+});

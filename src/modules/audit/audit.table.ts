@@ -11,4 +11,17 @@ export interface AuditEventTable {
   target_id: string;
   workspace_id: string | null;
   details: string;
+  /** Position in the hash chain, from 1. */
+  seq: number;
+  /** Hash of the previous entry (64 zeros for the first). */
+  prev_hash: string;
+  /** SHA-256 over prev_hash and this entry's fields (see audit-chain.fns.ts). */
+  hash: string;
+}
+
+/** Row shape of `audit_head`: the one row (id 1) holding the chain's last seq and hash. */
+export interface AuditHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
 }

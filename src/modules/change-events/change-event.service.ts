@@ -55,13 +55,14 @@ export function createChangeEventService(deps: { db: Executor; clock: Clock; pol
       const workspaceId = integration.workspace_id;
       const effective = await policies.effective(workspaceId, event.repository);
       const pseudonym = event.author ? accountPseudonym(pseudonymKey, event.provider, event.author.account_id) : null;
-      const erased = pseudonym !== null && (await isTombstoned(db, workspaceId, pseudonym));
-      const author = storedAuthor(event.author, effective.policy.author_identity, pseudonym, erased);
-      const decision = decide(effective.policy, effective.version, author.reason);
       const now = clock();
       const id = newId('chg', now.getTime());
-      const outcome: RecordOutcome = { status: 'accepted', event_id: id, decision };
       return db.transaction().execute(async (tx) => {
+        // Inside the transaction: an erasure committing meanwhile is seen, never raced.
+        const erased = pseudonym !== null && (await isTombstoned(tx, workspaceId, pseudonym));
+        const author = storedAuthor(event.author, effective.policy.author_identity, pseudonym, erased);
+        const decision = decide(effective.policy, effective.version, author.reason);
+        const outcome: RecordOutcome = { status: 'accepted', event_id: id, decision };
         const expires = toTimestamp(new Date(now.getTime() + DELIVERY_DEDUP_WINDOW_MS));
         const earlier = await claimDelivery(tx, {
           integration_id: integration.id,

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import { fingerprint } from '../idempotency/idempotency.fns.js';
@@ -58,6 +58,10 @@ export function createPrivacyRequestService(deps: {
       extended_due_at: null,
       completed_at: null,
       updated_at: now,
+      attempts: 0,
+      lease_owner: null,
+      lease_expires_at: null,
+      next_attempt_at: null,
     };
     if (!(await repo.insertRequestUnlessDuplicate(tx, row))) {
       const existing = await repo.findIdByClientRequestId(tx, input.workspace_id, input.client_request_id);
@@ -115,9 +119,8 @@ export function createPrivacyRequestService(deps: {
         before,
         limit: input.limit + 1,
       });
-      const page = rows.slice(0, input.limit);
-      const last = page.at(-1);
-      return { items: page.map(toResource), next_cursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };
+      const page = toPage(rows, input.limit);
+      return { items: page.items.map(toResource), next_cursor: page.next_cursor };
     },
   };
 }

@@ -16,4 +16,21 @@ export interface PrivacyRequestTable {
   extended_due_at: string | null;
   completed_at: string | null;
   updated_at: string;
+  /** Processing attempts so far (the worker's retries). */
+  attempts: number;
+  /** The worker holding the request, and until when (RFC 3339); null when none does. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  /** Earliest time of the next attempt after a failure (backoff), or null. */
+  next_attempt_at: string | null;
+}
+
+/** Row shape of `request_results`: what processing produced. `package` holds personal data. */
+export interface RequestResultTable {
+  request_id: string;
+  /** JSON: the access/export package (GDPR Art. 15/20); null after erasure or for other types. */
+  package: string | null;
+  /** JSON: the erasure/correction report (no personal data). */
+  report: string | null;
+  created_at: string;
 }

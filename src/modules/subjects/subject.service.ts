@@ -1,19 +1,34 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { accountPseudonym } from '../../lib/keyed-hash.js';
 import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
 import { foldIdentityEvents } from './identity-fold.fns.js';
 import * as repo from './subject.repository.js';
 
 /** What applying one identity event did. */
 export interface ApplyResult {
-  /** `duplicate` when this event id was already applied for the subject: nothing changed. */
-  status: 'accepted' | 'duplicate';
+  /**
+   * `duplicate` when this event id was already applied for the subject; `erased` when the subject
+   * was erased (tombstoned): a late or redelivered event must not bring the profile back.
+   * Nothing changed in either case.
+   */
+  status: 'accepted' | 'duplicate' | 'erased';
   /** The subject's state after the event. */
   state: SubjectState;
   /** True when the subject is deleted now and was not before this event. */
   becameDeleted: boolean;
 }
+
+/** What an erased subject looks like to the caller: deleted, nothing known. */
+const ERASED_STATE: SubjectState = {
+  state: 'deleted',
+  email: null,
+  name: null,
+  username: null,
+  linked_accounts: [],
+  last_event_at: null,
+};
 
 function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
   return {
@@ -30,13 +45,16 @@ function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
  * an older event never overwrites a newer one, deletion is final, and concurrent deliveries for
  * one subject serialise.
  */
-export function createSubjectService(deps: { db: Executor; clock: Clock }) {
-  const { db, clock } = deps;
+export function createSubjectService(deps: { db: Executor; clock: Clock; pseudonymKey: string }) {
+  const { db, clock, pseudonymKey } = deps;
   return {
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
       const now = toTimestamp(clock());
       return db.transaction().execute(async (tx) => {
+        if (await repo.isTombstoned(tx, workspaceId, accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id))) {
+          return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
+        }
         const key = { workspace_id: workspaceId, subject_provider: subjectProvider, subject_id: event.data.user_id };
         const fresh = {
           id: newId('sub'),

@@ -62,6 +62,7 @@ export async function identityWebhookRoute(app: FastifyInstance, opts: { service
         target.subject_provider ?? target.format ?? 'identity',
         event,
       );
+      if (result.status === 'erased') return { status: 'ignored', event_id: event.id, reason: 'the subject was erased' };
       const filed =
         event.type === 'user.deleted' && result.state.state === 'deleted'
           ? await fileErasureOnDeprovision(services, target, event)

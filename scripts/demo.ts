@@ -1,0 +1,192 @@
+/**
+ * `npm run demo`: the service end to end on a fresh SQLite database, in-process, over real HTTP.
+ *
+ * It registers a GitHub and a Clerk integration, sends a real GitHub `pull_request` payload
+ * (@octokit/webhooks-examples) and Clerk's `user.created` example linked to the PR author's
+ * GitHub account, both signed as the providers sign them; then files an access request and a
+ * deletion request for the Clerk user, waits for the worker, and prints what happened. Exit 0
+ * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { verifyChain } from '../src/modules/audit/audit-chain.fns.js';
+import { readChain } from '../src/modules/audit/audit.repository.js';
+import { type Answer, apiClient, DemoFailure, sendClerk, sendGithub } from './demo/http.js';
+import { author, line, packageSummary, reportLines, step } from './demo/print.js';
+import { type DemoStack, startStack } from './demo/stack.js';
+
+const WORKSPACE = 'acme';
+const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
+/** The PR author of GitHub's example (Codertocat). */
+const GITHUB_ACCOUNT = '21031067';
+const FINAL = ['completed', 'failed', 'rejected', 'canceled', 'action_required'];
+
+type Api = ReturnType<typeof apiClient>;
+
+/** GitHub's documented `pull_request` `opened` example on Codertocat/Hello-World (owned by a user, no organization). */
+function githubPullRequest(): string {
+  const require = createRequire(import.meta.url);
+  const groups = JSON.parse(readFileSync(require.resolve('@octokit/webhooks-examples/api.github.com/index.json'), 'utf8'));
+  const example = groups
+    .find((g: { name: string }) => g.name === 'pull_request')
+    ?.examples.find((e: Record<string, unknown>) => e.action === 'opened' && e.organization === undefined);
+  if (!example) throw new DemoFailure('no pull_request opened example in @octokit/webhooks-examples');
+  return JSON.stringify(example);
+}
+
+/** Clerk's `user.created` example, with the user's GitHub account linked (as Clerk reports an OAuth sign-in). */
+function clerkUserCreated(): string {
+  const event = JSON.parse(readFileSync(new URL('../test/fixtures/clerk-user.created.json', import.meta.url), 'utf8'));
+  event.data.external_accounts = [
+    {
+      object: 'external_account',
+      id: 'eac_29w83tUBxx2R8ZbDDnU4jNyiuBz',
+      provider: 'oauth_github',
+      provider_user_id: GITHUB_ACCOUNT,
+      username: 'Codertocat',
+    },
+  ];
+  return JSON.stringify(event);
+}
+
+function expectStatus(answer: Answer, status: string, what: string): void {
+  if (answer.body?.status !== status)
+    throw new DemoFailure(`${what} answered ${JSON.stringify(answer.body)}, expected status ${status}`);
+}
+
+/** Files a request for the Clerk user over HTTP (202). @returns its id. */
+async function fileRequest(api: Api, requestType: string, subjectProvider: string): Promise<string> {
+  const body = {
+    request_type: requestType,
+    scope: ['user'],
+    subject_id: CLERK_USER,
+    subject_provider: subjectProvider,
+    workspace_id: WORKSPACE,
+    client_request_id: `demo-${requestType}-0001`,
+    intake_ref: `https://support.example.com/tickets/demo-${requestType}`,
+  };
+  const answer = await api('POST', '/api/v1/privacy/requests', body, { 'idempotency-key': `demo-${randomUUID()}` }, [202]);
+  line(
+    `${requestType} request ${answer.body.id} filed: ${answer.body.status}, due ${answer.body.due_at} (${answer.body.regulation})`,
+  );
+  return answer.body.id;
+}
+
+/** Polls the request until it is final; @throws DemoFailure unless it completed within `timeoutMs`. */
+async function waitForCompletion(api: Api, id: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api('GET', `/api/v1/privacy/requests/${id}`);
+    if (body.status === 'completed') return line(`completed at ${body.completed_at} by the worker`);
+    if (FINAL.includes(body.status))
+      throw new DemoFailure(`request ${id} ended ${body.status}: ${body.status_reason ?? 'no reason given'}`);
+    if (Date.now() > deadline) throw new DemoFailure(`request ${id} still ${body.status} after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function onlyChangeEvent(api: Api) {
+  const { body } = await api('GET', `/api/v1/change-events?workspace_id=${WORKSPACE}`);
+  if (body.items.length !== 1) throw new DemoFailure(`expected one change event, found ${body.items.length}`);
+  return body.items[0];
+}
+
+async function run({ baseUrl, services }: DemoStack): Promise<void> {
+  step('Service');
+  line(`listening on ${baseUrl} (fresh SQLite database in a temporary folder), worker polling every 50 ms`);
+  const { token } = await services.tokens.create({ name: 'demo', scopes: ['admin'], workspaces: [WORKSPACE], actor: 'demo' });
+  const api = apiClient(baseUrl, token);
+  line(`admin token created for workspace "${WORKSPACE}" (shown once; only its SHA-256 is stored)`);
+  await api('PUT', `/api/v1/policies/workspaces/${WORKSPACE}`, { author_identity: 'full' });
+  line('workspace policy: author_identity "full", so change events keep the author');
+  const githubSecret = randomBytes(32).toString('hex');
+  const github = await api('POST', '/api/v1/integrations', {
+    kind: 'github',
+    workspace_id: WORKSPACE,
+    namespace: 'codertocat',
+    secret: githubSecret,
+  });
+  const clerkSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  const clerk = await api('POST', '/api/v1/integrations', {
+    kind: 'identity',
+    workspace_id: WORKSPACE,
+    format: 'clerk',
+    subject_provider: 'clerk',
+    secret: clerkSecret,
+  });
+  line(
+    `integrations: GitHub ${github.body.id} (owner codertocat), Clerk ${clerk.body.id} (subject_provider "${clerk.body.subject_provider}")`,
+  );
+
+  step('Webhooks received');
+  const pr = githubPullRequest();
+  const delivery = randomUUID();
+  const first = await sendGithub(baseUrl, githubSecret, pr, delivery);
+  expectStatus(first, 'accepted', 'GitHub delivery');
+  const { repository, number } = JSON.parse(pr) as { repository: { full_name: string }; number: number };
+  line(`GitHub pull_request opened, ${repository.full_name}#${number}: ${first.body.status} (${first.body.event_id})`);
+  const again = await sendGithub(baseUrl, githubSecret, pr, delivery);
+  expectStatus(again, 'duplicate', 'GitHub redelivery');
+  line(`the same delivery again (GitHub "Redeliver"): ${again.body.status}, nothing stored twice`);
+  const user = await sendClerk(baseUrl, clerk.body.id, clerkSecret, clerkUserCreated());
+  expectStatus(user, 'accepted', 'Clerk delivery');
+  line(`Clerk user.created (linked to GitHub account ${GITHUB_ACCOUNT}): ${user.body.status}`);
+
+  step('Change event recorded');
+  const event = await onlyChangeEvent(api);
+  line(`${event.id}  ${event.repository}#${event.number} ${event.action}: "${event.title}"`);
+  line(`author: ${author(event)}; processing allowed: ${event.decision.processing_allowed}`);
+
+  step('Access request (GDPR Art. 15)');
+  const accessId = await fileRequest(api, 'access', clerk.body.subject_provider);
+  await waitForCompletion(api, accessId);
+  const packagePath = `/api/v1/privacy/requests/${accessId}/package`;
+  const pkg = await api('GET', packagePath);
+  line(`package: ${baseUrl}${packagePath} (${pkg.body.format})`);
+  for (const text of packageSummary(pkg.body)) line(`  ${text}`);
+
+  step('Deletion request (GDPR Art. 17)');
+  const deletionId = await fileRequest(api, 'deletion', clerk.body.subject_provider);
+  await waitForCompletion(api, deletionId);
+  const report = await api('GET', `/api/v1/privacy/requests/${deletionId}/report`);
+  line(`report: ${baseUrl}/api/v1/privacy/requests/${deletionId}/report (${report.body.format})`);
+  for (const text of reportLines(report.body)) line(`  ${text}`);
+
+  step('Afterwards');
+  const after = await onlyChangeEvent(api);
+  const title = after.title === null ? 'erased' : `"${after.title}"`;
+  line(
+    `${after.id}: author ${author(after)}; title ${title}; policy decision kept (processing allowed: ${after.decision.processing_allowed})`,
+  );
+  if (after.author !== null) throw new DemoFailure('the change event still names its author after the deletion');
+  const gone = await api('GET', packagePath, undefined, {}, [410]);
+  line(`the access package now answers ${gone.status}: ${gone.body.detail}`);
+
+  step('Audit trail');
+  const { entries, head } = await readChain(services.database.db);
+  const problem = verifyChain(entries, head);
+  if (problem) throw new DemoFailure(`audit verify: chain broken at entry ${problem.seq} (${problem.problem})`);
+  line(`audit verify: chain intact, ${entries.length} entries (same check as \`privacyctl audit verify\`)`);
+}
+
+async function main(): Promise<number> {
+  let stack: DemoStack | undefined;
+  try {
+    stack = await startStack();
+    await run(stack);
+    console.log('\nDemo finished: every step succeeded.');
+    return 0;
+  } catch (error) {
+    const reason =
+      error instanceof DemoFailure ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    console.error(`\nDemo failed: ${reason}`);
+    return 1;
+  } finally {
+    await stack
+      ?.stop()
+      .catch((error: unknown) => console.error(`cleanup failed: ${error instanceof Error ? error.message : error}`));
+  }
+}
+
+process.exit(await main());

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+
+const GENESIS = '0'.repeat(64);
+
+// Frozen copy of the audit hash at the time of this migration (migrations import no app code).
+function chainHash(prev: string, row: Record<string, unknown>, seq: number): string {
+  const body = JSON.stringify([
+    seq,
+    row.occurred_at,
+    row.actor,
+    row.action,
+    row.target_type,
+    row.target_id,
+    row.workspace_id,
+    row.details,
+  ]);
+  return createHash('sha256').update(`${prev}\n${body}`).digest('hex');
+}
+
+async function addColumns(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .alterTable('privacy_requests')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('privacy_requests').addColumn('lease_owner', 'varchar(100)').execute();
+  await db.schema.alterTable('privacy_requests').addColumn('lease_expires_at', 'varchar(30)').execute();
+  await db.schema.alterTable('privacy_requests').addColumn('next_attempt_at', 'varchar(30)').execute();
+  await db.schema.createIndex('privacy_requests_status_idx').on('privacy_requests').columns(['status', 'id']).execute();
+  // The retention sweeper deletes change events by (workspace, repository) and age.
+  await db.schema
+    .createIndex('change_events_retention_idx')
+    .on('change_events')
+    .columns(['workspace_id', 'repository', 'received_at'])
+    .execute();
+  await db.schema.alterTable('audit_events').addColumn('seq', 'integer').execute();
+  await db.schema.alterTable('audit_events').addColumn('prev_hash', 'varchar(64)').execute();
+  await db.schema.alterTable('audit_events').addColumn('hash', 'varchar(64)').execute();
+}
+
+/** Chains the audit entries written before this migration, in id order, and records the head. */
+async function chainExisting(db: Kysely<any>): Promise<void> {
+  const rows = await db.selectFrom('audit_events').selectAll().orderBy('id').execute();
+  let prev = GENESIS;
+  for (const [i, row] of rows.entries()) {
+    const hash = chainHash(prev, row, i + 1);
+    await db
+      .updateTable('audit_events')
+      .set({ seq: i + 1, prev_hash: prev, hash })
+      .where('id', '=', row.id)
+      .execute();
+    prev = hash;
+  }
+  await db.insertInto('audit_head').values({ id: 1, seq: rows.length, hash: prev }).execute();
+}
+
+/**
+ * Request processing: lease columns on privacy requests (the table is the job queue), request
+ * results (packages and erasure reports), and the audit hash chain (seq, prev_hash, hash, plus a
+ * one-row head that serialises appends). Frozen: never edit after it lands.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await addColumns(db);
+  await db.schema
+    .createTable('request_results')
+    .addColumn('request_id', 'varchar(40)', (c) => c.primaryKey())
+    .addColumn('package', 'text')
+    .addColumn('report', 'text')
+    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('audit_head')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('hash', 'varchar(64)', (c) => c.notNull())
+    .execute();
+  await chainExisting(db);
+  await db.schema.createIndex('audit_events_seq_key').on('audit_events').column('seq').unique().execute();
+}
+
+/** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('audit_events_seq_key').execute();
+  await db.schema.dropTable('audit_head').execute();
+  await db.schema.dropTable('request_results').execute();
+  await db.schema.dropIndex('privacy_requests_status_idx').execute();
+  await db.schema.dropIndex('change_events_retention_idx').execute();
+  for (const column of ['seq', 'prev_hash', 'hash']) await db.schema.alterTable('audit_events').dropColumn(column).execute();
+  for (const column of ['attempts', 'lease_owner', 'lease_expires_at', 'next_attempt_at']) {
+    await db.schema.alterTable('privacy_requests').dropColumn(column).execute();
+  }
+}

@@ -1,0 +1,13 @@
+import { accessPackage } from '../../modules/subject-data/subject-package.js';
+import type { RequestHandler } from './handler.types.js';
+
+/**
+ * `access` (right of access, GDPR Art. 15): completes with the access package of the subject and
+ * its linked identities in scope, with purposes, recipients, retention and source per category.
+ * A subject the service has never seen completes with every category in scope empty.
+ * Read-only, so a retry gives the same package (but a later `generated_at`).
+ */
+export const accessHandler: RequestHandler = async ({ tx, request, now, pseudonymKey }) => ({
+  status: 'completed',
+  package: await accessPackage(tx, request, pseudonymKey, now),
+});

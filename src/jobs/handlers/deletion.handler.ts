@@ -1,0 +1,14 @@
+import { eraseSubjectData } from '../../modules/subject-data/erasure.js';
+import type { RequestHandler } from './handler.types.js';
+
+/**
+ * `deletion` (right to erasure, GDPR Art. 17): erases or pseudonymizes every record of the
+ * subject and its linked identities in scope, writes the tombstones, and completes with the
+ * erasure report (per category: erased counts, kept records and why; no personal data). A
+ * subject the service has never seen completes with zero counts (its tombstone still written).
+ * Idempotent inside `tx`: a rolled-back attempt leaves nothing, a rerun erases what is left.
+ */
+export const deletionHandler: RequestHandler = async ({ tx, request, now, pseudonymKey }) => ({
+  status: 'completed',
+  report: await eraseSubjectData(tx, request, pseudonymKey, now),
+});

@@ -1,0 +1,143 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
+import type { PolicyService } from '../modules/policies/policy.service.js';
+import * as repo from './retention.repository.js';
+
+/** Default time between retention sweeps, ms (`RETENTION_SWEEP_MS` in config.ts overrides it). */
+export const RETENTION_SWEEP_MS = 60_000;
+
+/** Rows deleted per statement: a large backlog is removed in many short statements, never one long one. */
+export const RETENTION_BATCH_SIZE = 500;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The shortest `retention_days` a policy allows (PRODUCT.md §2.4): nothing younger can be due. */
+const MIN_RETENTION_DAYS = 1;
+
+/** What one sweep deleted, by table. */
+export interface SweepCounts {
+  changeEvents: number;
+  idempotencyRecords: number;
+  webhookDeliveries: number;
+}
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs `step` (one batch delete) until a batch comes back short. Yields to the event loop between
+ * batches: better-sqlite3 is synchronous, and `serve` must keep answering during a big backlog.
+ */
+async function drain(step: () => Promise<number>, batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await step();
+    total += deleted;
+    if (deleted < batchSize) return total;
+    await nextTick();
+  }
+}
+
+/** The error's class only: a driver message can quote row values. */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : 'Error';
+}
+
+/**
+ * The retention sweeper (GDPR Art. 5(1)(e), storage limitation). One {@link sweep} deletes:
+ * change events older than the effective `retention_days` of their (workspace, repository);
+ * idempotency records past `expires_at` whose response is stored, or whose in-flight claim was
+ * abandoned (never a live claim); remembered webhook deliveries past their de-duplication window.
+ * Nothing is audited per row; each sweep logs its counts (no personal data).
+ *
+ * @param deps.batchSize - rows per delete statement, default {@link RETENTION_BATCH_SIZE}.
+ */
+export function createRetentionSweeper(deps: {
+  database: Database;
+  policies: Pick<PolicyService, 'effective'>;
+  clock: Clock;
+  log: Logger;
+  batchSize?: number;
+}) {
+  const { database, policies, clock, log } = deps;
+  const db = database.db;
+  const batchSize = deps.batchSize ?? RETENTION_BATCH_SIZE;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function sweepChangeEvents(now: Date): Promise<number> {
+    const scopes = await repo.changeEventScopes(db, toTimestamp(new Date(now.getTime() - MIN_RETENTION_DAYS * DAY_MS)));
+    let total = 0;
+    for (const scope of scopes) {
+      const { policy } = await policies.effective(scope.workspace_id, scope.repository);
+      const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
+      if (scope.oldest >= cutoff) continue;
+      total += await drain(() => repo.deleteChangeEventsBefore(db, scope, cutoff, batchSize), batchSize);
+    }
+    return total;
+  }
+
+  /**
+   * One pass over the three tables, as of `now`.
+   * @returns how many rows were deleted from each.
+   * @throws whatever the database throws (rows deleted before that stay deleted).
+   */
+  async function sweep(now: Date): Promise<SweepCounts> {
+    const at = toTimestamp(now);
+    const inFlightBefore = toTimestamp(new Date(now.getTime() - IN_FLIGHT_LEASE_MS));
+    const changeEvents = await sweepChangeEvents(now);
+    const idempotencyRecords = await drain(
+      () => repo.deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize),
+      batchSize,
+    );
+    const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize);
+    // Deleted change events held authors and titles: on SQLite, move them out of the WAL too.
+    if (changeEvents > 0) await database.checkpoint();
+    return { changeEvents, idempotencyRecords, webhookDeliveries };
+  }
+
+  /** A sweep that logs its outcome instead of throwing (the next one retries). */
+  async function sweepAndLog(): Promise<void> {
+    const started = Date.now();
+    try {
+      const counts = await sweep(clock());
+      const deleted = counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries;
+      log[deleted > 0 ? 'info' : 'debug']({ ...counts, durationMs: Date.now() - started }, 'retention sweep');
+    } catch (error) {
+      log.warn({ error: errorName(error), durationMs: Date.now() - started }, 'retention sweep failed');
+    }
+  }
+
+  async function run(intervalMs: number): Promise<void> {
+    while (running) {
+      await sweepAndLog();
+      if (!running) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, intervalMs);
+      });
+    }
+  }
+
+  return {
+    sweep,
+    /** Sweeps now, then every `intervalMs` (default {@link RETENTION_SWEEP_MS}) after the previous sweep ends. */
+    start(intervalMs: number = RETENTION_SWEEP_MS): void {
+      if (running) return;
+      running = true;
+      loop = run(intervalMs);
+    },
+    /** Stops the schedule; resolves once a sweep in progress has finished. */
+    async stop(): Promise<void> {
+      running = false;
+      if (timer) clearTimeout(timer);
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+export type RetentionSweeper = ReturnType<typeof createRetentionSweeper>;

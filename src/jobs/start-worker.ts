@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { WorkerConfig } from '../config.js';
+import type { Services } from '../services.js';
+import { REQUEST_HANDLERS } from './handlers/index.js';
+import type { Metrics } from '../metrics.js';
+import { createRetentionSweeper } from './retention-sweeper.js';
+import { type Worker, createWorker } from './worker.js';
+
+/**
+ * Creates and starts the request worker on the services' database (in `serve`, or alone in
+ * `privacyctl worker`), and beside it the retention sweeper: one sweep at once, then one every
+ * `RETENTION_SWEEP_MS`. `stop()` stops both, after the request and the sweep in hand. With
+ * `metrics`, processed requests are counted (`privacy_requests_processed_total`).
+ */
+export function startWorker(
+  services: Services,
+  config: WorkerConfig,
+  log: Logger,
+  metrics?: Pick<Metrics, 'requestsProcessed'>,
+): Worker {
+  const worker = createWorker({
+    database: services.database,
+    clock: services.clock,
+    log,
+    pseudonymKey: services.keys.pseudonymKey,
+    handlers: REQUEST_HANDLERS,
+    ...(metrics ? { metrics } : {}),
+    options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
+  });
+  const sweeper = createRetentionSweeper({
+    database: services.database,
+    policies: services.policies,
+    clock: services.clock,
+    log,
+  });
+  worker.start();
+  sweeper.start(config.retentionSweepMs);
+  return {
+    ...worker,
+    async stop(): Promise<void> {
+      await Promise.all([worker.stop(), sweeper.stop()]);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import type { Metrics } from '../metrics.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import { appendAuditEvent } from '../modules/audit/audit.repository.js';
+import { retryDelayMs } from '../modules/privacy-requests/lifecycle.fns.js';
+import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
+import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
+import { claimNext, extendLease, finishAttempt } from './job.repository.js';
+import { saveResult } from './result.repository.js';
+
+/** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
+export interface WorkerOptions {
+  pollMs: number;
+  leaseMs: number;
+  maxAttempts: number;
+}
+
+/** The attempt ended because the lease was lost (another worker took over, or the request was canceled). */
+class LeaseLost extends Error {}
+
+/** A failure reason safe to store and show: the error's class, never its message (it may quote data). */
+function failureReason(error: unknown): string {
+  return error instanceof Error ? error.name : 'Error';
+}
+
+/**
+ * The request processor: claims due requests (the `privacy_requests` table is the queue), runs
+ * the handler of the request type inside one transaction that also records the outcome, keeps
+ * its lease alive while it works, retries failures with exponential backoff, and marks a request
+ * `failed` after `maxAttempts`. A request whose worker dies is claimed again when its lease
+ * expires; completion is conditional on still holding the lease, so each request completes once.
+ */
+export function createWorker(deps: {
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  pseudonymKey: string;
+  handlers: Record<string, RequestHandler>;
+  options: WorkerOptions;
+  /** Counts attempts by outcome: completed, action_required, retried, failed. */
+  metrics?: Pick<Metrics, 'requestsProcessed'>;
+}) {
+  const { database, clock, log, options } = deps;
+  const db = database.db;
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  let running = false;
+  let loop: Promise<void> | null = null;
+
+  async function complete(request: PrivacyRequestRow, now: Date): Promise<HandlerOutcome> {
+    const handler = deps.handlers[request.request_type];
+    if (!handler) throw new Error(`no handler for ${request.request_type}`);
+    return db.transaction().execute(async (tx) => {
+      const outcome = await handler({ tx, request, now, pseudonymKey: deps.pseudonymKey });
+      const at = toTimestamp(clock());
+      const done = outcome.status === 'completed';
+      const fields = done
+        ? { status: 'completed', completed_at: at, status_reason: null }
+        : { status: 'action_required', status_reason: outcome.reason };
+      if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
+      if (done) await saveResult(tx, request.id, outcome.package, outcome.report, at);
+      await appendAuditEvent(tx, {
+        actor: 'worker',
+        action: `privacy_request.${fields.status}`,
+        targetType: 'privacy_request',
+        targetId: request.id,
+        workspaceId: request.workspace_id,
+        details: { attempt: request.attempts },
+        occurredAt: at,
+      });
+      return outcome;
+    });
+  }
+
+  async function retryOrFail(request: PrivacyRequestRow, error: unknown): Promise<void> {
+    const now = clock();
+    const at = toTimestamp(now);
+    const reason = `attempt ${request.attempts} failed: ${failureReason(error)}`;
+    const final = request.attempts >= options.maxAttempts;
+    await db.transaction().execute(async (tx) => {
+      const fields = final
+        ? { status: 'failed', status_reason: reason }
+        : {
+            status: 'queued',
+            status_reason: reason,
+            next_attempt_at: toTimestamp(new Date(now.getTime() + retryDelayMs(request.attempts))),
+          };
+      if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) return;
+      if (final)
+        await appendAuditEvent(tx, {
+          actor: 'worker',
+          action: 'privacy_request.failed',
+          targetType: 'privacy_request',
+          targetId: request.id,
+          workspaceId: request.workspace_id,
+          details: { attempts: request.attempts, reason },
+          occurredAt: at,
+        });
+    });
+    deps.metrics?.requestsProcessed.inc({ request_type: request.request_type, outcome: final ? 'failed' : 'retried' });
+    log.warn(
+      { requestId: request.id, attempt: request.attempts, final, error: failureReason(error) },
+      'privacy request attempt failed',
+    );
+  }
+
+  /** Claims and processes at most one request. @returns true when one was claimed. */
+  async function runOnce(): Promise<boolean> {
+    const now = clock();
+    const request = await claimNext(db, owner, toTimestamp(now), toTimestamp(new Date(now.getTime() + options.leaseMs)));
+    if (!request) return false;
+    const heartbeat = setInterval(
+      () => {
+        const until = toTimestamp(new Date(clock().getTime() + options.leaseMs));
+        extendLease(db, request.id, owner, until).catch(() => undefined);
+      },
+      Math.max(10, Math.floor(options.leaseMs / 3)),
+    );
+    try {
+      const outcome = await complete(request, now);
+      if (request.request_type === 'deletion') await database.checkpoint();
+      deps.metrics?.requestsProcessed.inc({ request_type: request.request_type, outcome: outcome.status });
+      log.info({ requestId: request.id, status: outcome.status }, 'privacy request processed');
+    } catch (error) {
+      if (error instanceof LeaseLost)
+        log.info({ requestId: request.id }, 'lease lost; another worker or an operator took the request');
+      else await retryOrFail(request, error);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return true;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      const worked = await runOnce().catch((error: unknown) => {
+        log.warn({ error: failureReason(error) }, 'worker poll failed');
+        return false;
+      });
+      if (!worked && running) await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+    }
+  }
+
+  return {
+    owner,
+    runOnce,
+    /** Starts polling in the background. */
+    start(): void {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    /** Stops after the request in hand (if any) is finished. */
+    async stop(): Promise<void> {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+export type Worker = ReturnType<typeof createWorker>;

@@ -1,0 +1,93 @@
+import type { Executor } from '../../db/executor.js';
+import { forUpdate } from '../../db/locking.js';
+import { saveResult } from '../../jobs/result.repository.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { appendAuditEvent } from '../audit/audit.repository.js';
+import { applyCorrections } from '../subject-data/correction.js';
+import { coversWorkspace, type Principal } from '../tokens/principal.js';
+import { type Regulation, computeExtendedDueAt } from './deadline.fns.js';
+import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
+import { toResource } from './privacy-request.fns.js';
+import type { PrivacyRequestRow } from './privacy-request.repository.js';
+import type { PrivacyRequestResource } from './privacy-request.types.js';
+
+/** The request does not exist, or not in the caller's workspaces (404). */
+export class RequestNotFoundError extends Error {}
+
+/** The action is not allowed in the request's current status (409). */
+export class InvalidTransitionError extends Error {
+  constructor(
+    readonly action: OperatorAction,
+    readonly status: string,
+  ) {
+    super(`cannot ${action} a request in status ${status}`);
+  }
+}
+
+/** Input of an operator action: `reason` for reject/cancel/extend, `changes` for corrections. */
+export interface ActionInput {
+  reason?: string;
+  changes?: Record<string, unknown>;
+}
+
+function changedFields(action: OperatorAction, row: PrivacyRequestRow, next: string, reason: string | undefined, at: string) {
+  if (action === 'extend') {
+    const regulations = row.regulation.split('+') as Regulation[];
+    return { extended_due_at: toTimestamp(computeExtendedDueAt(regulations, new Date(row.created_at))) };
+  }
+  if (action === 'approve') return { status: next, status_reason: null };
+  if (action === 'corrections') return { status: next, completed_at: at, status_reason: null };
+  // Reject and cancel end the request; a worker holding it loses its lease and rolls back.
+  return { status: next, status_reason: reason ?? null, lease_owner: null, lease_expires_at: null };
+}
+
+/**
+ * Operator actions on a request (PRODUCT.md §2.3): approve, reject, cancel, extend (once: GDPR
+ * +2 months, CCPA +45 days), corrections. Each runs in one transaction under a row lock, checks
+ * the transition (lifecycle.fns.ts), and is audited with actor and reason (never corrected
+ * values: only field names).
+ */
+export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    /**
+     * @throws RequestNotFoundError, InvalidTransitionError, NotCorrectableError (corrections).
+     */
+    async act(principal: Principal, id: string, action: OperatorAction, input: ActionInput): Promise<PrivacyRequestResource> {
+      return db.transaction().execute(async (tx) => {
+        const row = await forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
+        if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
+        const next = statusAfter(action, row);
+        if (next === null) throw new InvalidTransitionError(action, row.status);
+        const at = toTimestamp(clock());
+        const report = action === 'corrections' ? await applyCorrections(tx, row, input.changes ?? {}, clock()) : undefined;
+        const fields = { ...changedFields(action, row, next, input.reason, at), updated_at: at };
+        const updated = await tx
+          .updateTable('privacy_requests')
+          .set(fields)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (report !== undefined) await saveResult(tx, id, undefined, report, at);
+        const details = {
+          from: row.status,
+          to: updated.status,
+          ...(input.reason ? { reason: input.reason } : {}),
+          ...(report ? { report } : {}),
+        };
+        await appendAuditEvent(tx, {
+          actor: principal.id,
+          action: `privacy_request.${action}`,
+          targetType: 'privacy_request',
+          targetId: id,
+          workspaceId: row.workspace_id,
+          details,
+          occurredAt: at,
+        });
+        return toResource(updated);
+      });
+    },
+  };
+}
+
+export type PrivacyRequestActions = ReturnType<typeof createPrivacyRequestActions>;

@@ -1,0 +1,78 @@
+import type { Executor } from '../../db/executor.js';
+
+/** Profile fields an erasure can clear. */
+export type ProfileField = 'email' | 'name' | 'username';
+
+/** Deletes the subject row, its identity events and its linked identities. @returns the counts. */
+export async function deleteProfile(db: Executor, subjectRef: string): Promise<{ events: number; links: number }> {
+  const events = await db.deleteFrom('identity_events').where('subject_ref', '=', subjectRef).executeTakeFirst();
+  const links = await db.deleteFrom('linked_identities').where('subject_ref', '=', subjectRef).executeTakeFirst();
+  await db.deleteFrom('subjects').where('id', '=', subjectRef).execute();
+  return { events: Number(events.numDeletedRows), links: Number(links.numDeletedRows) };
+}
+
+/** Sets profile fields of the subject row to null. */
+export async function clearProfileFields(
+  db: Executor,
+  subjectRef: string,
+  fields: readonly ProfileField[],
+  now: string,
+): Promise<void> {
+  if (fields.length === 0) return;
+  const cleared = Object.fromEntries(fields.map((f) => [f, null])) as Partial<Record<ProfileField, null>>;
+  await db
+    .updateTable('subjects')
+    .set({ ...cleared, updated_at: now })
+    .where('id', '=', subjectRef)
+    .execute();
+}
+
+/** Replaces the stored `data` JSON of one identity event. */
+export async function rewriteEventData(db: Executor, subjectRef: string, eventId: string, data: string): Promise<void> {
+  await db
+    .updateTable('identity_events')
+    .set({ data })
+    .where('subject_ref', '=', subjectRef)
+    .where('event_id', '=', eventId)
+    .execute();
+}
+
+/**
+ * Makes change events anonymous: author columns null, and the title too when `title` is true.
+ * The event and its policy decision stay.
+ */
+export async function anonymizeChangeEvents(db: Executor, ids: readonly string[], title: boolean): Promise<void> {
+  if (ids.length === 0) return;
+  const author = { author_account_id: null, author_login: null, author_pseudonym: null };
+  await db
+    .updateTable('change_events')
+    .set(title ? { ...author, title: null } : author)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Replaces (or, with null, drops) the stored package of a request. */
+export async function replacePackage(db: Executor, requestId: string, pkg: string | null): Promise<void> {
+  await db.updateTable('request_results').set({ package: pkg }).where('request_id', '=', requestId).execute();
+}
+
+/** Deletes the idempotency records whose stored response points at one of `locations`. @returns how many. */
+export async function deleteIdempotencyRecords(db: Executor, locations: readonly string[]): Promise<number> {
+  if (locations.length === 0) return 0;
+  const result = await db
+    .deleteFrom('idempotency_records')
+    .where('response_location', 'in', [...locations])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Inserts a tombstone per keyed hash (an existing one stays). */
+export async function insertTombstones(db: Executor, workspaceId: string, hashes: readonly string[], now: string): Promise<void> {
+  for (const subjectHash of hashes) {
+    await db
+      .insertInto('tombstones')
+      .values({ workspace_id: workspaceId, subject_hash: subjectHash, created_at: now })
+      .onConflict((oc) => oc.columns(['workspace_id', 'subject_hash']).doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,204 @@
+import type { ChangeEventRow } from '../change-events/change-event.repository.js';
+import type { IdentityEventRow } from '../subjects/subject.repository.js';
+import {
+  ACCESS_FORMAT,
+  type AccessPackage,
+  type AccountData,
+  type ChangeEventData,
+  EXPORT_FORMAT,
+  type ExportPackage,
+  type PackageData,
+  type ProcessingStatement,
+} from './package.types.js';
+import { categoriesInScope, type DataCategory } from './scope.fns.js';
+import type { SubjectData } from './subject-data.types.js';
+
+/** The request a package answers: its id, key, scope (parsed) and regulation label. */
+export interface PackageRequest {
+  id: string;
+  workspace_id: string;
+  subject_provider: string;
+  subject_id: string;
+  scope: string[];
+  /** `gdpr`, `ccpa` or `ccpa+gdpr`. */
+  regulation: string;
+}
+
+/** The policy facts an access package states: the workspace's effective policy. */
+export interface PackagePolicy {
+  retention_days: number;
+  auto_erase_on_deprovision: boolean;
+}
+
+/** Distinct string values of `field` in the stored events' data, oldest first, except `current`. */
+function earlierValues(events: readonly IdentityEventRow[], field: string, current: string | null): string[] {
+  const values: string[] = [];
+  for (const event of events) {
+    const value = (JSON.parse(event.data) as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value !== current && !values.includes(value)) values.push(value);
+  }
+  return values;
+}
+
+function accountData(data: SubjectData): AccountData {
+  const { subject } = data;
+  return {
+    identity: subject ? { provider: subject.subject_provider, id: subject.subject_id } : null,
+    state: subject?.state ?? null,
+    username: subject?.username ?? null,
+    earlier_usernames: earlierValues(data.identityEvents, 'username', subject?.username ?? null),
+    linked_accounts: data.linked.map((a) => ({ provider: a.provider, account_id: a.account_id, login: a.login ?? null })),
+    identity_events: data.identityEvents.map((e) => ({
+      event_id: e.event_id,
+      type: e.event_type,
+      occurred_at: e.occurred_at,
+      received_at: e.received_at,
+    })),
+    privacy_requests: data.requests.map((r) => ({
+      id: r.id,
+      request_type: r.request_type,
+      status: r.status,
+      created_at: r.created_at,
+      completed_at: r.completed_at,
+    })),
+  };
+}
+
+function changeEventData(row: ChangeEventRow): ChangeEventData {
+  const { id, provider, repository, number, action, title, head_sha, received_at, author_account_id, author_login } = row;
+  return { id, provider, repository, number, action, title, head_sha, received_at, author_account_id, author_login };
+}
+
+/** The data of every category in `scope`, each present even when empty. */
+export function packageData(scope: readonly string[], data: SubjectData): PackageData {
+  const out: PackageData = {};
+  const s = data.subject;
+  for (const category of categoriesInScope(scope)) {
+    if (category === 'user.account') out[category] = accountData(data);
+    if (category === 'user.contact.email')
+      out[category] = { email: s?.email ?? null, earlier_values: earlierValues(data.identityEvents, 'email', s?.email ?? null) };
+    if (category === 'user.name')
+      out[category] = { name: s?.name ?? null, earlier_values: earlierValues(data.identityEvents, 'name', s?.name ?? null) };
+    if (category === 'user.content') out[category] = { change_events: data.changeEvents.map(changeEventData) };
+  }
+  return out;
+}
+
+/** The sentence naming the rights a package answers, by request type and regulation label. */
+export function controllerNote(kind: 'access' | 'export', regulation: string): string {
+  const gdpr =
+    kind === 'access'
+      ? 'Right of access by the data subject, GDPR Art. 15: the personal data held, with the purposes, recipients, retention and source of its processing.'
+      : 'Right to data portability, GDPR Art. 20: the personal data held, in a structured, commonly used and machine-readable format (JSON).';
+  if (!regulation.split('+').includes('ccpa')) return gdpr;
+  const ccpa =
+    kind === 'access'
+      ? ' Right to know, Cal. Civ. Code §1798.110.'
+      : ' Portable, readily usable format, Cal. Civ. Code §1798.130(a)(2)(B).';
+  return gdpr + ccpa;
+}
+
+function header(kind: 'access' | 'export', request: PackageRequest, now: Date) {
+  return {
+    request_id: request.id,
+    workspace_id: request.workspace_id,
+    subject: { provider: request.subject_provider, id: request.subject_id },
+    generated_at: now.toISOString(),
+    controller_note: controllerNote(kind, request.regulation),
+  };
+}
+
+/**
+ * The export package (GDPR Art. 20) of `data` for `request`: only the categories in scope; a
+ * subject the service has never seen gets those categories empty, not an error.
+ */
+export function buildExportPackage(request: PackageRequest, data: SubjectData, now: Date): ExportPackage {
+  const { controller_note, ...rest } = header('export', request, now);
+  return { format: EXPORT_FORMAT, ...rest, data: packageData(request.scope, data), controller_note };
+}
+
+const PROFILE_RECIPIENTS = [
+  'No one outside the service; operators of the workspace with privacy:read access see it in privacy-request results.',
+];
+
+function profileRetention(policy: PackagePolicy): string {
+  return policy.auto_erase_on_deprovision
+    ? 'Until the identity provider deprovisions the subject (the workspace policy erases it then) or a deletion request erases it.'
+    : 'Until a deletion request erases it (deprovisioning alone does not, under the workspace policy).';
+}
+
+function contentSources(data: SubjectData): string[] {
+  const providers = new Set(data.changeEvents.map((e) => e.provider));
+  const all = providers.size === 0;
+  return [
+    ...(all || providers.has('github') ? ['GitHub webhooks (pull_request events)'] : []),
+    ...(all || providers.has('gitlab') ? ['GitLab webhooks (Merge Request Hook events)'] : []),
+  ];
+}
+
+/**
+ * The GDPR Art. 15(1) statement for one category: purposes, recipients, retention (the
+ * workspace policy's `retention_days` for change events; until erased for the profile) and source.
+ */
+export function processingStatement(category: DataCategory, data: SubjectData, policy: PackagePolicy): ProcessingStatement {
+  const idp = data.subject
+    ? `the identity provider "${data.subject.subject_provider}", through signed identity webhooks`
+    : 'the identity provider, through signed identity webhooks';
+  if (category === 'user.content')
+    return {
+      purposes: [
+        'Record each pull/merge-request event with the policy decision taken for it (whether and how the repository may be processed).',
+      ],
+      recipients: ['Internal services of the workspace that read change events (scope privacy:read).'],
+      retention: `${policy.retention_days} days after receipt (workspace policy retention_days; a repository's policy may set fewer).`,
+      source: contentSources(data),
+    };
+  const purposes: Record<Exclude<DataCategory, 'user.content'>, string> = {
+    'user.account':
+      'Recognise the data subject and its linked code-host accounts, so privacy requests and author policies cover all of them; keep the record of its privacy requests.',
+    'user.contact.email': 'Recognise the data subject as its identity provider describes it.',
+    'user.name': 'Recognise the data subject as its identity provider describes it.',
+  };
+  const retention =
+    category === 'user.account'
+      ? `${profileRetention(policy)} Privacy request records are kept as proof of compliance (GDPR Art. 5(2)).`
+      : profileRetention(policy);
+  return { purposes: [purposes[category]], recipients: PROFILE_RECIPIENTS, retention, source: [idp] };
+}
+
+/**
+ * The access package (GDPR Art. 15) of `data` for `request`: the export package's data plus,
+ * per category in scope, a {@link ProcessingStatement}.
+ */
+export function buildAccessPackage(request: PackageRequest, data: SubjectData, policy: PackagePolicy, now: Date): AccessPackage {
+  const { controller_note, ...rest } = header('access', request, now);
+  const processing: AccessPackage['processing'] = {};
+  for (const category of categoriesInScope(request.scope)) processing[category] = processingStatement(category, data, policy);
+  return { format: ACCESS_FORMAT, ...rest, data: packageData(request.scope, data), processing, controller_note };
+}
+
+/**
+ * A stored package with the categories in `erase` removed (from `data` and `processing`), for an
+ * erasure of the same subject (GDPR Art. 17): copies of erased data must not outlive it.
+ *
+ * @param json - the stored package (JSON text).
+ * @returns the new JSON, or null when no data is left (or the text is not a package: then it is
+ *   all dropped), and which categories it held that were removed.
+ */
+export function packageWithout(json: string, erase: readonly DataCategory[]): { json: string | null; removed: DataCategory[] } {
+  let pkg: { data?: Record<string, unknown>; processing?: Record<string, unknown> };
+  try {
+    pkg = JSON.parse(json) as typeof pkg;
+  } catch {
+    return { json: null, removed: [...erase] };
+  }
+  if (typeof pkg !== 'object' || pkg === null || typeof pkg.data !== 'object' || pkg.data === null)
+    return { json: null, removed: [...erase] };
+  const removed = erase.filter((category) => category in (pkg.data as object));
+  for (const category of erase) {
+    delete pkg.data[category];
+    if (pkg.processing) delete pkg.processing[category];
+  }
+  if (removed.length === 0) return { json, removed };
+  return { json: Object.keys(pkg.data).length === 0 ? null : JSON.stringify(pkg), removed };
+}

@@ -1,0 +1,159 @@
+import type { Executor } from '../../db/executor.js';
+import { forUpdate } from '../../db/locking.js';
+import { accountPseudonym } from '../../lib/keyed-hash.js';
+import type { ChangeEventRow } from '../change-events/change-event.repository.js';
+import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import { listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
+import { accountSet } from './accounts.fns.js';
+import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';
+
+function subjectQuery(db: Executor) {
+  return db.selectFrom('subjects').selectAll();
+}
+
+/**
+ * The subject a request names: the `subjects` row of (workspace, provider, id), else the subject
+ * a code-host account (provider, id) of the workspace is linked to (provider compared
+ * lower-cased, as linked identities are stored).
+ *
+ * @param lock - take the row `FOR UPDATE` (PostgreSQL), so identity events for the subject wait
+ *   for an erasure or correction to commit.
+ * @returns the row, or undefined when the service has never seen the subject.
+ */
+export async function resolveSubject(db: Executor, key: SubjectKey, lock = false): Promise<SubjectRow | undefined> {
+  const direct = subjectQuery(db)
+    .where('workspace_id', '=', key.workspace_id)
+    .where('subject_provider', '=', key.subject_provider)
+    .where('subject_id', '=', key.subject_id);
+  const found = await (lock ? forUpdate(db, direct) : direct).executeTakeFirst();
+  if (found) return found;
+  const link = await db
+    .selectFrom('linked_identities')
+    .select('subject_ref')
+    .where('workspace_id', '=', key.workspace_id)
+    .where('provider', '=', key.subject_provider.toLowerCase())
+    .where('account_id', '=', key.subject_id)
+    .executeTakeFirst();
+  if (!link) return undefined;
+  const linked = subjectQuery(db).where('id', '=', link.subject_ref);
+  return (lock ? forUpdate(db, linked) : linked).executeTakeFirst();
+}
+
+/**
+ * Change events of the workspace authored by any account of the set: stored under the account's
+ * keyed pseudonym (`pseudonymous` and `full` policies), or with its account id (`full`).
+ * Oldest first. Events stored without an author (`none`, erased) cannot be attributed.
+ */
+export async function findAuthoredChangeEvents(
+  db: Executor,
+  workspaceId: string,
+  accounts: readonly Account[],
+  pseudonymKey: string,
+): Promise<ChangeEventRow[]> {
+  if (accounts.length === 0) return [];
+  const pseudonyms = accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));
+  return db
+    .selectFrom('change_events')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        eb('author_pseudonym', 'in', pseudonyms),
+        ...accounts.map((a) =>
+          eb.and([eb('provider', '=', a.provider.toLowerCase()), eb('author_account_id', '=', a.account_id)]),
+        ),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+}
+
+/** The workspace's privacy requests naming any account of the set, except `excludeId`; oldest first. */
+export async function findSubjectRequests(
+  db: Executor,
+  workspaceId: string,
+  accounts: readonly Account[],
+  excludeId: string,
+): Promise<PrivacyRequestRow[]> {
+  if (accounts.length === 0) return [];
+  return db
+    .selectFrom('privacy_requests')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '!=', excludeId)
+    .where((eb) =>
+      eb.or(accounts.map((a) => eb.and([eb('subject_provider', '=', a.provider), eb('subject_id', '=', a.account_id)]))),
+    )
+    .orderBy('id')
+    .execute();
+}
+
+/** The stored results of the given requests. */
+export async function findResults(db: Executor, requestIds: readonly string[]): Promise<RequestResultRow[]> {
+  if (requestIds.length === 0) return [];
+  return db
+    .selectFrom('request_results')
+    .selectAll()
+    .where('request_id', 'in', [...requestIds])
+    .execute();
+}
+
+/**
+ * Gathers everything the service holds about the subject a request names and its linked
+ * identities (see {@link SubjectData}). Read-only.
+ *
+ * @param request - the request being processed: its key, and its id (left out of `requests`).
+ * @param options.lock - lock the subject row (for an erasure or correction in the same transaction).
+ */
+export async function gatherSubjectData(
+  db: Executor,
+  request: SubjectKey & { id: string },
+  pseudonymKey: string,
+  options: { lock?: boolean } = {},
+): Promise<SubjectData> {
+  const subject = (await resolveSubject(db, request, options.lock ?? false)) ?? null;
+  const linked = subject ? await listLinkedIdentities(db, subject.id) : [];
+  const accounts = accountSet(request, subject, linked);
+  const identityEvents = subject
+    ? await db
+        .selectFrom('identity_events')
+        .selectAll()
+        .where('subject_ref', '=', subject.id)
+        .orderBy('occurred_at')
+        .orderBy('event_id')
+        .execute()
+    : [];
+  const changeEvents = await findAuthoredChangeEvents(db, request.workspace_id, accounts, pseudonymKey);
+  const requests = await findSubjectRequests(db, request.workspace_id, accounts, request.id);
+  const results = await findResults(
+    db,
+    requests.map((r) => r.id),
+  );
+  return { subject, linked, accounts, identityEvents, changeEvents, requests, results };
+}
+
+/**
+ * Writes corrected profile values: stores them as the identity event `eventId` (`user.updated`
+ * at `at`; replaced if it exists, so a retried correction stays one event) and sets them on the
+ * subject row (moving `last_event_at` forward to `at`).
+ */
+export async function recordCorrection(
+  db: Executor,
+  subject: Pick<SubjectRow, 'id' | 'subject_id' | 'last_event_at'>,
+  eventId: string,
+  values: Partial<Record<'email' | 'name' | 'username', string>>,
+  at: string,
+): Promise<void> {
+  const data = JSON.stringify({ user_id: subject.subject_id, ...values });
+  await db
+    .insertInto('identity_events')
+    .values({ subject_ref: subject.id, event_id: eventId, event_type: 'user.updated', occurred_at: at, data, received_at: at })
+    .onConflict((oc) => oc.columns(['subject_ref', 'event_id']).doUpdateSet({ data }))
+    .execute();
+  const lastEventAt = subject.last_event_at !== null && subject.last_event_at > at ? subject.last_event_at : at;
+  await db
+    .updateTable('subjects')
+    .set({ ...values, last_event_at: lastEventAt, updated_at: at })
+    .where('id', '=', subject.id)
+    .execute();
+}

@@ -1,0 +1,48 @@
+import type { Executor } from '../../db/executor.js';
+import { findLayers } from '../policies/policy.repository.js';
+import { mergePolicy } from '../policies/policy-merge.fns.js';
+import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import { buildAccessPackage, buildExportPackage, type PackagePolicy, type PackageRequest } from './package.fns.js';
+import type { AccessPackage, ExportPackage } from './package.types.js';
+import { parseScope } from './scope.fns.js';
+import { gatherSubjectData } from './subject-data.repository.js';
+
+function packageRequest(row: PrivacyRequestRow): PackageRequest {
+  const { id, workspace_id, subject_provider, subject_id, regulation } = row;
+  return { id, workspace_id, subject_provider, subject_id, regulation, scope: parseScope(row.scope) };
+}
+
+/** The workspace's policy facts an access package states (the workspace layer over the defaults). */
+async function workspacePolicy(db: Executor, workspaceId: string): Promise<PackagePolicy> {
+  const workspace = (await findLayers(db, workspaceId, '')).find((layer) => layer.repository === '');
+  const { policy } = mergePolicy({ workspace: workspace ? JSON.parse(workspace.settings) : null, repository: null });
+  return { retention_days: policy.retention_days, auto_erase_on_deprovision: policy.auto_erase_on_deprovision };
+}
+
+/**
+ * The export package (GDPR Art. 20) for an `export` request: everything in scope about its
+ * subject and linked identities. Read-only; a subject never seen gives empty categories.
+ */
+export async function exportPackage(
+  db: Executor,
+  request: PrivacyRequestRow,
+  pseudonymKey: string,
+  now: Date,
+): Promise<ExportPackage> {
+  const data = await gatherSubjectData(db, request, pseudonymKey);
+  return buildExportPackage(packageRequest(request), data, now);
+}
+
+/**
+ * The access package (GDPR Art. 15) for an `access` request: the export package's data plus
+ * purposes, recipients, retention (from the workspace policy) and source per category.
+ */
+export async function accessPackage(
+  db: Executor,
+  request: PrivacyRequestRow,
+  pseudonymKey: string,
+  now: Date,
+): Promise<AccessPackage> {
+  const data = await gatherSubjectData(db, request, pseudonymKey);
+  return buildAccessPackage(packageRequest(request), data, await workspacePolicy(db, request.workspace_id), now);
+}
