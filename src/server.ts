@@ -41,8 +41,12 @@ export async function main(): Promise<void> {
 const isEntry = import.meta.url === `file://${process.argv[1]}`;
 if (isEntry) {
   main().catch((error: unknown) => {
-    if (error instanceof ConfigError) console.error(error.message);
-    else console.error('failed to start:', error instanceof Error ? error.message : error);
+    // Before (or instead of) a logger: one plain line on stderr, the reason only.
+    const reason =
+      error instanceof ConfigError
+        ? error.message
+        : `failed to start: ${error instanceof Error ? error.message : 'unknown error'}`;
+    process.stderr.write(`${reason}\n`);
     process.exit(1);
   });
 }
