@@ -35,6 +35,9 @@ export function evaluateGoals(results: ScenarioResult[], peakRssMb: number | nul
   };
   ratioGoal('effective', 'effective policy req/s', 0.5);
   ratioGoal('create', 'create req/s', 0.15);
+  ratioGoal('github', 'webhook github req/s', 0.2);
+  ratioGoal('gitlab', 'webhook gitlab req/s', 0.2);
+  ratioGoal('identity', 'webhook identity req/s', 0.2);
   for (const r of results.filter((s) => s.target === 'service')) {
     goals.push({
       goal: `p99 ≤ 10 ms (${r.label})`,

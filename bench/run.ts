@@ -1,7 +1,7 @@
 /**
  * The benchmark, in one run: a bare node:http baseline and the real service (`node dist/server.js`
  * on a fresh SQLite file in a temp folder), both as child processes on free loopback ports; an
- * admin token and policy layers seeded; every scenario driven by autocannon; a table, a goal
+ * admin token, the three webhook integrations and policy layers seeded; every scenario driven by autocannon; a table, a goal
  * check and `.bench/results.json`. Children are stopped on every exit path.
  *
  * Usage: `npm run bench` (builds first) or `node --import tsx bench/run.ts [--quick]`.
@@ -28,7 +28,7 @@ import {
 } from './processes.js';
 import { addRatios, allRequestsSucceeded, evaluateGoals, printReport, writeResults } from './report.js';
 import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from './scenarios.js';
-import { createBody, seedThroughApi, seedToken } from './seed.js';
+import { createBody, seedDatabase, seedThroughApi } from './seed.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, '.bench');
@@ -94,14 +94,14 @@ async function main(workDir: string, { load, only, logLevel, profiled }: ReturnT
 
   const baselineUrl = await startBaseline();
   const databaseUrl = `sqlite:${join(workDir, 'privacy.db')}`;
-  const token = await seedToken(databaseUrl);
+  const { token, webhooks } = await seedDatabase(databaseUrl);
   const service = await startService(databaseUrl, logLevel, profiled);
   try {
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
     await seedThroughApi(service.url, token, replay.key, replay.body);
 
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios(token, runId, replay)) {
+    for (const scenario of scenarios(token, runId, replay, webhooks)) {
       if (only.length > 0 && scenario.id !== 'baseline' && !only.includes(scenario.id)) continue;
       console.error(`  ${scenario.label}…`);
       const result = await runScenario(scenario, scenario.target === 'baseline' ? baselineUrl : service.url, load);

@@ -4,20 +4,22 @@
  * scenario that "ran fast" by failing is reported as failing.
  */
 import autocannon from 'autocannon';
-import { createBody, effectivePath } from './seed.js';
+import { Webhook } from 'standardwebhooks';
+import { createBody, effectivePath, type WebhookSecrets } from './seed.js';
+import { githubPullRequestOpened, githubSignature, gitlabMergeRequestOpen, identityUserUpdated } from './webhook-payloads.js';
 
 type Request = autocannon.Request;
 type Headers = NonNullable<Request['headers']>;
 
 /** One scenario: where it goes, what it sends, and what a right answer looks like. */
 export interface Scenario {
-  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay. */
+  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity. */
   readonly id: string;
   readonly label: string;
   readonly target: 'baseline' | 'service';
   readonly request: Request;
-  /** A problem with a 2xx answer (e.g. "not a replay"), or null when it is right. */
-  readonly check?: (headers: Headers) => string | null;
+  /** A problem with a 2xx answer (e.g. "not a replay", a 202 where 200 is due), or null when it is right. */
+  readonly check?: (headers: Headers, body: string, status: number) => string | null;
 }
 
 /** The numbers kept for one scenario. Latencies in ms; memory in MiB (service only). */
@@ -45,12 +47,116 @@ function header(headers: Headers, name: string): string | undefined {
   return found ? String(found[1]) : undefined;
 }
 
+/** A webhook answer is right when it is a 200 with `"status":"accepted"` (a new event was recorded). */
+function accepted(_headers: Headers, body: string, status: number): string | null {
+  if (status !== 200) return `HTTP ${status} instead of 200: ${body.slice(0, 300)}`;
+  try {
+    const parsed = JSON.parse(body) as { status?: unknown };
+    return parsed.status === 'accepted' ? null : `status ${String(parsed.status)} instead of accepted: ${body.slice(0, 300)}`;
+  } catch {
+    return `not JSON: ${body.slice(0, 300)}`;
+  }
+}
+
+/** How many identity subjects the identity scenario spreads its events over (keeps each fold small). */
+const IDENTITY_SUBJECTS = 1000;
+
 /**
- * The five scenarios of the issue, in run order.
- * @param runId - makes this run's Idempotency-Keys and client_request_ids unique.
- * @param replay - the key and body already filed once (see seedThroughApi).
+ * The three webhook scenarios: every request is a new delivery (unique delivery id / event id),
+ * so each one records a new change event or identity event and must be answered "accepted".
  */
-export function scenarios(token: string, runId: string, replay: { key: string; body: string }): Scenario[] {
+function webhookScenarios(secrets: WebhookSecrets, runId: string): Scenario[] {
+  const githubBody = githubPullRequestOpened();
+  const githubHeaders = {
+    'content-type': 'application/json',
+    'x-github-event': 'pull_request',
+    'x-hub-signature-256': githubSignature(secrets.github, githubBody),
+  };
+  const gitlabHeaders = {
+    'content-type': 'application/json',
+    'x-gitlab-event': 'Merge Request Hook',
+    'x-gitlab-token': secrets.gitlab,
+  };
+  const identity = new Webhook(secrets.identity);
+  let github = 0;
+  let gitlab = 0;
+  let events = 0;
+  return [
+    {
+      id: 'github',
+      label: 'POST /webhook/prhost (GitHub PR)',
+      target: 'service',
+      request: {
+        method: 'POST',
+        path: '/webhook/prhost',
+        headers: githubHeaders,
+        body: githubBody,
+        setupRequest: (request) => {
+          github += 1;
+          return { ...request, headers: { ...request.headers, 'x-github-delivery': `gh-${runId}-${github}` } };
+        },
+      },
+      check: accepted,
+    },
+    {
+      id: 'gitlab',
+      label: 'POST /webhook/mrhost (GitLab MR)',
+      target: 'service',
+      request: {
+        method: 'POST',
+        path: '/webhook/mrhost',
+        headers: gitlabHeaders,
+        body: gitlabMergeRequestOpen(),
+        setupRequest: (request) => {
+          gitlab += 1;
+          return { ...request, headers: { ...request.headers, 'x-gitlab-event-uuid': `gl-${runId}-${gitlab}` } };
+        },
+      },
+      check: accepted,
+    },
+    {
+      id: 'identity',
+      label: 'POST /webhook/identity (user.updated)',
+      target: 'service',
+      request: {
+        method: 'POST',
+        path: '/webhook/identity',
+        headers: { 'content-type': 'application/json' },
+        // The event id is in the body and in the signed content, so both are made per request.
+        setupRequest: (request) => {
+          events += 1;
+          const id = `msg-${runId}-${events}`;
+          const body = identityUserUpdated(id, `bench-user-${events % IDENTITY_SUBJECTS}`);
+          const at = new Date();
+          return {
+            ...request,
+            headers: {
+              ...request.headers,
+              'webhook-id': id,
+              'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+              'webhook-signature': identity.sign(id, at, body),
+            },
+            body,
+          };
+        },
+      },
+      check: accepted,
+    },
+  ];
+}
+
+/**
+ * The scenarios of the issues, in run order.
+ * @param runId - makes this run's Idempotency-Keys, client_request_ids and delivery ids unique.
+ * @param replay - the key and body already filed once (see seedThroughApi).
+ * @param webhookSecrets - the seeded integrations' secrets (see seedDatabase).
+ */
+export function scenarios(
+  token: string,
+  runId: string,
+  replay: { key: string; body: string },
+  webhookSecrets: WebhookSecrets,
+): Scenario[] {
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
   let n = 0;
@@ -95,6 +201,7 @@ export function scenarios(token: string, runId: string, replay: { key: string; b
       },
       check: (headers) => (header(headers, 'idempotent-replayed') === 'true' ? null : 'no Idempotent-Replayed: true'),
     },
+    ...webhookScenarios(webhookSecrets, runId),
   ];
 }
 
@@ -135,7 +242,9 @@ async function fire(scenario: Scenario, baseUrl: string, connections: number, du
   let firstProblem: string | null = null;
   const onResponse = (status: number, body: string, _context: object, headers: Headers | undefined) => {
     const problem =
-      status < 200 || status > 299 ? `HTTP ${status}: ${body.slice(0, 300)}` : (scenario.check?.(headers ?? {}) ?? null);
+      status < 200 || status > 299
+        ? `HTTP ${status}: ${body.slice(0, 300)}`
+        : (scenario.check?.(headers ?? {}, body, status) ?? null);
     if (problem === null) return;
     if (status >= 200 && status <= 299) checkFailures += 1;
     firstProblem ??= problem;

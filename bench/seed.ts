@@ -1,7 +1,9 @@
 /**
- * Seeding: an admin API token written straight into the database (as `privacyctl token create`
- * does), then the policy layers and the replay request through the running service's API.
+ * Seeding: an admin API token and the three webhook integrations written straight into the
+ * database through the services (as `privacyctl token create` / `integration create` do), then
+ * the policy layers and the replay request through the running service's API.
  */
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
@@ -9,24 +11,63 @@ import { openServices } from '../src/services.js';
 
 export const WORKSPACE = 'acme';
 export const REPOSITORY = 'acme/api';
+/** The GitHub owner and GitLab namespace the webhook payloads route to (see webhook-payloads.ts). */
+export const GITHUB_OWNER = 'codertocat';
+export const GITLAB_NAMESPACE = 'gitlabhq';
+
+/** What the benchmark needs to sign or authenticate webhook deliveries; fresh for every run. */
+export interface WebhookSecrets {
+  /** GitHub HMAC secret (`X-Hub-Signature-256`). */
+  github: string;
+  /** GitLab token (`X-Gitlab-Token`). */
+  gitlab: string;
+  /** Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
+  identity: string;
+}
+
+/** What {@link seedDatabase} created. */
+export interface Seeded {
+  /** The admin token's secret, for `Authorization: Bearer <token>`. */
+  token: string;
+  webhooks: WebhookSecrets;
+}
 
 /** The workspace layer the issue names, and a repository layer that tightens it. */
 const WORKSPACE_LAYER = { retention_days: 30 };
 const REPOSITORY_LAYER = { retention_days: 14, excluded_paths: ['vendor/**', 'fixtures/**'], regulations: ['ccpa'] };
 
 /**
- * Migrates the database at `databaseUrl` and creates an admin token for every workspace.
+ * Migrates the database at `databaseUrl`, creates an admin token for every workspace and, in
+ * workspace `acme`, a GitHub integration (owner codertocat), a GitLab integration (namespace
+ * gitlabhq) and a Standard Webhooks identity integration (subject provider okta).
  * Run before the service starts, so the two never write at once.
- * @returns the secret, for `Authorization: Bearer <token>`.
  */
-export async function seedToken(databaseUrl: string): Promise<string> {
+export async function seedDatabase(databaseUrl: string): Promise<Seeded> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
   const database = createDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
     const services = await openServices({ config, database });
     const { token } = await services.tokens.create({ name: 'bench', scopes: ['admin'], workspaces: ['*'], actor: 'bench' });
-    return token;
+    const webhooks: WebhookSecrets = {
+      github: randomBytes(20).toString('hex'),
+      gitlab: randomBytes(20).toString('hex'),
+      identity: `whsec_${randomBytes(24).toString('base64')}`,
+    };
+    const { integrations } = services;
+    await integrations.create(
+      { kind: 'github', workspace_id: WORKSPACE, namespace: GITHUB_OWNER, secret: webhooks.github },
+      'bench',
+    );
+    await integrations.create(
+      { kind: 'gitlab', workspace_id: WORKSPACE, namespace: GITLAB_NAMESPACE, secret: webhooks.gitlab },
+      'bench',
+    );
+    await integrations.create(
+      { kind: 'identity', workspace_id: WORKSPACE, format: 'standard', subject_provider: 'okta', secret: webhooks.identity },
+      'bench',
+    );
+    return { token, webhooks };
   } finally {
     await database.close();
   }
