@@ -13,9 +13,22 @@
  * @module
  */
 
-/** A `json.JSONDecodeError`: `msg` and `pos` (code points) as CPython sets them. */
 import { PyFloat } from './python-float.js';
+import {
+  BACKSLASH,
+  COLON,
+  COMMA,
+  LITERALS,
+  MINUS,
+  QUOTE,
+  SIMPLE_ESCAPES,
+  hexValue,
+  isDigit,
+  isWs,
+  setOwn,
+} from './python-json-chars.js';
 
+/** A `json.JSONDecodeError`: `msg` and `pos` (code points) as CPython sets them. */
 export class PyJsonDecodeError extends Error {
   constructor(
     readonly msg: string,
@@ -24,44 +37,6 @@ export class PyJsonDecodeError extends Error {
     super(`${msg} (char ${pos})`);
     this.name = 'PyJsonDecodeError';
   }
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-
-/** Single-character escapes after a backslash (CPython's `BACKSLASH` table), by code point. */
-const BACKSLASH_TABLE = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const SIMPLE_ESCAPES: ReadonlyMap<number, string> = new Map(
-  Object.entries(BACKSLASH_TABLE).map(([name, char]) => [name.charCodeAt(0), char]),
-);
-
-/** Named constants tried by `scan_once_unicode`, keyed by their first character. */
-const LITERALS: ReadonlyMap<number, readonly [string, unknown]> = new Map([
-  [0x6e, ['null', null]],
-  [0x74, ['true', true]],
-  [0x66, ['false', false]],
-  [0x4e, ['NaN', Number.NaN]],
-  [0x49, ['Infinity', Number.POSITIVE_INFINITY]],
-  [MINUS, ['-Infinity', Number.NEGATIVE_INFINITY]],
-]);
-
-/** `IS_WHITESPACE`: exactly space, tab, LF, CR. */
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function hexValue(c: number): number {
-  if (isDigit(c)) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
-  return -1;
 }
 
 /** A container being filled: an array, or an object waiting for the value of `key`. */
@@ -301,14 +276,5 @@ export class PyJsonScanner {
     let idx = i;
     while (isDigit(this.ch(idx))) idx++;
     return idx;
-  }
-}
-
-/** Assigns like `JSON.parse` does: `__proto__` becomes an own property, not the prototype. */
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    obj[key] = value;
   }
 }
