@@ -38,7 +38,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const db = deps.database.db;
   const externalChanges = deps.database.externalChanges;
   const policies = createPolicyService({ db, clock, externalChanges });
-  const idempotency = createIdempotencyService({ db, clock });
+  const transact = deps.database.transact;
+  const idempotency = createIdempotencyService({ db, clock, transact });
   return {
     database: deps.database,
     clock,
@@ -48,8 +49,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
     requestActions: createPrivacyRequestActions({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey) }),
-    subjects: createSubjectService({ db, clock, pseudonymKey: deps.keys.pseudonymKey }),
-    changeEvents: createChangeEventService({ db, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
+    subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
+    changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
   };
 }

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
+import { createWriteBatcher, type Transact, transactEach } from './write-batcher.js';
 
 /** Which SQL engine a {@link Database} talks to. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -12,6 +13,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly dialect: Dialect;
+  /**
+   * Runs a unit of work in a transaction; resolves after it committed. On SQLite concurrent units
+   * share one commit (group commit, see db/write-batcher.ts), each still atomic on its own.
+   */
+  readonly transact: Transact;
   /** Answers true when a trivial query succeeds (readiness). Never throws. */
   ping(): Promise<boolean>;
   /**
@@ -86,6 +92,7 @@ function openSqlite(path: string): Database {
   return {
     db,
     dialect: 'sqlite',
+    transact: createWriteBatcher(db),
     externalChanges: () => dataVersion.get() as number,
     // Through Kysely, so it waits for the connection: never inside another caller's transaction.
     checkpoint: async () => void (await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db)),
@@ -109,6 +116,7 @@ function openPostgres(url: string): Database {
   return {
     db,
     dialect: 'postgres',
+    transact: transactEach(db),
     externalChanges: undefined,
     checkpoint: async () => undefined,
     ping: async () => {

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from './executor.js';
 
 /** True when `db` talks to PostgreSQL. */
@@ -15,4 +15,18 @@ export function forUpdate<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
 ): SelectQueryBuilder<DB, TB, O> {
   return isPostgres(db) ? query.forUpdate() : query;
+}
+
+/**
+ * Takes a transaction-scoped lock on `key` without waiting: PostgreSQL
+ * `pg_try_advisory_xact_lock(hashtextextended(key, 0))`, released at commit or rollback.
+ * On SQLite the transaction already holds the one write lock, so this is always true.
+ *
+ * @returns false when another transaction holds the lock on the same key (a 64-bit hash of it;
+ *   a collision only makes one caller answer "in flight" and retry).
+ */
+export async function tryLockKey(db: Executor, key: string): Promise<boolean> {
+  if (!isPostgres(db)) return true;
+  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${key}::text, 0)) as locked`.execute(db);
+  return rows[0]?.locked === true;
 }

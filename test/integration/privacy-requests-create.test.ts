@@ -150,6 +150,35 @@ for (const dialect of dialects()) {
       assert.equal(afterLease.statusCode, 202, 'an abandoned claim is taken over after its lease');
     });
 
+    if (dialect.name === 'postgres') {
+      it('answers 409 while another transaction is storing the same key, and stores it once that one is gone', async () => {
+        const pg = (await import('pg')).default;
+        const { idempotencyLockName } = await import('../../src/modules/idempotency/idempotency.service.js');
+        const principal = await t.services.tokens.authenticate(auth.slice('Bearer '.length));
+        assert.ok(principal);
+        // Another server's transaction, mid-way through storing this key: it holds the key's lock.
+        const other = new pg.Client({ connectionString: database.url });
+        await other.connect();
+        try {
+          await other.query('begin');
+          await other.query('select pg_advisory_xact_lock(hashtextextended($1::text, 0))', [
+            idempotencyLockName(principal.id, 'key-held-elsewhere'),
+          ]);
+          const res = await post(createBody(), 'key-held-elsewhere');
+          assert.equal(res.statusCode, 409);
+          assert.equal(res.headers['retry-after'], '1');
+          assert.equal(await count('privacy_requests'), 0);
+          assert.equal(await count('idempotency_records'), 0);
+          await other.query('rollback');
+        } finally {
+          await other.end();
+        }
+        const retried = await post(createBody(), 'key-held-elsewhere');
+        assert.equal(retried.statusCode, 202);
+        assert.equal(await count('privacy_requests'), 1);
+      });
+    }
+
     it('answers 409 with the existing Location for a client_request_id taken under another key', async () => {
       const first = await post(createBody());
       const res = await post(createBody({ intake_ref: 'dup' }), 'key-00000002');

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
@@ -43,8 +44,14 @@ function toResource(row: repo.ChangeEventRow): ChangeEventResource {
  * all once erased (tombstoned). A delivery id is recorded in the same transaction as the event,
  * so a redelivery (even 20 at once) records nothing more.
  */
-export function createChangeEventService(deps: { db: Executor; clock: Clock; policies: PolicyService; pseudonymKey: string }) {
-  const { db, clock, policies, pseudonymKey } = deps;
+export function createChangeEventService(deps: {
+  db: Executor;
+  transact: Transact;
+  clock: Clock;
+  policies: PolicyService;
+  pseudonymKey: string;
+}) {
+  const { db, transact, clock, policies, pseudonymKey } = deps;
   return {
     /** Records one event delivered to `integration` under `deliveryId`. */
     async record(
@@ -57,7 +64,7 @@ export function createChangeEventService(deps: { db: Executor; clock: Clock; pol
       const pseudonym = event.author ? accountPseudonym(pseudonymKey, event.provider, event.author.account_id) : null;
       const now = clock();
       const id = newId('chg', now.getTime());
-      return db.transaction().execute(async (tx) => {
+      return transact(async (tx) => {
         // Inside the transaction: an erasure committing meanwhile is seen, never raced.
         const erased = pseudonym !== null && (await isTombstoned(tx, workspaceId, pseudonym));
         const author = storedAuthor(event.author, effective.policy.author_identity, pseudonym, erased);

@@ -4,14 +4,26 @@ import type { IdempotencyTable } from './idempotency.table.js';
 
 export type IdempotencyRow = Selectable<IdempotencyTable>;
 
-/** Inserts an `in_flight` record; throws a unique violation when the (principal, key) exists. */
-export async function insertInFlight(
+/**
+ * Inserts a `completed` record with its response, in the transaction that made the effects.
+ * @throws a unique violation when the (principal, key) exists.
+ */
+export async function insertCompleted(
   db: Executor,
-  row: Pick<IdempotencyRow, 'principal_id' | 'idempotency_key' | 'fingerprint' | 'created_at' | 'expires_at'>,
+  row: Pick<IdempotencyRow, 'principal_id' | 'idempotency_key' | 'fingerprint' | 'created_at' | 'expires_at'> & {
+    response: { status: number; location: string | null; body: string };
+  },
 ): Promise<void> {
+  const { response, ...key } = row;
   await db
     .insertInto('idempotency_records')
-    .values({ ...row, state: 'in_flight', response_status: null, response_location: null, response_body: null })
+    .values({
+      ...key,
+      state: 'completed',
+      response_status: response.status,
+      response_location: response.location,
+      response_body: response.body,
+    })
     .execute();
 }
 
@@ -23,26 +35,6 @@ export async function findRecord(db: Executor, principalId: string, key: string)
     .where('principal_id', '=', principalId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
-}
-
-/** Stores the response and marks the record `completed`. */
-export async function completeRecord(
-  db: Executor,
-  principalId: string,
-  key: string,
-  response: { status: number; location: string | null; body: string },
-): Promise<void> {
-  await db
-    .updateTable('idempotency_records')
-    .set({
-      state: 'completed',
-      response_status: response.status,
-      response_location: response.location,
-      response_body: response.body,
-    })
-    .where('principal_id', '=', principalId)
-    .where('idempotency_key', '=', key)
-    .execute();
 }
 
 /** Deletes the record if it is still the one created at `createdAt` (so a newer claim survives). */

@@ -1,7 +1,9 @@
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
+import { tryLockKey } from '../../db/locking.js';
 import type { DB } from '../../db/schema.js';
+import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decideOnExisting, IDEMPOTENCY_TTL_MS } from './idempotency.fns.js';
 import * as repo from './idempotency.repository.js';
@@ -21,76 +23,97 @@ export class IdempotencyConflict extends Error {
   }
 }
 
+type Outcome = { response: StoredResponse; replayed: boolean };
+
+function storedResponse(record: repo.IdempotencyRow): StoredResponse {
+  return { status: record.response_status ?? 500, location: record.response_location, body: record.response_body ?? '{}' };
+}
+
+/** The name under which a transaction storing (principal, key) holds its lock (see `tryLockKey`). */
+export function idempotencyLockName(principalId: string, key: string): string {
+  return `idempotency:${principalId}:${key}`;
+}
+
+/** How many times a key is tried when another process stores it between our read and our insert. */
+const ATTEMPTS = 3;
+
 /**
  * Idempotency-Key handling (IETF draft-ietf-httpapi-idempotency-key-header): the first request
- * with a key claims it, runs, and stores its response in the same transaction as its effects;
- * the same key and fingerprint within 24 h replays that response; a different fingerprint is a
- * reuse; a claim still running is in flight. A claim whose process died is taken over after
- * its lease.
+ * with a key runs its effects and stores its response in ONE transaction, so a key is either
+ * stored with its complete effects or not at all; the same key and fingerprint within 24 h
+ * replays that response; a different fingerprint is a reuse. "In flight" (409) is a transaction
+ * with the same key still running: on PostgreSQL a transaction-scoped advisory lock on the key
+ * tells; on SQLite the one write lock makes a duplicate wait for the first to commit, and it then
+ * replays. An `in_flight` record (written by releases before this design) is honoured, and taken
+ * over after its lease.
  */
-export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
-  const { db, clock } = deps;
+export function createIdempotencyService(deps: { db: Executor; clock: Clock; transact: Transact }) {
+  const { db, clock, transact } = deps;
 
-  /** Claims the key. @returns a stored response to replay, or the claim's created_at. */
-  async function claim(principalId: string, key: string, print: string): Promise<StoredResponse | string> {
-    for (let attempt = 0; attempt < 3; attempt++) {
+  /** What an existing record means for this request: a replay, or a conflict (thrown); null: go on. */
+  function answerFromExisting(record: repo.IdempotencyRow | undefined, print: string): Outcome | 'take_over' | null {
+    if (!record) return null;
+    const decision = decideOnExisting(record, print, clock());
+    if (decision === 'replay') return { response: storedResponse(record), replayed: true };
+    if (decision === 'take_over') return 'take_over';
+    throw new IdempotencyConflict(decision);
+  }
+
+  /**
+   * One transaction: the key lock (PostgreSQL), the effects and the record. A record stored by
+   * someone else since our read surfaces as a unique violation on insert, which undoes it all.
+   * @param staleSince - created_at of an expired or abandoned record to replace, if any.
+   */
+  async function attempt(
+    principalId: string,
+    key: string,
+    print: string,
+    staleSince: string | null,
+    work: (tx: Transaction<DB>) => Promise<StoredResponse>,
+  ): Promise<Outcome> {
+    return transact(async (tx) => {
+      if (!(await tryLockKey(tx, idempotencyLockName(principalId, key)))) throw new IdempotencyConflict('in_flight');
+      if (staleSince !== null) await repo.deleteRecord(tx, principalId, key, staleSince);
       const now = clock();
-      const createdAt = toTimestamp(now);
-      const expiresAt = toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
-      try {
-        await repo.insertInFlight(db, {
-          principal_id: principalId,
-          idempotency_key: key,
-          fingerprint: print,
-          created_at: createdAt,
-          expires_at: expiresAt,
-        });
-        return createdAt;
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
-      const existing = await repo.findRecord(db, principalId, key);
-      if (!existing) continue;
-      const decision = decideOnExisting(existing, print, now);
-      if (decision === 'take_over') await repo.deleteRecord(db, principalId, key, existing.created_at);
-      else if (decision === 'replay')
-        return {
-          status: existing.response_status ?? 500,
-          location: existing.response_location,
-          body: existing.response_body ?? '{}',
-        };
-      else throw new IdempotencyConflict(decision);
-    }
-    throw new IdempotencyConflict('in_flight');
+      const response = await work(tx);
+      await repo.insertCompleted(tx, {
+        principal_id: principalId,
+        idempotency_key: key,
+        fingerprint: print,
+        created_at: toTimestamp(now),
+        expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+        response,
+      });
+      return { response, replayed: false };
+    });
   }
 
   return {
     /**
      * Runs `work` once per (principal, key, fingerprint).
      *
-     * @param work - does the effects inside `tx` and returns the response to store.
+     * @param work - does the effects inside `tx` and returns the response to store with them.
      * @returns the response and whether it is a replay.
-     * @throws IdempotencyConflict (`reused` → 422, `in_flight` → 409); whatever `work` throws,
-     *   after releasing the claim so that the client may retry.
+     * @throws IdempotencyConflict (`reused` → 422, `in_flight` → 409); whatever `work` throws
+     *   (nothing is stored then, so the client may retry).
      */
     async run(
       principalId: string,
       key: string,
       print: string,
       work: (tx: Transaction<DB>) => Promise<StoredResponse>,
-    ): Promise<{ response: StoredResponse; replayed: boolean }> {
-      const claimed = await claim(principalId, key, print);
-      if (typeof claimed !== 'string') return { response: claimed, replayed: true };
-      try {
-        const response = await db.transaction().execute(async (tx) => {
-          const result = await work(tx);
-          await repo.completeRecord(tx, principalId, key, result);
-          return result;
-        });
-        return { response, replayed: false };
-      } catch (error) {
-        await repo.deleteRecord(db, principalId, key, claimed).catch(() => undefined);
-        throw error;
+    ): Promise<Outcome> {
+      for (let i = 1; ; i++) {
+        // A plain read first: replays and conflicts answer without taking the write lock.
+        const existing = await repo.findRecord(db, principalId, key);
+        const early = answerFromExisting(existing, print);
+        if (early && early !== 'take_over') return early;
+        try {
+          return await attempt(principalId, key, print, early === 'take_over' ? existing!.created_at : null, work);
+        } catch (error) {
+          // Another request stored the same key after our read: read it again.
+          if (!isUniqueViolation(error) || i >= ATTEMPTS) throw error;
+        }
       }
     },
   };

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { deepFreeze } from '../../lib/deep-freeze.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import * as repo from './policy.repository.js';
@@ -134,11 +135,11 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
       const cacheKey = `${workspaceId}\u0000${key}`;
       let result = merged.get(cacheKey);
       if (!result) {
-        result = await mergeLayers(workspaceId, key);
+        // Frozen, not copied per call: every caller shares it and none may change it.
+        result = deepFreeze(await mergeLayers(workspaceId, key));
         merged.set(cacheKey, result);
       }
-      // Copies: callers may not change what the cache holds.
-      return { workspace_id: workspaceId, repository, ...structuredClone(result), evaluated_at: toTimestamp(clock()) };
+      return { workspace_id: workspaceId, repository, ...result, evaluated_at: toTimestamp(clock()) };
     },
 
     /** One layer (`repository` null for the workspace layer), or null when it is not set. */

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
@@ -45,13 +46,13 @@ function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
  * an older event never overwrites a newer one, deletion is final, and concurrent deliveries for
  * one subject serialise.
  */
-export function createSubjectService(deps: { db: Executor; clock: Clock; pseudonymKey: string }) {
-  const { db, clock, pseudonymKey } = deps;
+export function createSubjectService(deps: { db: Executor; transact: Transact; clock: Clock; pseudonymKey: string }) {
+  const { db, transact, clock, pseudonymKey } = deps;
   return {
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
       const now = toTimestamp(clock());
-      return db.transaction().execute(async (tx) => {
+      return transact(async (tx) => {
         if (await repo.isTombstoned(tx, workspaceId, accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id))) {
           return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
         }
