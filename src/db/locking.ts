@@ -27,6 +27,8 @@ export function forUpdate<DB, TB extends keyof DB, O>(
  */
 export async function tryLockKey(db: Executor, key: string): Promise<boolean> {
   if (!isPostgres(db)) return true;
-  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${key}::text, 0)) as locked`.execute(db);
+  const { rows } = await sql<{
+    locked: boolean;
+  }>`select pg_try_advisory_xact_lock(hashtextextended(${key}::text, 0)) as locked`.execute(db);
   return rows[0]?.locked === true;
 }

@@ -13,7 +13,10 @@ interface Pending {
 /** The most units of work one commit carries. */
 export const MAX_BATCH = 64;
 
-async function runInSavepoint(tx: Transaction<DB>, item: Pending): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+async function runInSavepoint(
+  tx: Transaction<DB>,
+  item: Pending,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
   await sql`savepoint unit_of_work`.execute(tx);
   try {
     const value = await item.work(tx);

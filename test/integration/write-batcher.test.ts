@@ -41,7 +41,10 @@ for (const dialect of dialects()) {
           }),
         ),
       );
-      assert.deepEqual(results, Array.from({ length: 100 }, (_, i) => i * 2));
+      assert.deepEqual(
+        results,
+        Array.from({ length: 100 }, (_, i) => i * 2),
+      );
       assert.equal((await names()).length, 100);
     });
 
