@@ -1,13 +1,16 @@
 /**
- * The benchmark, in one run: a bare node:http baseline and the real service (`node dist/server.js`
- * on a fresh SQLite file in a temp folder), both as child processes on free loopback ports; an
- * admin token, the three webhook integrations and policy layers seeded; every scenario driven by autocannon; a table, a goal
+ * The benchmark, in one run, once per database leg (a fresh SQLite file; and PostgreSQL in a
+ * fresh schema when BENCH_DATABASE_URL is set): a bare node:http baseline and the real service
+ * (`node dist/server.js`, without its in-server worker) as child processes on free loopback
+ * ports; an admin token, the three webhook integrations and policy layers seeded; every scenario
+ * driven by autocannon; then one `privacyctl worker` works the filed queue; a table, a goal
  * check and `.bench/results.json`. Children are stopped on every exit path.
  *
  * Usage: `npm run bench` (builds first) or `node --import tsx bench/run.ts [--quick]`.
  * Environment: BENCH_DURATION (s, default 10; 2 with --quick), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP (s, default 1; 0 with --quick), BENCH_LOG_LEVEL (service LOG_LEVEL, default warn),
- * BENCH_ONLY (comma-separated scenario ids; the baseline always runs), BENCH_PROFILE=1
+ * BENCH_ONLY (comma-separated scenario ids; the baseline always runs), BENCH_DATABASE_URL
+ * (postgres://…: adds the PostgreSQL leg), BENCH_DATABASES (`sqlite`, `postgres` or both), BENCH_PROFILE=1
  * (service under --cpu-prof, profiles in .bench/profiles/; its numbers are not comparable).
  * Exit code: 0, or 1 when setup failed or any request errored, was non-2xx or was a wrong 2xx.
  */
@@ -23,12 +26,15 @@ import {
   logTail,
   readMemory,
   startNode,
+  stop,
   stopAll,
   waitForHttp,
 } from './processes.js';
 import { addRatios, allRequestsSucceeded, evaluateGoals, printReport, writeResults } from './report.js';
 import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from './scenarios.js';
+import { type BenchDatabase, benchDatabases } from './databases.js';
 import { createBody, seedDatabase, seedThroughApi } from './seed.js';
+import { measureWorker, type WorkerResult } from './worker-phase.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, '.bench');
@@ -72,34 +78,42 @@ function warnIfStale(server: string): void {
     console.error(`WARNING: dist/ is older than src/ (${newer.slice(0, 3).join(', ')}…); run \`npm run build\``);
 }
 
-async function startService(databaseUrl: string, logLevel: string, profiled: boolean): Promise<{ child: Child; url: string }> {
+async function startService(
+  databaseUrl: string,
+  logLevel: string,
+  profiled: boolean,
+  leg: string,
+): Promise<{ child: Child; url: string }> {
   const server = join(ROOT, 'dist/server.js');
   if (!existsSync(server)) throw new Error('dist/server.js is missing: run `npm run build` first');
   warnIfStale(server);
   const port = await freePort();
   const profileArgs = profiled ? ['--cpu-prof', `--cpu-prof-dir=${join(OUT_DIR, 'profiles')}`] : [];
-  const env = { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel };
-  const child = startNode('service', [...profileArgs, server], env, join(OUT_DIR, 'service.log'));
+  // The in-server worker would share the event loop with the load; it is measured on its own.
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: logLevel,
+    WORKER_IN_SERVER: 'false',
+  };
+  const child = startNode('service', [...profileArgs, server], env, join(OUT_DIR, `service-${leg}.log`));
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${url}/healthz`);
   return { child, url };
 }
 
-async function main(workDir: string, { load, only, logLevel, profiled }: ReturnType<typeof settings>): Promise<number> {
-  mkdirSync(OUT_DIR, { recursive: true });
-  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  console.error(
-    `bench: ${load.connections} connections, ${load.durationSec} s per scenario (+${load.warmupSec} s warm-up), service LOG_LEVEL=${logLevel}${profiled ? ', PROFILING' : ''}`,
-  );
+type Settings = ReturnType<typeof settings>;
 
-  const baselineUrl = await startBaseline();
-  const databaseUrl = `sqlite:${join(workDir, 'privacy.db')}`;
-  const { token, webhooks } = await seedDatabase(databaseUrl);
-  const service = await startService(databaseUrl, logLevel, profiled);
+/** One leg: seed, start the service, run the scenarios and the worker phase, report. */
+async function runLeg(database: BenchDatabase, baselineUrl: string, runId: string, options: Settings) {
+  const { load, only, logLevel, profiled } = options;
+  console.error(`\n== ${database.name}`);
+  const { token, webhooks } = await seedDatabase(database.url);
+  const service = await startService(database.url, logLevel, profiled, database.name);
   try {
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
     await seedThroughApi(service.url, token, replay.key, replay.body);
-
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios(token, runId, replay, webhooks)) {
       if (only.length > 0 && scenario.id !== 'baseline' && !only.includes(scenario.id)) continue;
@@ -109,19 +123,47 @@ async function main(workDir: string, { load, only, logLevel, profiled }: ReturnT
       results.push(result);
     }
     addRatios(results);
-    // VmHWM only grows, so the last reading is the peak of the whole run.
+    // VmHWM only grows, so the last reading is the peak of the whole leg.
     const peakRssMb = readMemory(service.child.process.pid)?.peakMb ?? null;
+    await stop(service.child);
+    let worker: WorkerResult | null = null;
+    if (only.length === 0 || only.includes('worker')) {
+      console.error('  privacyctl worker on the filed queue…');
+      worker = await measureWorker(database.url, load.durationSec, join(OUT_DIR, `worker-${database.name}.log`));
+    }
     const goals = evaluateGoals(results, peakRssMb);
     const ok = allRequestsSucceeded(results);
-    printReport(results, peakRssMb, goals);
-    writeResults(join(OUT_DIR, 'results.json'), { load, logLevel, profiled, results, peakRssMb, goals, ok });
-    console.log(`\nresults: ${join(OUT_DIR, 'results.json')}; service log: ${join(OUT_DIR, 'service.log')}`);
-    if (!ok) console.error('FAILED: some requests errored or were answered wrongly; these numbers measure nothing.');
-    return ok ? 0 : 1;
+    console.log(`\n### ${database.name}`);
+    printReport(results, peakRssMb, goals, worker);
+    return { database: database.name, results, peakRssMb, goals, worker, ok };
   } catch (error) {
     console.error(`service log tail:\n${logTail(service.child)}`);
     throw error;
   }
+}
+
+async function main(workDir: string, options: Settings): Promise<number> {
+  const { load, logLevel, profiled } = options;
+  mkdirSync(OUT_DIR, { recursive: true });
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  console.error(
+    `bench: ${load.connections} connections, ${load.durationSec} s per scenario (+${load.warmupSec} s warm-up), service LOG_LEVEL=${logLevel}${profiled ? ', PROFILING' : ''}`,
+  );
+  const baselineUrl = await startBaseline();
+  const legs = [];
+  for (const open of await benchDatabases(workDir)) {
+    const database = await open();
+    try {
+      legs.push(await runLeg(database, baselineUrl, runId, options));
+    } finally {
+      await database.drop();
+    }
+  }
+  const ok = legs.every((leg) => leg.ok);
+  writeResults(join(OUT_DIR, 'results.json'), { load, logLevel, profiled, legs, ok });
+  console.log(`\nresults: ${join(OUT_DIR, 'results.json')}; service logs: ${join(OUT_DIR, 'service-*.log')}`);
+  if (!ok) console.error('FAILED: some requests errored or were answered wrongly; these numbers measure nothing.');
+  return ok ? 0 : 1;
 }
 
 const workDir = mkdtempSync(join(tmpdir(), 'privacy-bench-'));

@@ -1,0 +1,66 @@
+/**
+ * The databases a bench run measures: always a fresh SQLite file; also PostgreSQL when
+ * `BENCH_DATABASE_URL` is set, in a fresh schema dropped afterwards. Plus the one query the
+ * bench itself runs against them: how many requests are finished.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createDatabase } from '../src/db/database.js';
+
+/** One database leg of a run: its `DATABASE_URL` and how to remove it. */
+export interface BenchDatabase {
+  readonly name: 'sqlite' | 'postgres';
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(baseUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh schema on `baseUrl`, selected through the connection's search_path. */
+async function postgresLeg(baseUrl: string): Promise<BenchDatabase> {
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await adminQuery(baseUrl, `create schema ${schema}`);
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { name: 'postgres', url: url.toString(), drop: () => adminQuery(baseUrl, `drop schema ${schema} cascade`) };
+}
+
+/**
+ * The legs to run, in order: SQLite in `workDir`, then PostgreSQL when `BENCH_DATABASE_URL`
+ * is set. `BENCH_DATABASES=postgres` (or `sqlite`) runs one only.
+ * @throws Error when PostgreSQL is asked for without `BENCH_DATABASE_URL`.
+ */
+export async function benchDatabases(workDir: string): Promise<(() => Promise<BenchDatabase>)[]> {
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  const wanted = (process.env.BENCH_DATABASES ?? (pgUrl ? 'sqlite,postgres' : 'sqlite')).split(',').map((s) => s.trim());
+  if (wanted.includes('postgres') && !pgUrl) throw new Error('BENCH_DATABASES names postgres but BENCH_DATABASE_URL is not set');
+  return wanted.map((name) =>
+    name === 'postgres'
+      ? () => postgresLeg(pgUrl as string)
+      : async () => ({ name: 'sqlite' as const, url: `sqlite:${join(workDir, 'privacy.db')}`, drop: async () => undefined }),
+  );
+}
+
+/** Requests by status, read from the database (the bench's view of the worker's progress). */
+export async function countByStatus(databaseUrl: string): Promise<Record<string, number>> {
+  const database = createDatabase(databaseUrl);
+  try {
+    const rows = await database.db
+      .selectFrom('privacy_requests')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  } finally {
+    await database.close();
+  }
+}
