@@ -167,6 +167,8 @@ describe('3 serve + 2 worker processes on one PostgreSQL schema', { skip }, () =
     }
     const events = await db.db.selectFrom('change_events').select(['provider', 'number']).execute();
     assert.equal(events.length, 2 * DELIVERIES, 'one change event per GitHub/GitLab delivery');
+    const expected = Array.from({ length: DELIVERIES }, (_, i) => [`github:${9000 + i}`, `gitlab:${9000 + i}`]).flat();
+    assert.deepEqual(new Set(events.map((e) => `${e.provider}:${e.number}`)), new Set(expected));
     const identity = await db.db.selectFrom('identity_events').select('event_id').execute();
     assert.equal(identity.length, DELIVERIES, 'one applied identity event per delivery');
     const recorded = new Set(identity.map((e) => e.event_id));
