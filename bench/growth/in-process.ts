@@ -45,11 +45,32 @@ async function subjectWith(services: Services, n: number): Promise<{ subjectId: 
   const ref = newId('sub');
   await db
     .insertInto('subjects')
-    .values({ id: ref, workspace_id: WORKSPACE, subject_provider: 'okta', subject_id: subjectId, state: 'active', email: `${subjectId}@example.com`, name: 'Erase Me', username: subjectId, last_event_at: now, updated_at: now })
+    .values({
+      id: ref,
+      workspace_id: WORKSPACE,
+      subject_provider: 'okta',
+      subject_id: subjectId,
+      state: 'active',
+      email: `${subjectId}@example.com`,
+      name: 'Erase Me',
+      username: subjectId,
+      last_event_at: now,
+      updated_at: now,
+    })
     .execute();
-  await db.insertInto('linked_identities').values({ workspace_id: WORKSPACE, provider: 'github', account_id: account, subject_ref: ref, login: subjectId }).execute();
-  const data = JSON.stringify({ user_id: subjectId, email: `${subjectId}@example.com`, linked_accounts: [{ provider: 'github', account_id: account }] });
-  await db.insertInto('identity_events').values({ subject_ref: ref, event_id: `evt-${tag}`, event_type: 'user.created', occurred_at: now, data, received_at: now }).execute();
+  await db
+    .insertInto('linked_identities')
+    .values({ workspace_id: WORKSPACE, provider: 'github', account_id: account, subject_ref: ref, login: subjectId })
+    .execute();
+  const data = JSON.stringify({
+    user_id: subjectId,
+    email: `${subjectId}@example.com`,
+    linked_accounts: [{ provider: 'github', account_id: account }],
+  });
+  await db
+    .insertInto('identity_events')
+    .values({ subject_ref: ref, event_id: `evt-${tag}`, event_type: 'user.created', occurred_at: now, data, received_at: now })
+    .execute();
   const integration = (await services.integrations.list([WORKSPACE])).find((i) => i.kind === 'github');
   const pseudonym = accountPseudonym(services.keys.pseudonymKey, 'github', account);
   for (let start = 0; start < n; start += 200) {
@@ -114,7 +135,13 @@ export async function timeErasures(databaseUrl: string, sizes: readonly number[]
         const started = performance.now();
         const report = await database.db.transaction().execute(async (tx) => {
           const outcome = await deletionHandler({ tx, request, now: new Date(), pseudonymKey: services.keys.pseudonymKey });
-          await saveResult(tx, request.id, undefined, outcome.status === 'completed' ? outcome.report : null, new Date().toISOString());
+          await saveResult(
+            tx,
+            request.id,
+            undefined,
+            outcome.status === 'completed' ? outcome.report : null,
+            new Date().toISOString(),
+          );
           return outcome.status === 'completed' ? outcome.report : null;
         });
         await database.checkpoint();
@@ -137,7 +164,12 @@ function erasedEvents(report: unknown): number {
 /** One retention sweep as of now: its counts and duration (ms). */
 export async function timeSweep(databaseUrl: string): Promise<{ counts: SweepCounts; ms: number }> {
   return withServices(databaseUrl, async (services, database) => {
-    const sweeper = createRetentionSweeper({ database, policies: services.policies, clock: services.clock, log: pino({ level: 'silent' }) });
+    const sweeper = createRetentionSweeper({
+      database,
+      policies: services.policies,
+      clock: services.clock,
+      log: pino({ level: 'silent' }),
+    });
     const started = performance.now();
     const counts = await sweeper.sweep(new Date());
     return { counts, ms: performance.now() - started };

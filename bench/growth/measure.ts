@@ -77,7 +77,9 @@ async function fire(scenario: Scenario, url: string, connections: number, durati
   let firstProblem: string | null = null;
   const onResponse = (status: number, body: string, _context: object, headers: Record<string, unknown> | undefined) => {
     const ok = status >= 200 && status <= 299;
-    const problem = ok ? (scenario.check?.((headers ?? {}) as never, body, status) ?? null) : `HTTP ${status}: ${body.slice(0, 200)}`;
+    const problem = ok
+      ? (scenario.check?.((headers ?? {}) as never, body, status) ?? null)
+      : `HTTP ${status}: ${body.slice(0, 200)}`;
     if (problem === null) return;
     if (ok) checkFailures += 1;
     firstProblem ??= problem;

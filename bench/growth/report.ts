@@ -31,14 +31,19 @@ export function compare(empty: Measured[], seeded: Measured[]): Comparison[] {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 /** Prints every table. */
-export function printGrowth(comparisons: Comparison[], erasures: { empty: ErasureTiming[]; seeded: ErasureTiming[] }, sweeps: Record<string, { ms: number; counts: object }>): void {
+export function printGrowth(
+  comparisons: Comparison[],
+  erasures: { empty: ErasureTiming[]; seeded: ErasureTiming[] },
+  sweeps: Record<string, { ms: number; counts: object }>,
+): void {
   const rows = comparisons.map((c) => [
     c.label,
     f(c.empty.requestsPerSec, 0),
@@ -54,14 +59,21 @@ export function printGrowth(comparisons: Comparison[], erasures: { empty: Erasur
     `\n${table(['scenario', 'empty req/s', 'mean ms', 'p99 ms', 'seeded req/s', 'mean ms', 'p99 ms', 'seeded/empty', 'goal ≤1.5×'], rows)}`,
   );
   for (const c of comparisons)
-    for (const [phase, m] of [['empty', c.empty], ['seeded', c.seeded]] as const)
+    for (const [phase, m] of [
+      ['empty', c.empty],
+      ['seeded', c.seeded],
+    ] as const)
       if (m.non2xx + m.errors + m.checkFailures > 0)
-        console.log(`! ${c.label} (${phase}): ${m.non2xx} non-2xx, ${m.errors} errors, ${m.checkFailures} wrong; first: ${m.firstProblem ?? '-'}`);
+        console.log(
+          `! ${c.label} (${phase}): ${m.non2xx} non-2xx, ${m.errors} errors, ${m.checkFailures} wrong; first: ${m.firstProblem ?? '-'}`,
+        );
   const erasureRows = erasures.empty.map((e, i) => {
     const s = erasures.seeded[i];
     return [String(e.ownChangeEvents), f(e.ms, 1), s ? f(s.ms, 1) : '-', s ? `${f(s.ms / e.ms)}×` : '-'];
   });
-  console.log(`\nerasure of one subject (median)\n${table(["subject's change events", 'small db ms', 'seeded db ms', 'seeded/small'], erasureRows)}`);
+  console.log(
+    `\nerasure of one subject (median)\n${table(["subject's change events", 'small db ms', 'seeded db ms', 'seeded/small'], erasureRows)}`,
+  );
   const sweepRows = Object.entries(sweeps).map(([name, s]) => [name, f(s.ms, 1), JSON.stringify(s.counts)]);
   console.log(`\nretention sweep\n${table(['run', 'ms', 'deleted'], sweepRows)}`);
 }

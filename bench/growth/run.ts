@@ -91,7 +91,9 @@ async function main(workDir: string): Promise<number> {
   mkdirSync(OUT_DIR, { recursive: true });
   const target = await openTarget(workDir);
   try {
-    console.error(`bench:growth on ${target.dialect}, scale ${scale}, ${load.connections} connections, ${load.durationSec} s per run`);
+    console.error(
+      `bench:growth on ${target.dialect}, scale ${scale}, ${load.connections} connections, ${load.durationSec} s per run`,
+    );
     const base = await seedDatabase(target.url);
     const first = await startService(target.url, 'setup');
     await seedThroughApi(first.url, base.token, `replay-${randomBytes(4).toString('hex')}`, createBody('setup', 1));
@@ -114,7 +116,9 @@ async function main(workDir: string): Promise<number> {
     const comparisons = compare(empty, grown);
     console.log(`\nseeded in ${seed.seconds.toFixed(1)} s (${target.dialect}, scale ${scale}): ${JSON.stringify(seed.rows)}`);
     printGrowth(comparisons, erasures, sweeps);
-    const ok = allAnsweredRight(comparisons) && [...erasures.empty, ...erasures.seeded].every((e) => e.erasedChangeEvents === e.ownChangeEvents);
+    const ok =
+      allAnsweredRight(comparisons) &&
+      [...erasures.empty, ...erasures.seeded].every((e) => e.erasedChangeEvents === e.ownChangeEvents);
     writeGrowth(join(OUT_DIR, 'growth.json'), { dialect: target.dialect, scale, load, seed, comparisons, erasures, sweeps, ok });
     console.log(`\nresults: ${join(OUT_DIR, 'growth.json')}`);
     if (!ok) console.error('FAILED: some requests failed, or an erasure missed change events; these numbers measure nothing.');

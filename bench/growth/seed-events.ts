@@ -48,8 +48,22 @@ export async function seedSubjects(writer: BulkWriter, plan: SeedPlan, random: (
       const profile = { user_id: `u${k}`, email: `u${k}@example.com`, name: `User ${k}`, username: `u${k}` };
       const linked = [{ provider: 'github', account_id: account, login: `u${k}` }];
       subjects.push([id, ws, 'okta', `u${k}`, 'active', profile.email, profile.name, profile.username, at(updated), at(updated)]);
-      events.push([id, `evt-${k}-1`, 'user.created', at(created), JSON.stringify({ ...profile, linked_accounts: linked }), at(created)]);
-      events.push([id, `evt-${k}-2`, 'user.updated', at(updated), JSON.stringify({ user_id: `u${k}`, name: `User ${k}` }), at(updated)]);
+      events.push([
+        id,
+        `evt-${k}-1`,
+        'user.created',
+        at(created),
+        JSON.stringify({ ...profile, linked_accounts: linked }),
+        at(created),
+      ]);
+      events.push([
+        id,
+        `evt-${k}-2`,
+        'user.updated',
+        at(updated),
+        JSON.stringify({ user_id: `u${k}`, name: `User ${k}` }),
+        at(updated),
+      ]);
       links.push([ws, 'github', account, id, `u${k}`]);
     }
     await writer.insert('subjects', SUBJECT_COLUMNS, subjects);

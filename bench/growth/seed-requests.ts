@@ -45,7 +45,17 @@ const REQUEST_FIELDS = [
 const REQUEST_COLUMNS = columns(REQUEST_FIELDS, ['attempts']);
 const RESULT_COLUMNS = columns(['request_id', 'package', 'report', 'created_at']);
 const IDEMPOTENCY_COLUMNS = columns(
-  ['principal_id', 'idempotency_key', 'fingerprint', 'state', 'response_status', 'response_location', 'response_body', 'created_at', 'expires_at'],
+  [
+    'principal_id',
+    'idempotency_key',
+    'fingerprint',
+    'state',
+    'response_status',
+    'response_location',
+    'response_body',
+    'created_at',
+    'expires_at',
+  ],
   ['response_status'],
 );
 const AUDIT_COLUMNS = columns(
@@ -115,7 +125,11 @@ function resultRow(row: PrivacyRequestRow): Row | null {
 }
 
 /** Appends audit entries to the chain; `head` moves forward. */
-function chained(head: { seq: number; hash: string }, entries: Omit<Parameters<typeof chainHash>[1], 'seq'>[], random: () => number): Row[] {
+function chained(
+  head: { seq: number; hash: string },
+  entries: Omit<Parameters<typeof chainHash>[1], 'seq'>[],
+  random: () => number,
+): Row[] {
   return entries.map((entry) => {
     const fields = { ...entry, seq: head.seq + 1 };
     const hash = chainHash(head.hash, fields);
@@ -143,9 +157,21 @@ function auditEntries(row: PrivacyRequestRow, principalId: string) {
   const created = { ...target, occurred_at: row.created_at, actor: principalId, action: 'privacy_request.created' };
   const entries = [{ ...created, details: JSON.stringify({ request_type: row.request_type, status: 'queued' }) }];
   if (row.status === 'completed' || row.status === 'failed')
-    entries.push({ ...target, occurred_at: row.updated_at, actor: 'worker', action: `privacy_request.${row.status}`, details: '{"attempt":1}' });
+    entries.push({
+      ...target,
+      occurred_at: row.updated_at,
+      actor: 'worker',
+      action: `privacy_request.${row.status}`,
+      details: '{"attempt":1}',
+    });
   else if (row.status === 'rejected' || row.status === 'canceled')
-    entries.push({ ...target, occurred_at: row.updated_at, actor: 'operator', action: `privacy_request.${row.status}`, details: '{"reason":"seeded"}' });
+    entries.push({
+      ...target,
+      occurred_at: row.updated_at,
+      actor: 'operator',
+      action: `privacy_request.${row.status}`,
+      details: '{"reason":"seeded"}',
+    });
   return entries;
 }
 
@@ -175,7 +201,17 @@ export async function seedRequests(
       const created = Date.parse(row.created_at);
       if (created > now - IDEMPOTENCY_TTL_MS) {
         const body = JSON.stringify({ ...toResource(row), status: 'queued', completed_at: null });
-        idempotency.push([deps.principalId, `seed-key-${i}`, hex(random, 64), 'completed', 202, requestLocation(row.id), body, row.created_at, at(created + IDEMPOTENCY_TTL_MS)]);
+        idempotency.push([
+          deps.principalId,
+          `seed-key-${i}`,
+          hex(random, 64),
+          'completed',
+          202,
+          requestLocation(row.id),
+          body,
+          row.created_at,
+          at(created + IDEMPOTENCY_TTL_MS),
+        ]);
       }
       if (row.request_type === 'deletion' && row.status === 'completed')
         tombstones.push([row.workspace_id, accountPseudonym(deps.pseudonymKey, 'github', row.subject_id), row.completed_at]);
