@@ -2,7 +2,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Executor } from './db/executor.js';
 import { type Clock, systemClock, toTimestamp } from './lib/clock.js';
-import { addDays, FINAL_STATUSES } from './modules/privacy-requests/deadline.fns.js';
+import { addDays, OPEN_STATUSES } from './modules/privacy-requests/deadline.fns.js';
 
 /** The service's Prometheus metrics, on a registry of its own (no global state). */
 export interface Metrics {
@@ -51,7 +51,7 @@ async function countOpenByDeadline(db: Executor, now: Date): Promise<DeadlineCou
         count(eb.and([eb(due, '>=', at), eb(due, '<=', soon)])).as('due_soon'),
       ];
     })
-    .where('status', 'not in', [...FINAL_STATUSES])
+    .where('status', 'in', [...OPEN_STATUSES])
     .groupBy('regulation')
     .execute();
   // PostgreSQL returns sum() as numeric text.

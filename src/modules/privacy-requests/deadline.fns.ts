@@ -69,6 +69,12 @@ export function regulationLabel(regulations: readonly Regulation[]): string {
 export const FINAL_STATUSES = ['completed', 'failed', 'rejected', 'canceled'] as const;
 
 /**
+ * Every status that is not final (PRODUCT.md §2.3). Queries select open requests with
+ * `status IN (…)` so an index on `status` serves them, however many final requests there are.
+ */
+export const OPEN_STATUSES = ['pending_approval', 'queued', 'processing', 'action_required'] as const;
+
+/**
  * True when the request is not final and `now` is past its (extended) deadline.
  * Times are RFC 3339 UTC strings.
  */

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import { FINAL_STATUSES } from './deadline.fns.js';
+import { OPEN_STATUSES } from './deadline.fns.js';
 import type { PrivacyRequestTable } from './privacy-request.table.js';
 
 export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
@@ -59,10 +59,7 @@ export async function listRequests(db: Executor, f: RequestListFilter): Promise<
   if (f.before !== undefined) query = query.where('id', '<', f.before);
   if (f.overdue !== undefined) {
     query = query.where((eb) => {
-      const late = eb.and([
-        eb('status', 'not in', [...FINAL_STATUSES]),
-        eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now),
-      ]);
+      const late = eb.and([eb('status', 'in', [...OPEN_STATUSES]), eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now)]);
       return f.overdue ? late : eb.not(late);
     });
   }
