@@ -17,9 +17,35 @@ const SECRET_HEADERS = [
   'workos-signature',
 ];
 
+/**
+ * Route parameters whose values are logged: service ids (`pr_…`, `int_…`: ULIDs, they name no
+ * person) and workspace ids (tenants). Any other parameter, or a value of another shape (a client
+ * that puts an email where an id belongs), is logged as its name: a `:repository` path can start
+ * with a person's GitHub login.
+ */
+const LOGGED_PARAMS: Readonly<Record<string, RegExp>> = {
+  id: /^(pr|int|chg|tok|aud|sub)_[0-9A-HJKMNP-TV-Z]{26}$/,
+  workspace_id: /^[\w.-]{1,200}$/,
+};
+
+/**
+ * The path to log: the matched route's template with only {@link LOGGED_PARAMS} filled in, e.g.
+ * `/api/v1/policies/workspaces/acme/repositories/:repository`; `(unmatched)` when no route
+ * matched (the raw path of an unknown route can hold anything).
+ */
+function loggedPath(request: FastifyRequest): string {
+  const template = request.routeOptions?.url;
+  if (template === undefined) return '(unmatched)';
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  return template.replace(/:(\w+)/g, (whole, name: string) => {
+    const value = params[name];
+    return typeof value === 'string' && LOGGED_PARAMS[name]?.test(value) ? value : whole;
+  });
+}
+
 /** Request fields that are safe to log: no query string (it can name a workspace's data), no body, no headers. */
 function serializeRequest(request: FastifyRequest) {
-  return { method: request.method, url: request.url.split('?')[0], id: request.id };
+  return { method: request.method, url: loggedPath(request), id: request.id };
 }
 
 function serializeReply(reply: FastifyReply) {

@@ -111,6 +111,7 @@ export function createWorker(deps: {
     const now = clock();
     const request = await claimNext(db, owner, toTimestamp(now), toTimestamp(new Date(now.getTime() + options.leaseMs)));
     if (!request) return false;
+    log.debug({ requestId: request.id, requestType: request.request_type, attempt: request.attempts }, 'privacy request claimed');
     const heartbeat = setInterval(
       () => {
         const until = toTimestamp(new Date(clock().getTime() + options.leaseMs));

@@ -39,7 +39,12 @@ export function registerAuthentication(app: FastifyInstance, deps: { tokens: Tok
     if (token === null) throw errors.notAuthenticated();
     let principal = await deps.tokens.authenticate(token);
     if (!principal && deps.oidc && JWT_SHAPE.test(token)) principal = await deps.oidc(token);
-    if (!principal) throw errors.invalidCredentials();
+    if (!principal) {
+      request.log.debug({ reason: 'invalid_credentials' }, 'authentication failed');
+      throw errors.invalidCredentials();
+    }
+    // A token's id (`token:tok_…`) names no person; an OIDC principal's id carries the IdP's `sub`.
+    request.log.debug({ principal: principal.id.startsWith('token:') ? principal.id : 'oidc' }, 'authenticated');
     const scope = request.routeOptions.config.scope;
     if (scope && !hasScope(principal.scopes, scope)) throw errors.missingScope(scope);
     request.principal = principal;
