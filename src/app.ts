@@ -10,9 +10,13 @@ import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
+import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
+import { DOCS_CSP, registerNoStore, registerSecurityHeaders } from './http/protection/security-headers.js';
+import { timeoutOptions } from './http/protection/timeouts.js';
 import { registerJsonBodyParser } from './http/validation/json-body-parser.js';
 import { type RouteSchemas, validateRequest } from './http/validation/validate-request.js';
 import { loggerOptions } from './logger.js';
+import { PROTECTION_DEFAULTS, type ProtectionConfig } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { Services } from './services.js';
 import { webhooksPlugin } from './webhooks/webhooks.plugin.js';
@@ -24,6 +28,8 @@ export interface AppDeps {
   logLevel: string;
   /** Largest accepted body, bytes. */
   bodyLimitBytes: number;
+  /** Rate limits, slow-client timeouts, proxy trust (docs/protection.md). Default: production defaults. */
+  protection?: ProtectionConfig;
 }
 
 function registerValidation(app: FastifyInstance): void {
@@ -49,7 +55,8 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Swagger UI needs same-origin scripts and styles: its pages get their own CSP (security-headers.ts).
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
@@ -58,8 +65,18 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
  * Never listens and never reads the environment.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: loggerOptions(deps.logLevel), bodyLimit: deps.bodyLimitBytes, return503OnClosing: true });
+  const protection = deps.protection ?? PROTECTION_DEFAULTS;
+  const app = Fastify({
+    logger: loggerOptions(deps.logLevel),
+    bodyLimit: deps.bodyLimitBytes,
+    return503OnClosing: true,
+    trustProxy: trustProxyOption(protection.trustProxy),
+    ...timeoutOptions(protection),
+  });
   registerErrorHandler(app);
+  // Headers first, so that every answer (a 429 included) carries them; limits before any route work.
+  await registerSecurityHeaders(app);
+  await registerRateLimits(app, { perToken: protection.rateLimitPerToken, perSource: protection.rateLimitPerSource });
   registerJsonBodyParser(app);
   registerValidation(app);
   registerMetrics(app, deps.metrics);
@@ -68,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhooksPlugin, { services: deps.services });
   await app.register(
     async (api) => {
+      registerNoStore(api);
       registerAuthentication(api, { tokens: deps.services.tokens, oidc: deps.services.oidc });
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
       await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });

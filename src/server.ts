@@ -22,6 +22,7 @@ export async function main(): Promise<void> {
     metrics,
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    protection: config.protection,
   });
   const worker = config.worker.inServer ? startWorker(services, config.worker, app.log as unknown as Logger, metrics) : null;
   let closing = false;

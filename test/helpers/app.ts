@@ -36,6 +36,7 @@ export async function startTestApp(
     metrics: createMetrics({ db: db.db, clock: services.clock }),
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    protection: config.protection,
   });
   await app.ready();
   return {

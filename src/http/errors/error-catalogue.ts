@@ -21,6 +21,10 @@ export const errors = {
     new HttpError(409, 'A privacy request with this client_request_id already exists in the workspace', { Location: location }),
   bodyTooLarge: () => new HttpError(413, 'Request body is too large'),
   unsupportedMediaType: () => new HttpError(415, 'Unsupported media type: send application/json'),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new HttpError(429, `Rate limit exceeded; retry in ${retryAfterSeconds} seconds`, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
   unavailable: () => new HttpError(503, 'Service temporarily unavailable; retry later', { 'Retry-After': '5' }),
   internal: () => new HttpError(500, 'Internal Server Error'),
   idempotencyKeyReused: (key: string) => new RequestValidationError([idempotencyKeyReusedItem(key)]),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
+import { jsonNestingExceeds } from '../protection/json-depth.js';
 import { pydanticError } from './error-item.js';
 import { parseJsonLikePython } from './python-json.js';
 
@@ -25,7 +26,10 @@ export function decodeUtf8(raw: Buffer): string {
 function parseJsonBody(request: FastifyRequest, raw: Buffer): unknown {
   request.rawBody = raw;
   if (raw.length === 0) return undefined;
-  const result = parseJsonLikePython(decodeUtf8(raw), { markFloats: true });
+  const text = decodeUtf8(raw);
+  // Past CPython's recursion limit json.loads fails and FastAPI answers 400 (json-depth.ts).
+  if (jsonNestingExceeds(text)) throw new HttpError(400, 'There was an error parsing the body');
+  const result = parseJsonLikePython(text, { markFloats: true });
   if (!result.ok) throw new RequestValidationError([pydanticError.jsonInvalid(result.pos, result.msg)]);
   return result.value;
 }
