@@ -15,6 +15,12 @@ export interface Child {
 
 const children = new Set<Child>();
 
+/**
+ * The service's environment for load: rate limits off (docs/protection.md), since one token and
+ * one address send everything here; with the defaults most requests would be 429s.
+ */
+export const NO_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_SOURCE: '0' } as const;
+
 /** A TCP port free on 127.0.0.1 right now (bound to port 0, then released). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

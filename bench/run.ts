@@ -23,6 +23,7 @@ import {
   firstJsonLine,
   freePort,
   killAllNow,
+  NO_RATE_LIMITS,
   logTail,
   readMemory,
   startNode,

@@ -10,6 +10,7 @@
  * default 3), BENCH_WARMUP (s, default 1), BENCH_CONNECTIONS (default 10).
  * Exit code: 0, or 1 when setup failed or any measured request failed or was answered wrongly.
  */
+import { NO_RATE_LIMITS } from '../processes.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +61,14 @@ async function startService(databaseUrl: string, phase: string) {
   if (!existsSync(server)) throw new Error('dist/server.js is missing: run `npm run build` first');
   const port = await freePort();
   // No worker or sweeper in the service: the sweep is timed on its own, and nothing else writes meanwhile.
-  const env = { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', WORKER_IN_SERVER: 'false' };
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    WORKER_IN_SERVER: 'false',
+    ...NO_RATE_LIMITS,
+  };
   const child = startNode('service', [server], env, join(OUT_DIR, `growth-service-${phase}.log`));
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${url}/healthz`);
