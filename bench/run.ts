@@ -97,6 +97,7 @@ async function startService(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: logLevel,
     WORKER_IN_SERVER: 'false',
+    ...NO_RATE_LIMITS,
   };
   const child = startNode('service', [...profileArgs, server], env, join(OUT_DIR, `service-${leg}.log`));
   const url = `http://127.0.0.1:${port}`;
