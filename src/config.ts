@@ -23,6 +23,11 @@ export interface Config {
   readonly oidc: OidcConfig | null;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
   readonly bodyLimitBytes: number;
+  /**
+   * `MIGRATE_ON_START` (default true): bring the schema up to date when `serve` or `worker`
+   * starts; false: refuse to start while a migration is pending (run `privacyctl migrate` first).
+   */
+  readonly migrateOnStart: boolean;
   /** The request worker. */
   readonly worker: WorkerConfig;
   /** Rate limits, slow-client timeouts and proxy trust (docs/protection.md). */
@@ -116,6 +121,13 @@ function readOidc(env: Env, problems: string[]): OidcConfig | null {
   return { issuer, audience, jwksUrl, workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces' };
 }
 
+function readFlag(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false`);
+  return raw === 'true' || (raw !== 'false' && fallback);
+}
+
 function readWorker(env: Env, problems: string[]): WorkerConfig {
   const flag = env.WORKER_IN_SERVER ?? 'true';
   if (!['true', 'false'].includes(flag)) problems.push('WORKER_IN_SERVER must be true or false');
@@ -188,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey,
     oidc: readOidc(env, problems),
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
+    migrateOnStart: readFlag(env, 'MIGRATE_ON_START', true, problems),
     worker: readWorker(env, problems),
     protection: readProtection(env, problems),
   };

@@ -1,20 +1,27 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrator.js';
+import { prepareSchema } from './db/migrator.js';
 import { createMetrics } from './metrics.js';
 import type { Logger } from 'pino';
 import { startWorker } from './jobs/start-worker.js';
 import { openServices } from './services.js';
 
 /**
- * Entry point: loadConfig → createDatabase → migrate → createServices → buildApp → listen.
+ * Entry point: loadConfig → createDatabase → migrate (or check, MIGRATE_ON_START=false) →
+ * createServices → buildApp → listen.
  * SIGTERM/SIGINT close the server (in-flight requests finish) and then the database.
  */
 export async function main(): Promise<void> {
   const config = loadConfig();
   const database = createDatabase(config.databaseUrl);
-  await migrateToLatest(database.db);
+  try {
+    await prepareSchema(database.db, config.migrateOnStart);
+  } catch (error) {
+    // Nothing is listening yet: close the pool, or it would keep the process alive.
+    await database.close();
+    throw error;
+  }
   const services = await openServices({ config, database });
   const metrics = createMetrics({ db: database.db, clock: services.clock });
   const app = await buildApp({

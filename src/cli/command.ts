@@ -1,7 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
 import { createDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrator.js';
+import { prepareSchema } from '../db/migrator.js';
 import { openServices, type Services } from '../services.js';
 
 /** One command group of privacyctl (`token`, `policy`, …). */
@@ -87,12 +87,13 @@ export async function withDatabase<T>(fn: (database: Database, config: Config) =
 }
 
 /**
- * Like {@link withDatabase}, after migrating to the latest schema (so a fresh database works),
- * with the services wired as the server wires them.
+ * Like {@link withDatabase}, after migrating to the latest schema (so a fresh database works;
+ * with `MIGRATE_ON_START=false` it only checks the schema is current, and fails if not), with
+ * the services wired as the server wires them.
  */
 export async function withServices<T>(fn: (services: Services, config: Config) => Promise<T>): Promise<T> {
   return withDatabase(async (database, config) => {
-    await migrateToLatest(database.db);
+    await prepareSchema(database.db, config.migrateOnStart);
     return fn(await openServices({ config, database }), config);
   });
 }

@@ -14,6 +14,41 @@ async function migrationTableSchema(db: Kysely<DB>): Promise<string | undefined>
   return rows[0]?.schema;
 }
 
+async function createMigrator(db: Kysely<DB>): Promise<Migrator> {
+  const schema = await migrationTableSchema(db);
+  return new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+}
+
+/** Thrown at start with `MIGRATE_ON_START=false` while the schema is behind this release. */
+export class SchemaNotCurrentError extends Error {
+  constructor(readonly pending: string[]) {
+    super(`database schema is not current: ${pending.length} migration(s) pending; run \`privacyctl migrate\` first`);
+    this.name = 'SchemaNotCurrentError';
+  }
+}
+
+/** The names of the migrations this release has and the database has not run yet, in order. */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  const migrator = await createMigrator(db);
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/**
+ * What `serve` and `worker` do with the schema at start (docs/operations.md, "Running on many
+ * machines"): migrate it, or, when migrations are a separate deploy step, check it is current.
+ *
+ * @param migrate - `MIGRATE_ON_START`.
+ * @throws SchemaNotCurrentError when `migrate` is false and a migration is pending.
+ */
+export async function prepareSchema(db: Kysely<DB>, migrate: boolean): Promise<void> {
+  if (migrate) {
+    await migrateToLatest(db);
+    return;
+  }
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) throw new SchemaNotCurrentError(pending);
+}
+
 /**
  * Brings the schema up to date. Safe to run from several processes at once: Kysely takes a
  * lock (an advisory lock on PostgreSQL) around the run.
@@ -22,8 +57,7 @@ async function migrationTableSchema(db: Kysely<DB>): Promise<string | undefined>
  * @throws the first migration error, after rolling that migration back.
  */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  const schema = await migrationTableSchema(db);
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = await createMigrator(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
