@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  PostgresDriver,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -101,11 +110,52 @@ function openSqlite(path: string): Database {
   };
 }
 
+/** True when a pg error says the connection itself is gone (the client cannot be used again). */
+function isDeadConnection(error: unknown): boolean {
+  return error instanceof Error && /not queryable|Connection terminated/i.test(error.message);
+}
+
+/**
+ * Kysely rolls back after a failed statement; on a dead connection that rollback fails too and
+ * its error ("Client … is not queryable") would replace the real one. The server has rolled the
+ * transaction back already when the connection died, so only that case is swallowed; pg's pool
+ * then discards the client on release (it is no longer queryable).
+ */
+class ResilientPostgresDriver extends PostgresDriver {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!isDeadConnection(error)) throw error;
+    }
+  }
+}
+
+class ResilientPostgresDialect extends PostgresDialect {
+  constructor(private readonly settings: ConstructorParameters<typeof PostgresDialect>[0]) {
+    super(settings);
+  }
+  override createDriver() {
+    return new ResilientPostgresDriver(this.settings);
+  }
+}
+
+/**
+ * Pool settings for failing fast when the server is gone: a new connection gives up after
+ * {@link PG_CONNECT_TIMEOUT_MS} (also the longest wait for a free pooled client), and TCP
+ * keep-alive notices a silently vanished peer on idle connections.
+ */
+const PG_CONNECT_TIMEOUT_MS = 3000;
+
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+  // A client whose server goes away emits 'error'. The pool listens while the client is idle;
+  // while it is checked out (e.g. between two statements of a transaction) nobody would, and an
+  // unhandled 'error' event ends the process. The failure reaches the caller through its next
+  // query instead ("not queryable"), and the pool discards the client on release.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const db = new Kysely<DB>({ dialect: new ResilientPostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseFailure } from '../../db/errors.js';
 import { encodeLikeFastApi } from '../validation/error-item.js';
 import { errors } from './error-catalogue.js';
 import { HttpError, RequestValidationError } from './http-error.js';
@@ -11,25 +12,14 @@ const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),
 };
 
-/** Driver errors that mean "the database is unreachable right now": a 503, not a 500. */
-function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === '57P01' ||
-    code === '57P03' ||
-    code === 'SQLITE_BUSY' ||
-    (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated/i.test(error.message))
-  );
-}
-
 function toHttpError(error: unknown): HttpError | RequestValidationError | null {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
   const code = (error as FastifyError | null)?.code;
   const mapped = code ? FASTIFY_CODES[code] : undefined;
   if (mapped) return mapped();
-  if (isUnavailable(error)) return errors.unavailable();
+  const failure = databaseFailure(error);
+  if (failure === 'unreachable') return errors.unavailable();
+  if (failure === 'storage') return errors.storageUnavailable();
   return null;
 }
 
