@@ -69,6 +69,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * On SQLITE_FULL or an I/O error SQLite may have rolled the transaction back itself; Kysely's
+   * ROLLBACK then fails ("no transaction is active") and that error would hide the real one.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!(error instanceof Error && /no transaction is active/i.test(error.message))) throw error;
+    }
+  }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
@@ -80,11 +92,30 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Opens the file and switches it to WAL, which needs the file and its folder writable (the
+ * `-wal` and `-shm` files sit beside it).
+ * @throws Error naming the path and the cause when that fails (read-only file or folder, full disk).
+ */
+function openWritableSqlite(path: string): SQLite.Database {
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SQLite(path);
+    // WAL lets readers run beside the one writer; busy_timeout waits for a lock instead of failing.
+    sqlite.pragma('journal_mode = WAL');
+    return sqlite;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot open SQLite database ${path} for writing (${typeof code === 'string' ? code : cause}): ` +
+        'the file and its folder must be writable and the disk must have space',
+    );
+  }
+}
+
 function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  // WAL lets readers run beside the one writer; busy_timeout waits for a lock instead of failing.
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = openWritableSqlite(path);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');

@@ -16,8 +16,8 @@ import {
   type StopMode,
 } from '../helpers/private-postgres.js';
 import { type Answer, call, type ServiceProcess, startService } from '../helpers/service-process.js';
-import { type Outcome, readPolicy, sendCreate, startLoad, until } from './fault-load.js';
-import { checkCreates } from './request-records.js';
+import { type Outcome, readPolicy, startLoad, until } from './fault-load.js';
+import { assertRetries, checkCreates } from './request-records.js';
 
 /** Longest a request may take during the outage before it counts as a hang (pool connect timeout is 3 s). */
 const REQUEST_BOUND_MS = 15_000;
@@ -150,26 +150,3 @@ describe('PostgreSQL stopped under load', { skip: privatePostgresSkipReason() },
     },
   );
 });
-
-/**
- * A retry with the same Idempotency-Key: a stored create replays its response; an absent one is
- * filed now; one that left an orphan in-flight claim answers 409 + Retry-After until the claim's
- * 60 s lease ends (see docs/operations.md "Failure behaviour").
- */
-async function assertRetries(url: string, auth: string, check: Awaited<ReturnType<typeof checkCreates>>): Promise<void> {
-  for (const attempt of check.complete) {
-    const answer = await sendCreate(url, auth, attempt);
-    assert.equal(answer.status, 202);
-    assert.equal(answer.replayed, true, `${attempt.key}: a stored create was not replayed`);
-  }
-  for (const attempt of check.absent) {
-    const answer = await sendCreate(url, auth, attempt);
-    assert.equal(answer.status, 202, `${attempt.key}: retry of an absent create answered ${answer.status}`);
-    assert.equal(answer.replayed, false);
-  }
-  for (const attempt of check.orphanClaims) {
-    const answer = await sendCreate(url, auth, attempt);
-    assert.equal(answer.status, 409, `${attempt.key}: retry over an orphan claim answered ${answer.status}`);
-    assert.ok(answer.retryAfter);
-  }
-}

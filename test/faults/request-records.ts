@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.js';
-import type { CreateAttempt, Outcome } from './fault-load.js';
+import { type CreateAttempt, type Outcome, sendCreate } from './fault-load.js';
 
 /** How a create attempt ended up in the database. */
 export type StoredState =
@@ -95,4 +95,27 @@ export async function checkCreates(db: Kysely<DB>, outcomes: Outcome[]): Promise
   assert.equal(Number(requests.n), result.complete.length, 'privacy requests in the database that no attempt accounts for');
   assert.equal(Number(created.n), result.complete.length, 'created-audit entries without their privacy request');
   return result;
+}
+
+/**
+ * A retry with the same Idempotency-Key: a stored create replays its response; an absent one is
+ * filed now; one that left an orphan in-flight claim answers 409 + Retry-After until the claim's
+ * 60 s lease ends (see docs/operations.md "Failure behaviour").
+ */
+export async function assertRetries(url: string, auth: string, check: CreateCheck): Promise<void> {
+  for (const attempt of check.complete) {
+    const answer = await sendCreate(url, auth, attempt);
+    assert.equal(answer.status, 202);
+    assert.equal(answer.replayed, true, `${attempt.key}: a stored create was not replayed`);
+  }
+  for (const attempt of check.absent) {
+    const answer = await sendCreate(url, auth, attempt);
+    assert.equal(answer.status, 202, `${attempt.key}: retry of an absent create answered ${answer.status}`);
+    assert.equal(answer.replayed, false);
+  }
+  for (const attempt of check.orphanClaims) {
+    const answer = await sendCreate(url, auth, attempt);
+    assert.equal(answer.status, 409, `${attempt.key}: retry over an orphan claim answered ${answer.status}`);
+    assert.ok(answer.retryAfter);
+  }
 }
