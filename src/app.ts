@@ -58,7 +58,8 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
  * Never listens and never reads the environment.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: loggerOptions(deps.logLevel), bodyLimit: deps.bodyLimitBytes, return503OnClosing: true });
+  // The closing 503 is the API's own (registerClosingGuard in error-handler.ts), not Fastify's.
+  const app = Fastify({ logger: loggerOptions(deps.logLevel), bodyLimit: deps.bodyLimitBytes, return503OnClosing: false });
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   registerValidation(app);

@@ -69,7 +69,10 @@ describe('SQLite storage faults', { skip: mountSkipReason() }, () => {
 
     const service = await spawnService(cli.bin, { DATABASE_URL: `sqlite:${join(readOnly.dir, 'privacy.db')}` });
     cleanups.push(() => service.kill());
-    const code = await Promise.race([service.exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 60_000).unref())]);
+    const code = await Promise.race([
+      service.exited,
+      new Promise((resolve) => setTimeout(() => resolve('hung'), 60_000).unref()),
+    ]);
     assert.equal(code, 1, `exit ${String(code)}`);
     const lines = service.output().stderr.trim().split('\n');
     assert.equal(lines.length, 1, `stderr:\n${service.output().stderr}`);
@@ -80,60 +83,66 @@ describe('SQLite storage faults', { skip: mountSkipReason() }, () => {
     assert.equal(integrity(file), 'ok');
   });
 
-  it('answers 503 for writes on a full disk, keeps reading, and recovers when space is freed', { timeout: 180_000 }, async (t) => {
-    const disk = mountTmpfs('8m');
-    cleanups.push(() => disk.unmount());
-    const file = join(disk.dir, 'privacy.db');
-    const url = `sqlite:${file}`;
-    const service: ServiceProcess = await startService(cli.bin, { DATABASE_URL: url, WORKER_IN_SERVER: 'false' });
-    cleanups.push(() => service.kill());
-    const token = cli.run({ DATABASE_URL: url }, ['token', 'create', '--workspace', 'acme', ...SCOPES]);
-    assert.equal(token.status, 0, token.stderr);
-    const auth = `Bearer ${token.stdout.trim()}`;
-    const outcomes: Outcome[] = [];
-    let n = 0;
-    const create = async (phase: string) => {
-      const attempt: CreateAttempt = createAttempt('disk', n++);
-      const answer = await sendCreate(service.url, auth, attempt);
-      outcomes.push({ kind: 'create', attempt, answer, error: null, startPhase: phase, endPhase: phase });
-      return answer;
-    };
+  it(
+    'answers 503 for writes on a full disk, keeps reading, and recovers when space is freed',
+    { timeout: 180_000 },
+    async (t) => {
+      const disk = mountTmpfs('8m');
+      cleanups.push(() => disk.unmount());
+      const file = join(disk.dir, 'privacy.db');
+      const url = `sqlite:${file}`;
+      const service: ServiceProcess = await startService(cli.bin, { DATABASE_URL: url, WORKER_IN_SERVER: 'false' });
+      cleanups.push(() => service.kill());
+      const token = cli.run({ DATABASE_URL: url }, ['token', 'create', '--workspace', 'acme', ...SCOPES]);
+      assert.equal(token.status, 0, token.stderr);
+      const auth = `Bearer ${token.stdout.trim()}`;
+      const outcomes: Outcome[] = [];
+      let n = 0;
+      const create = async (phase: string) => {
+        const attempt: CreateAttempt = createAttempt('disk', n++);
+        const answer = await sendCreate(service.url, auth, attempt);
+        outcomes.push({ kind: 'create', attempt, answer, error: null, startPhase: phase, endPhase: phase });
+        return answer;
+      };
 
-    for (let i = 0; i < 10; i++) assert.equal((await create('space')).status, 202);
-    const stored = (outcomes[0]?.answer?.body as { id: string }).id;
-    const filler = join(disk.dir, 'filler');
-    fillDisk(filler);
-    // Writes may still fit into WAL space SQLite already holds; keep writing until the disk says no.
-    let first = await create('full');
-    for (let i = 0; i < 2000 && first.status === 202; i++) first = await create('full');
-    const full = [first];
-    for (let i = 0; i < 5; i++) full.push(await create('full'));
-    for (const answer of full) {
-      assert.equal(answer.status, 503, JSON.stringify(answer.body));
-      assert.match(answer.retryAfter ?? '', /^\d+$/);
-      assert.match((answer.body as { detail: string }).detail, /storage full or read-only/);
-    }
-    const read = await call(`${service.url}/api/v1/privacy/requests/${stored}`, { headers: { authorization: auth } });
-    assert.equal(read.status, 200, 'reading a stored request on a full disk');
-    assert.equal((await readPolicy(service.url, auth)).status, 200, 'reading the effective policy on a full disk');
-    assert.equal((await call(`${service.url}/healthz`)).status, 200);
+      for (let i = 0; i < 10; i++) assert.equal((await create('space')).status, 202);
+      const stored = (outcomes[0]?.answer?.body as { id: string }).id;
+      const filler = join(disk.dir, 'filler');
+      fillDisk(filler);
+      // Writes may still fit into WAL space SQLite already holds; keep writing until the disk says no.
+      let first = await create('full');
+      for (let i = 0; i < 2000 && first.status === 202; i++) first = await create('full');
+      const full = [first];
+      for (let i = 0; i < 5; i++) full.push(await create('full'));
+      for (const answer of full) {
+        assert.equal(answer.status, 503, JSON.stringify(answer.body));
+        assert.match(answer.retryAfter ?? '', /^\d+$/);
+        assert.match((answer.body as { detail: string }).detail, /storage full or read-only/);
+      }
+      const read = await call(`${service.url}/api/v1/privacy/requests/${stored}`, { headers: { authorization: auth } });
+      assert.equal(read.status, 200, 'reading a stored request on a full disk');
+      assert.equal((await readPolicy(service.url, auth)).status, 200, 'reading the effective policy on a full disk');
+      assert.equal((await call(`${service.url}/healthz`)).status, 200);
 
-    rmSync(filler);
-    let again = await create('freed');
-    for (let i = 0; i < 100 && again.status !== 202; i++) again = await create('freed');
-    assert.equal(again.status, 202, 'writes did not recover after space was freed');
-    for (let i = 0; i < 5; i++) assert.equal((await create('freed')).status, 202);
+      rmSync(filler);
+      let again = await create('freed');
+      for (let i = 0; i < 100 && again.status !== 202; i++) again = await create('freed');
+      assert.equal(again.status, 202, 'writes did not recover after space was freed');
+      for (let i = 0; i < 5; i++) assert.equal((await create('freed')).status, 202);
 
-    const database = createDatabase(url);
-    try {
-      const check = await checkCreates(database.db, outcomes);
-      t.diagnostic(`creates: ${check.complete.length} stored, ${check.absent.length} absent, ${check.orphanClaims.length} orphan claims`);
-      await assertRetries(service.url, auth, check);
-    } finally {
-      await database.close();
-    }
-    service.child.kill('SIGTERM');
-    assert.equal(await service.exited, 0);
-    assert.equal(integrity(file), 'ok');
-  });
+      const database = createDatabase(url);
+      try {
+        const check = await checkCreates(database.db, outcomes);
+        t.diagnostic(
+          `creates: ${check.complete.length} stored, ${check.absent.length} absent, ${check.orphanClaims.length} orphan claims`,
+        );
+        await assertRetries(service.url, auth, check);
+      } finally {
+        await database.close();
+      }
+      service.child.kill('SIGTERM');
+      assert.equal(await service.exited, 0);
+      assert.equal(integrity(file), 'ok');
+    },
+  );
 });

@@ -31,8 +31,26 @@ function send(reply: FastifyReply, error: HttpError | RequestValidationError) {
 }
 
 /**
+ * While the server drains after SIGTERM (`app.close()`), a request that still arrives on an open
+ * keep-alive connection gets the API's 503 (`{"detail"}`, `Retry-After`) and `Connection: close`.
+ * Needs Fastify's own closing 503 (`return503OnClosing`, another body shape and no Retry-After) off.
+ */
+function registerClosingGuard(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('Connection', 'close');
+    throw errors.unavailable();
+  });
+}
+
+/**
  * The one error handler: known errors become `{"detail": …}` with their status; anything else is
  * logged (type and stack only: driver messages can quote data) and answered as a bare 500.
+ * While the server closes, new requests are answered 503 (see registerClosingGuard).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -45,4 +63,5 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return send(reply, errors.internal());
   });
   app.setNotFoundHandler((_request, reply) => send(reply, errors.routeNotFound()));
+  registerClosingGuard(app);
 }
