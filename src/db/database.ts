@@ -98,13 +98,19 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * @throws Error naming the path and the cause when that fails (read-only file or folder, full disk).
  */
 function openWritableSqlite(path: string): SQLite.Database {
+  let sqlite: SQLite.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new SQLite(path);
+    sqlite = new SQLite(path);
     // WAL lets readers run beside the one writer; busy_timeout waits for a lock instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
+    // A file SQLite can only open read-only (immutable, read-only mount of an existing WAL file)
+    // opens without an error; a write, rolled back, finds out now instead of at the first request.
+    sqlite.exec('BEGIN IMMEDIATE; CREATE TABLE _write_probe (x); ROLLBACK');
     return sqlite;
   } catch (error) {
+    sqlite?.close();
     const code = (error as { code?: unknown }).code;
     const cause = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -117,7 +123,6 @@ function openWritableSqlite(path: string): SQLite.Database {
 function openSqlite(path: string): Database {
   const sqlite = openWritableSqlite(path);
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   // Erased data must not linger in free pages (GDPR Art. 17).
   sqlite.pragma('secure_delete = ON');

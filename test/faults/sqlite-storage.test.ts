@@ -7,8 +7,9 @@
  * without a restart; `PRAGMA integrity_check` is ok at the end.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -57,31 +58,58 @@ describe('SQLite storage faults', { skip: mountSkipReason() }, () => {
     cli?.remove();
   });
 
-  it('refuses to start on a read-only disk with one clear line, leaving the file intact', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fault-sqlite-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'privacy.db');
-    const token = cli.run({ DATABASE_URL: `sqlite:${file}` }, ['token', 'create', '--workspace', 'acme', ...SCOPES]);
-    assert.equal(token.status, 0, token.stderr);
-    const before = { files: readdirSync(dir).sort(), hash: sha256(file) };
-    const readOnly: Mounted = bindReadOnly(dir);
-    cleanups.push(() => readOnly.unmount());
+  /** Two ways a database becomes read-only for root: a read-only mount of its folder, an immutable file. */
+  const readOnlyWays: { name: string; apply(dir: string): { path: string; undo(): void } }[] = [
+    {
+      name: 'a read-only mount of its folder',
+      apply(dir) {
+        const mounted: Mounted = bindReadOnly(dir);
+        return { path: join(mounted.dir, 'privacy.db'), undo: () => mounted.unmount() };
+      },
+    },
+    {
+      name: 'an immutable file (chattr +i)',
+      apply(dir) {
+        const file = join(dir, 'privacy.db');
+        const set = spawnSync('chattr', ['+i', file], { encoding: 'utf8' });
+        assert.equal(set.status, 0, `chattr +i failed: ${set.stderr}`);
+        return { path: file, undo: () => void spawnSync('chattr', ['-i', file]) };
+      },
+    },
+  ];
 
-    const service = await spawnService(cli.bin, { DATABASE_URL: `sqlite:${join(readOnly.dir, 'privacy.db')}` });
-    cleanups.push(() => service.kill());
-    const code = await Promise.race([
-      service.exited,
-      new Promise((resolve) => setTimeout(() => resolve('hung'), 60_000).unref()),
-    ]);
-    assert.equal(code, 1, `exit ${String(code)}`);
-    const lines = service.output().stderr.trim().split('\n');
-    assert.equal(lines.length, 1, `stderr:\n${service.output().stderr}`);
-    assert.match(lines[0] ?? '', /cannot open SQLite database .*privacy\.db for writing .*must be writable/);
-    readOnly.unmount();
-    assert.deepEqual(readdirSync(dir).sort(), before.files, 'files appeared or vanished');
-    assert.equal(sha256(file), before.hash, 'the database file changed');
-    assert.equal(integrity(file), 'ok');
-  });
+  for (const way of readOnlyWays) {
+    it(`refuses to start on ${way.name} with one clear line, leaving the file intact`, { timeout: 120_000 }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'fault-sqlite-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const file = join(dir, 'privacy.db');
+      const token = cli.run({ DATABASE_URL: `sqlite:${file}` }, ['token', 'create', '--workspace', 'acme', ...SCOPES]);
+      assert.equal(token.status, 0, token.stderr);
+      const before = { files: readdirSync(dir).sort(), hash: sha256(file) };
+      const readOnly = way.apply(dir);
+      cleanups.push(() => readOnly.undo());
+
+      const service = await spawnService(cli.bin, { DATABASE_URL: `sqlite:${readOnly.path}` });
+      cleanups.push(() => service.kill());
+      const hung = new Promise((resolve) => setTimeout(() => resolve('hung'), 60_000).unref());
+      const code = await Promise.race([service.exited, hung]);
+      assert.equal(code, 1, `exit ${String(code)}`);
+      const lines = service.output().stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `stderr:\n${service.output().stderr}`);
+      assert.match(lines[0] ?? '', /cannot open SQLite database .*privacy\.db for writing .*must be writable/);
+      readOnly.undo();
+      // In a writable folder SQLite may leave its (empty) -wal and -shm files beside the file.
+      const added = readdirSync(dir).filter((f) => !before.files.includes(f));
+      for (const f of added) assert.match(f, /^privacy\.db-(wal|shm)$/, `${f} appeared`);
+      if (added.includes('privacy.db-wal')) assert.equal(statSync(join(dir, 'privacy.db-wal')).size, 0, 'the WAL holds writes');
+      assert.ok(
+        before.files.every((f) => readdirSync(dir).includes(f)),
+        'a file vanished',
+      );
+      assert.equal(sha256(file), before.hash, 'the database file changed');
+      assert.equal(integrity(file), 'ok');
+    });
+  }
 
   it(
     'answers 503 for writes on a full disk, keeps reading, and recovers when space is freed',
