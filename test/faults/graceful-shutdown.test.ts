@@ -91,7 +91,12 @@ describe('SIGTERM under load', () => {
         const db = createDatabase(database.url);
         try {
           const check = await checkCreates(db.db, load.outcomes);
-          t.diagnostic(`${check.complete.length} stored, ${check.absent.length} absent, ${inFlight.length} in flight at SIGTERM`);
+          const refused = load.outcomes.filter((o) => o.answer?.status === 503).length;
+          const closed = load.outcomes.filter((o) => o.error).length;
+          t.diagnostic(
+            `${check.complete.length} stored, ${check.absent.length} absent, ${inFlight.length} in flight at SIGTERM, ` +
+              `${refused} answered 503 while closing, ${closed} connections closed`,
+          );
           assert.equal(check.orphanClaims.length, 0, 'a graceful stop left an in-flight idempotency claim');
           const rows = await db.db.selectFrom('privacy_requests').select(['id', 'status', 'lease_owner']).execute();
           for (const row of rows) {
