@@ -69,7 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(deps.logLevel),
     bodyLimit: deps.bodyLimitBytes,
-    return503OnClosing: true,
+    // The closing 503 is the API's own (registerClosingGuard in error-handler.ts), not Fastify's.
+    return503OnClosing: false,
     trustProxy: trustProxyOption(protection.trustProxy),
     ...timeoutOptions(protection),
   });

@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  PostgresDriver,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { createWriteBatcher, type Transact, transactEach } from './write-batcher.js';
@@ -66,6 +75,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * On SQLITE_FULL or an I/O error SQLite may have rolled the transaction back itself; Kysely's
+   * ROLLBACK then fails ("no transaction is active") and that error would hide the real one.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!(error instanceof Error && /no transaction is active/i.test(error.message))) throw error;
+    }
+  }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
@@ -77,13 +98,37 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Opens the file and switches it to WAL, which needs the file and its folder writable (the
+ * `-wal` and `-shm` files sit beside it).
+ * @throws Error naming the path and the cause when that fails (read-only file or folder, full disk).
+ */
+function openWritableSqlite(path: string): SQLite.Database {
+  let sqlite: SQLite.Database | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    sqlite = new SQLite(path);
+    // WAL lets readers run beside the one writer; busy_timeout waits for a lock instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('journal_mode = WAL');
+    // A file SQLite can only open read-only (immutable, read-only mount of an existing WAL file)
+    // opens without an error; a write, rolled back, finds out now instead of at the first request.
+    sqlite.exec('BEGIN IMMEDIATE; CREATE TABLE _write_probe (x); ROLLBACK');
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    const code = (error as { code?: unknown }).code;
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot open SQLite database ${path} for writing (${typeof code === 'string' ? code : cause}): ` +
+        'the file and its folder must be writable and the disk must have space',
+    );
+  }
+}
+
 function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  // WAL lets readers run beside the one writer; busy_timeout waits for a lock instead of failing.
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = openWritableSqlite(path);
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   // Erased data must not linger in free pages (GDPR Art. 17).
   sqlite.pragma('secure_delete = ON');
@@ -108,11 +153,52 @@ function openSqlite(path: string): Database {
   };
 }
 
+/** True when a pg error says the connection itself is gone (the client cannot be used again). */
+function isDeadConnection(error: unknown): boolean {
+  return error instanceof Error && /not queryable|Connection terminated/i.test(error.message);
+}
+
+/**
+ * Kysely rolls back after a failed statement; on a dead connection that rollback fails too and
+ * its error ("Client … is not queryable") would replace the real one. The server has rolled the
+ * transaction back already when the connection died, so only that case is swallowed; pg's pool
+ * then discards the client on release (it is no longer queryable).
+ */
+class ResilientPostgresDriver extends PostgresDriver {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!isDeadConnection(error)) throw error;
+    }
+  }
+}
+
+class ResilientPostgresDialect extends PostgresDialect {
+  constructor(private readonly settings: ConstructorParameters<typeof PostgresDialect>[0]) {
+    super(settings);
+  }
+  override createDriver() {
+    return new ResilientPostgresDriver(this.settings);
+  }
+}
+
+/**
+ * Pool settings for failing fast when the server is gone: a new connection gives up after
+ * {@link PG_CONNECT_TIMEOUT_MS} (also the longest wait for a free pooled client), and TCP
+ * keep-alive notices a silently vanished peer on idle connections.
+ */
+const PG_CONNECT_TIMEOUT_MS = 3000;
+
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+  // A client whose server goes away emits 'error'. The pool listens while the client is idle;
+  // while it is checked out (e.g. between two statements of a transaction) nobody would, and an
+  // unhandled 'error' event ends the process. The failure reaches the caller through its next
+  // query instead ("not queryable"), and the pool discards the client on release.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const db = new Kysely<DB>({ dialect: new ResilientPostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',

@@ -23,9 +23,15 @@ async function runInSavepoint(
     await sql`release savepoint unit_of_work`.execute(tx);
     return { ok: true, value };
   } catch (error) {
-    // Undo this unit only; the others in the batch keep their writes.
-    await sql`rollback to savepoint unit_of_work`.execute(tx);
-    await sql`release savepoint unit_of_work`.execute(tx);
+    // Undo this unit only; the others in the batch keep their writes. If SQLite already rolled
+    // the whole transaction back (SQLITE_FULL, an I/O error), the savepoint is gone: the batch
+    // fails with this unit's error, which names the real cause.
+    try {
+      await sql`rollback to savepoint unit_of_work`.execute(tx);
+      await sql`release savepoint unit_of_work`.execute(tx);
+    } catch {
+      throw error;
+    }
     return { ok: false, error };
   }
 }

@@ -26,6 +26,10 @@ export const errors = {
       'Retry-After': String(retryAfterSeconds),
     }),
   unavailable: () => new HttpError(503, 'Service temporarily unavailable; retry later', { 'Retry-After': '5' }),
+  storageUnavailable: () =>
+    new HttpError(503, 'The database cannot store data right now (storage full or read-only); retry later', {
+      'Retry-After': '30',
+    }),
   internal: () => new HttpError(500, 'Internal Server Error'),
   idempotencyKeyReused: (key: string) => new RequestValidationError([idempotencyKeyReusedItem(key)]),
 };

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseFailure } from '../../db/errors.js';
 import { encodeLikeFastApi } from '../validation/error-item.js';
 import { errors } from './error-catalogue.js';
 import { HttpError, RequestValidationError } from './http-error.js';
@@ -11,25 +12,14 @@ const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),
 };
 
-/** Driver errors that mean "the database is unreachable right now": a 503, not a 500. */
-function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === '57P01' ||
-    code === '57P03' ||
-    code === 'SQLITE_BUSY' ||
-    (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated/i.test(error.message))
-  );
-}
-
 function toHttpError(error: unknown): HttpError | RequestValidationError | null {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
   const code = (error as FastifyError | null)?.code;
   const mapped = code ? FASTIFY_CODES[code] : undefined;
   if (mapped) return mapped();
-  if (isUnavailable(error)) return errors.unavailable();
+  const failure = databaseFailure(error);
+  if (failure === 'unreachable') return errors.unavailable();
+  if (failure === 'storage') return errors.storageUnavailable();
   return null;
 }
 
@@ -41,8 +31,26 @@ function send(reply: FastifyReply, error: HttpError | RequestValidationError) {
 }
 
 /**
+ * While the server drains after SIGTERM (`app.close()`), a request that still arrives on an open
+ * keep-alive connection gets the API's 503 (`{"detail"}`, `Retry-After`) and `Connection: close`.
+ * Needs Fastify's own closing 503 (`return503OnClosing`, another body shape and no Retry-After) off.
+ */
+function registerClosingGuard(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('Connection', 'close');
+    throw errors.unavailable();
+  });
+}
+
+/**
  * The one error handler: known errors become `{"detail": …}` with their status; anything else is
  * logged (type and stack only: driver messages can quote data) and answered as a bare 500.
+ * While the server closes, new requests are answered 503 (see registerClosingGuard).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -55,4 +63,5 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return send(reply, errors.internal());
   });
   app.setNotFoundHandler((_request, reply) => send(reply, errors.routeNotFound()));
+  registerClosingGuard(app);
 }
