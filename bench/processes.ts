@@ -4,7 +4,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/helpers/free-port.js';
+
+export { freePort };
 
 /** A started child: its process, and the file its stdout and stderr go to (or null). */
 export interface Child {
@@ -20,19 +22,6 @@ const children = new Set<Child>();
  * one address send everything here; with the defaults most requests would be 429s.
  */
 export const NO_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_SOURCE: '0' } as const;
-
-/** A TCP port free on 127.0.0.1 right now (bound to port 0, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `node ARGS…` with `env` added to this process's environment.

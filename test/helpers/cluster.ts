@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 const children = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -31,19 +31,6 @@ export interface HttpAnswer {
 /** A `serve` process and its base URL (`http://127.0.0.1:PORT`). */
 export interface Server extends Proc {
   readonly url: string;
-}
-
-/** A TCP port that was free a moment ago (the kernel's pick for port 0). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawns `node bin …args` with `env` over this process's environment, tracked for clean-up. */

@@ -8,9 +8,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 const PG_ROOT = '/usr/lib/postgresql';
 
@@ -50,19 +50,6 @@ export function privatePostgresSkipReason(): string | undefined {
   const reason = `no initdb under ${PG_ROOT}/<version>/bin: install the PostgreSQL server package to run the fault tests`;
   if (process.env.CI === 'true') throw new Error(`CI=true: ${reason}`);
   return reason;
-}
-
-/** A TCP port free on 127.0.0.1 right now (bound to port 0, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const live = new Set<() => void>();

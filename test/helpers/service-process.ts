@@ -3,7 +3,7 @@
  * privacyctl.ts), for tests that kill its database, its disk or the process itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { freePort } from './private-postgres.js';
+import { freePort } from './free-port.js';
 
 /** A started `privacyctl serve`: its URL, what it printed so far, and how it ended. */
 export interface ServiceProcess {
