@@ -1,20 +1,24 @@
 import type { Executor } from '../../db/executor.js';
+import { preparedQuery } from '../../db/prepared-query.js';
+
+type DeliveryRow = { integration_id: string; delivery_id: string; received_at: string; expires_at: string; outcome: string };
+
+const insertUnlessKnown = preparedQuery<DeliveryRow, { delivery_id: string }>(
+  ['integration_id', 'delivery_id', 'received_at', 'expires_at', 'outcome'],
+  (db, row) =>
+    db
+      .insertInto('webhook_deliveries')
+      .values(row)
+      .onConflict((oc) => oc.columns(['integration_id', 'delivery_id']).doNothing())
+      .returning('delivery_id'),
+);
 
 /**
  * Records a delivery id for an integration unless it is already recorded.
  * @returns null when recorded now, else the outcome stored by the first delivery.
  */
-export async function claimDelivery(
-  db: Executor,
-  row: { integration_id: string; delivery_id: string; received_at: string; expires_at: string; outcome: string },
-): Promise<string | null> {
-  const inserted = await db
-    .insertInto('webhook_deliveries')
-    .values(row)
-    .onConflict((oc) => oc.columns(['integration_id', 'delivery_id']).doNothing())
-    .returning('delivery_id')
-    .executeTakeFirst();
-  if (inserted) return null;
+export async function claimDelivery(db: Executor, row: DeliveryRow): Promise<string | null> {
+  if ((await insertUnlessKnown(db, row)).rows.length > 0) return null;
   const existing = await db
     .selectFrom('webhook_deliveries')
     .select('outcome')

@@ -1,22 +1,48 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import { OPEN_STATUSES } from './deadline.fns.js';
 import type { PrivacyRequestTable } from './privacy-request.table.js';
 
 export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
+
+const REQUEST_COLUMNS = [
+  'id',
+  'workspace_id',
+  'request_type',
+  'scope',
+  'subject_provider',
+  'subject_id',
+  'client_request_id',
+  'intake_ref',
+  'regulation',
+  'status',
+  'status_reason',
+  'created_at',
+  'due_at',
+  'extended_due_at',
+  'completed_at',
+  'updated_at',
+  'attempts',
+  'lease_owner',
+  'lease_expires_at',
+  'next_attempt_at',
+] as const satisfies readonly (keyof PrivacyRequestRow)[];
+
+const insertUnlessDuplicate = preparedQuery<PrivacyRequestRow, { id: string }>(REQUEST_COLUMNS, (db, row) =>
+  db
+    .insertInto('privacy_requests')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'client_request_id']).doNothing())
+    .returning('id'),
+);
 
 /**
  * Inserts a request unless its (workspace_id, client_request_id) is taken.
  * @returns true when inserted, false on that conflict (the database constraint decides).
  */
 export async function insertRequestUnlessDuplicate(db: Executor, row: PrivacyRequestRow): Promise<boolean> {
-  const inserted = await db
-    .insertInto('privacy_requests')
-    .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'client_request_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return (await insertUnlessDuplicate(db, row)).rows.length > 0;
 }
 
 /** One request by id, or undefined. */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import { forUpdate } from '../../db/locking.js';
 import type { LinkedAccount, SubjectState } from './identity-event.types.js';
 import type { IdentityEventTable, SubjectTable } from './subject.table.js';
@@ -115,13 +116,17 @@ export async function listLinkedIdentities(db: Executor, subjectRef: string): Pr
     .execute();
 }
 
+const selectTombstone = preparedQuery<{ workspace_id: string; subject_hash: string }, { subject_hash: string }>(
+  ['workspace_id', 'subject_hash'],
+  (db, p) =>
+    db
+      .selectFrom('tombstones')
+      .select('subject_hash')
+      .where('workspace_id', '=', p.workspace_id)
+      .where('subject_hash', '=', p.subject_hash),
+);
+
 /** True when the account's keyed hash has a tombstone in the workspace. */
 export async function isTombstoned(db: Executor, workspaceId: string, subjectHash: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('tombstones')
-    .select('subject_hash')
-    .where('workspace_id', '=', workspaceId)
-    .where('subject_hash', '=', subjectHash)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await selectTombstone(db, { workspace_id: workspaceId, subject_hash: subjectHash })).rows.length > 0;
 }

@@ -1,0 +1,45 @@
+import { type Compilable, type CompiledQuery, createQueryId, type QueryResult } from 'kysely';
+import type { Executor } from './executor.js';
+import { isPostgres } from './locking.js';
+
+/** Stands for one named parameter while a query is built; replaced by its value at each run. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * A query built and compiled once per dialect, then run with new parameter values: Kysely builds
+ * and compiles a query anew on every call, which costs more than running a small statement on
+ * SQLite (whose prepared statements db/database.ts already caches by SQL text).
+ *
+ * `build` receives `params` whose values are placeholders; use each only as a value (in
+ * `values`, `set` or a comparison), never to choose the query's shape.
+ *
+ * @param names - every parameter `build` uses (a row's columns, for an insert).
+ * @returns a runner: `(db, params) => QueryResult`, on a database or a transaction.
+ * @throws (rejects) Error at the first run when `build` consumed a placeholder in a way that is not a
+ *   plain value (e.g. spread it into SQL), so the compiled query would not take it.
+ */
+export function preparedQuery<P extends Record<string, unknown>, O>(
+  names: readonly (keyof P & string)[],
+  build: (db: Executor, params: P) => Compilable<O>,
+): (db: Executor, params: P) => Promise<QueryResult<O>> {
+  const compiled = new Map<'postgres' | 'sqlite', CompiledQuery<O>>();
+
+  function compile(db: Executor, dialect: 'postgres' | 'sqlite'): CompiledQuery<O> {
+    const placeholders = Object.fromEntries(names.map((name) => [name, new Placeholder(name)])) as unknown as P;
+    const query = build(db, placeholders).compile();
+    const used = new Set(query.parameters.filter((p): p is Placeholder => p instanceof Placeholder).map((p) => p.name));
+    const missing = names.filter((name) => !used.has(name));
+    if (missing.length > 0) throw new Error(`prepared query does not bind ${missing.join(', ')} as values`);
+    compiled.set(dialect, query);
+    return query;
+  }
+
+  return async (db, params) => {
+    const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+    const query = compiled.get(dialect) ?? compile(db, dialect);
+    const parameters = query.parameters.map((p) => (p instanceof Placeholder ? params[p.name] : p));
+    return db.executeQuery<O>({ ...query, parameters, queryId: createQueryId() });
+  };
+}
