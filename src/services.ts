@@ -48,7 +48,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies }),
     requestActions: createPrivacyRequestActions({ db, clock }),
     keys: deps.keys,
-    integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey) }),
+    integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey), externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
 import * as repo from './integration.repository.js';
@@ -82,8 +83,47 @@ function checkShape(input: CreateIntegrationInput): void {
  * returned: GitLab tokens are stored hashed, HMAC secrets encrypted (they must be recovered to
  * verify signatures). Creation and removal are audited.
  */
-export function createIntegrationService(deps: { db: Executor; clock: Clock; secretBox: SecretBox }) {
+/** On PostgreSQL, how long a resolved delivery target is served before it is read again (ms). */
+export const TARGET_TTL_MS = 1_000;
+
+export function createIntegrationService(deps: {
+  db: Executor;
+  clock: Clock;
+  secretBox: SecretBox;
+  externalChanges?: (() => number) | undefined;
+}) {
   const { db, clock, secretBox } = deps;
+  // Every delivery resolves its integration and decrypts its secret; both are cached (found ones
+  // only, so unknown namespaces cannot crowd it). This process's writes clear it; another's are
+  // seen within EXTERNAL_CHECK_MS on SQLite, TARGET_TTL_MS on PostgreSQL.
+  const targets = createTtlCache<DeliveryTarget>({
+    ttlMs: deps.externalChanges ? 60_000 : TARGET_TTL_MS,
+    maxEntries: 1_000,
+    ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
+  });
+
+  async function resolveTarget(
+    kind: IntegrationKind,
+    target: { integrationId?: string; namespaces?: string[] },
+  ): Promise<DeliveryTarget | null> {
+    let row: repo.IntegrationRow | undefined;
+    if (target.integrationId) row = await repo.findIntegration(db, target.integrationId);
+    else if (target.namespaces)
+      row = await repo.findByNamespace(
+        db,
+        kind,
+        target.namespaces.map((n) => n.toLowerCase()),
+      );
+    else if (kind === 'identity') {
+      const all = await repo.listIdentityIntegrations(db);
+      if (all.length > 1) throw new AmbiguousIntegrationError('several identity integrations');
+      row = all[0];
+    }
+    if (!row || row.kind !== kind) return null;
+    const secret = row.secret_hash ?? (row.secret_ciphertext ? secretBox.open(row.secret_ciphertext) : '');
+    return { id: row.id, workspace_id: row.workspace_id, format: row.format, subject_provider: row.subject_provider, secret };
+  }
+
   return {
     /**
      * @throws IntegrationInputError when a field the kind needs is missing or the secret is unusable.
@@ -119,6 +159,8 @@ export function createIntegrationService(deps: { db: Executor; clock: Clock; sec
       } catch (error) {
         if (isUniqueViolation(error)) throw new NamespaceTakenError('namespace taken');
         throw error;
+      } finally {
+        targets.clear();
       }
       return toResource(row);
     },
@@ -143,41 +185,40 @@ export function createIntegrationService(deps: { db: Executor; clock: Clock; sec
       kind: IntegrationKind,
       target: { integrationId?: string; namespaces?: string[] },
     ): Promise<DeliveryTarget | null> {
-      let row: repo.IntegrationRow | undefined;
-      if (target.integrationId) row = await repo.findIntegration(db, target.integrationId);
-      else if (target.namespaces)
-        row = await repo.findByNamespace(
-          db,
-          kind,
-          target.namespaces.map((n) => n.toLowerCase()),
-        );
-      else if (kind === 'identity') {
-        const all = await repo.listIdentityIntegrations(db);
-        if (all.length > 1) throw new AmbiguousIntegrationError('several identity integrations');
-        row = all[0];
-      }
-      if (!row || row.kind !== kind) return null;
-      const secret = row.secret_hash ?? (row.secret_ciphertext ? secretBox.open(row.secret_ciphertext) : '');
-      return { id: row.id, workspace_id: row.workspace_id, format: row.format, subject_provider: row.subject_provider, secret };
+      const key = [kind, target.integrationId ?? '', ...(target.namespaces ?? [])].join('\u0000');
+      const cached = targets.get(key);
+      if (cached) return cached;
+      const found = await resolveTarget(kind, target);
+      if (found) targets.set(key, Object.freeze(found));
+      return found;
     },
 
     /** @returns false when no integration has this id. */
     async remove(id: string, actor: string): Promise<boolean> {
-      return db.transaction().execute(async (tx) => {
-        const row = await repo.findIntegration(tx, id);
-        if (!row || !(await repo.deleteIntegration(tx, id))) return false;
-        await appendAuditEvent(tx, {
-          actor,
-          action: 'integration.removed',
-          targetType: 'integration',
-          targetId: id,
-          workspaceId: row.workspace_id,
-          occurredAt: toTimestamp(clock()),
-        });
-        return true;
-      });
+      try {
+        return await removeAudited(id, actor);
+      } finally {
+        // After the commit, so no delivery re-caches the removed integration meanwhile.
+        targets.clear();
+      }
     },
   };
+
+  function removeAudited(id: string, actor: string): Promise<boolean> {
+    return db.transaction().execute(async (tx) => {
+      const row = await repo.findIntegration(tx, id);
+      if (!row || !(await repo.deleteIntegration(tx, id))) return false;
+      await appendAuditEvent(tx, {
+        actor,
+        action: 'integration.removed',
+        targetType: 'integration',
+        targetId: id,
+        workspaceId: row.workspace_id,
+        occurredAt: toTimestamp(clock()),
+      });
+      return true;
+    });
+  }
 }
 
 export type IntegrationService = ReturnType<typeof createIntegrationService>;
