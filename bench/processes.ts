@@ -23,6 +23,9 @@ const children = new Set<Child>();
  */
 export const NO_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_SOURCE: '0' } as const;
 
+/** Limits on but never reached: what counting costs per request (`BENCH_RATE_LIMITS=on`). */
+export const UNREACHABLE_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '1000000', RATE_LIMIT_PER_SOURCE: '1000000' } as const;
+
 /**
  * Starts `node ARGS…` with `env` added to this process's environment.
  * @param logPath - file for stdout and stderr; null keeps stdout as a pipe (read by the caller).

@@ -24,6 +24,7 @@ import {
   freePort,
   killAllNow,
   NO_RATE_LIMITS,
+  UNREACHABLE_RATE_LIMITS,
   logTail,
   readMemory,
   startNode,
@@ -97,7 +98,8 @@ async function startService(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: logLevel,
     WORKER_IN_SERVER: 'false',
-    ...NO_RATE_LIMITS,
+    // BENCH_RATE_LIMITS=on: limits too high to trigger, to measure what counting costs.
+    ...(process.env.BENCH_RATE_LIMITS === 'on' ? UNREACHABLE_RATE_LIMITS : NO_RATE_LIMITS),
   };
   const child = startNode('service', [...profileArgs, server], env, join(OUT_DIR, `service-${leg}.log`));
   const url = `http://127.0.0.1:${port}`;
