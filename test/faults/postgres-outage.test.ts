@@ -132,6 +132,8 @@ describe('PostgreSQL stopped under load', { skip: privatePostgresSkipReason() },
         t.diagnostic(
           `creates: ${check.complete.length} stored, ${check.absent.length} absent, ${check.orphanClaims.length} left an orphan in-flight claim`,
         );
+        // The key's record is written in the create's own transaction: no claim outlives a failure.
+        assert.deepEqual(check.orphanClaims, [], 'a failed create left an in-flight Idempotency-Key claim');
         await assertRetries(service.url, auth, check);
         // The in-server worker recovered too: every stored request gets processed.
         await until(async () => {
