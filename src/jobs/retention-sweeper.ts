@@ -82,7 +82,8 @@ export function createRetentionSweeper(deps: {
         const { policy } = await policies.effective(scope.workspace_id, scope.repository);
         const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
         const pair = scope;
-        if (pair.oldest < cutoff) total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize);
+        if (pair.oldest < cutoff)
+          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize);
       }
       await nextTick();
     }

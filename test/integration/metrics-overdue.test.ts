@@ -157,7 +157,12 @@ for (const dialect of dialects()) {
     it('reuse a count for 5 s by default, then count again', async () => {
       assert.equal(DEADLINE_GAUGE_CACHE_MS, 5_000);
       const cachedMetrics = createMetrics({ db: t.services.database.db, clock: time.clock });
-      const cached = await buildApp({ services: t.services, metrics: cachedMetrics, logLevel: 'silent', bodyLimitBytes: 1 << 20 });
+      const cached = await buildApp({
+        services: t.services,
+        metrics: cachedMetrics,
+        logLevel: 'silent',
+        bodyLimitBytes: 1 << 20,
+      });
       try {
         const filed = await file('globex');
         const counted = new Date('2026-04-20T10:00:00.000Z');
