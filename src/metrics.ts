@@ -59,16 +59,35 @@ async function countOpenByDeadline(db: Executor, now: Date): Promise<DeadlineCou
 }
 
 /**
- * `privacy_requests_overdue` and `privacy_requests_due_soon` by regulation, computed from the
- * database on each scrape. Both gauges share one query per scrape (prom-client collects them
- * concurrently). When the query fails the gauges are left out of that scrape rather than failing it.
+ * How long the deadline gauges' counts are reused, ms: a scrape within this time of the last
+ * count answers from memory instead of querying the database. The count reads every open
+ * request, so its cost grows with them; every `serve` process reports the same database-derived
+ * numbers anyway, and a deadline is a matter of days. `createMetrics({ deadlineCacheMs })` overrides it.
  */
-function registerDeadlineGauges(registry: Registry, db: Executor, clock: Clock): void {
+export const DEADLINE_GAUGE_CACHE_MS = 5_000;
+
+/**
+ * `privacy_requests_overdue` and `privacy_requests_due_soon` by regulation, computed from the
+ * database at most once per `cacheMs` (by `clock`; at every scrape when 0). Both gauges share one
+ * query (prom-client collects them concurrently). A failed query is not kept: the gauges are left
+ * out of that scrape rather than failing it, and the next scrape queries again.
+ */
+function registerDeadlineGauges(registry: Registry, db: Executor, clock: Clock, cacheMs: number): void {
+  let last: { at: number; counts: DeadlineCounts[] } | null = null;
   let pending: Promise<DeadlineCounts[]> | null = null;
-  const snapshot = () => {
-    pending ??= countOpenByDeadline(db, clock()).finally(() => {
-      pending = null;
-    });
+  const snapshot = async () => {
+    const now = clock();
+    const age = last ? now.getTime() - last.at : Number.POSITIVE_INFINITY;
+    // A clock that went back (age < 0) counts afresh.
+    if (last && age >= 0 && age < cacheMs) return last.counts;
+    pending ??= countOpenByDeadline(db, now)
+      .then((counts) => {
+        last = { at: now.getTime(), counts };
+        return counts;
+      })
+      .finally(() => {
+        pending = null;
+      });
     return pending;
   };
   const gauge = (name: string, help: string, field: 'overdue' | 'due_soon') =>
@@ -97,13 +116,16 @@ function registerDeadlineGauges(registry: Registry, db: Executor, clock: Clock):
  * Creates the registry with process metrics (CPU, memory, event-loop lag) and the service's own.
  *
  * @param deps.db - when given, the deadline gauges (`privacy_requests_overdue`,
- *   `privacy_requests_due_soon`) query it on every scrape; without it they are absent.
- * @param deps.clock - "now" for those gauges; the system clock by default.
+ *   `privacy_requests_due_soon`) count open requests in it; without it they are absent.
+ * @param deps.clock - "now" for those gauges and their cache; the system clock by default.
+ * @param deps.deadlineCacheMs - how long a count is reused, ms (default
+ *   {@link DEADLINE_GAUGE_CACHE_MS}; 0 counts at every scrape).
  */
-export function createMetrics(deps: { db?: Executor; clock?: Clock } = {}): Metrics {
+export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCacheMs?: number } = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  if (deps.db) registerDeadlineGauges(registry, deps.db, deps.clock ?? systemClock);
+  if (deps.db)
+    registerDeadlineGauges(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
   return {
     registry,
     httpDuration: new Histogram({

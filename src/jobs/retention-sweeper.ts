@@ -68,14 +68,24 @@ export function createRetentionSweeper(deps: {
   let wake: (() => void) | null = null;
   let timer: NodeJS.Timeout | null = null;
 
+  /**
+   * Walks the (workspace, repository) pairs one index search at a time ({@link repo.nextChangeEventScope}),
+   * yielding to the event loop between pairs, and drains each pair whose oldest event is past its
+   * retention. Its cost follows the number of pairs and the rows deleted, not the table's size.
+   */
   async function sweepChangeEvents(now: Date): Promise<number> {
-    const scopes = await repo.changeEventScopes(db, toTimestamp(new Date(now.getTime() - MIN_RETENTION_DAYS * DAY_MS)));
+    // Nothing younger than the shortest retention a policy allows can be due: no policy lookup.
+    const olderThan = toTimestamp(new Date(now.getTime() - MIN_RETENTION_DAYS * DAY_MS));
     let total = 0;
-    for (const scope of scopes) {
-      const { policy } = await policies.effective(scope.workspace_id, scope.repository);
-      const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
-      if (scope.oldest >= cutoff) continue;
-      total += await drain(() => repo.deleteChangeEventsBefore(db, scope, cutoff, batchSize), batchSize);
+    for (let scope = await repo.nextChangeEventScope(db, null); scope; scope = await repo.nextChangeEventScope(db, scope)) {
+      if (scope.oldest < olderThan) {
+        const { policy } = await policies.effective(scope.workspace_id, scope.repository);
+        const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
+        const pair = scope;
+        if (pair.oldest < cutoff)
+          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize);
+      }
+      await nextTick();
     }
     return total;
   }

@@ -9,19 +9,38 @@ export interface ChangeEventScope {
   oldest: string;
 }
 
-/**
- * Every (workspace, repository) pair with a change event received before `olderThan` (RFC 3339),
- * and the oldest such event: the sweeper skips pairs with nothing past their retention.
- */
-export async function changeEventScopes(db: Executor, olderThan: string): Promise<ChangeEventScope[]> {
+function scopeQuery(db: Executor) {
   return db
     .selectFrom('change_events')
-    .select(['workspace_id', 'repository', (eb) => eb.fn.min('received_at').as('oldest')])
-    .where('received_at', '<', olderThan)
-    .groupBy(['workspace_id', 'repository'])
+    .select(['workspace_id', 'repository', 'received_at as oldest'])
     .orderBy('workspace_id')
     .orderBy('repository')
-    .execute();
+    .orderBy('received_at')
+    .limit(1);
+}
+
+/**
+ * The first (workspace, repository) pair after `after` in index order (the first of all when
+ * `after` is null), with its oldest `received_at`. Each step is one search of
+ * `change_events_retention_idx (workspace_id, repository, received_at)`, whose first entry past
+ * a pair is the next pair's oldest event: first the next repository of the same workspace, else
+ * the first of the next workspace. Calling it again with the pair returned walks the distinct
+ * pairs (a skip scan), so a sweep costs one or two searches per pair, whatever the number of
+ * events each holds. (A row-value `(workspace_id, repository) > (?, ?)` would be one statement,
+ * but it walked the growth bench's 2,000 pairs about 4× slower than these two on SQLite 3.53.)
+ *
+ * @returns the pair, or undefined when none follows.
+ */
+export async function nextChangeEventScope(
+  db: Executor,
+  after: { workspace_id: string; repository: string } | null,
+): Promise<ChangeEventScope | undefined> {
+  if (!after) return scopeQuery(db).executeTakeFirst();
+  const sameWorkspace = await scopeQuery(db)
+    .where('workspace_id', '=', after.workspace_id)
+    .where('repository', '>', after.repository)
+    .executeTakeFirst();
+  return sameWorkspace ?? scopeQuery(db).where('workspace_id', '>', after.workspace_id).executeTakeFirst();
 }
 
 /**

@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { FINAL_STATUSES, OPEN_STATUSES } from '../../src/modules/privacy-requests/deadline.fns.js';
+import { findAuthoredChangeEvents } from '../../src/modules/subject-data/subject-data.repository.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 
 const INDEXES = [
@@ -84,6 +85,48 @@ for (const dialect of dialects()) {
         );
         assert.match(events, /change_events_author_account_idx/);
         assert.doesNotMatch(events, /SCAN change_events/);
+      });
+      it("plans the erasure's own search for the subject's change events as index searches, not a workspace scan", async () => {
+        // 5,000 events in 50 workspaces, 1,000 authors, no account ids (pseudonymous policies), then
+        // statistics: the shape on which `workspace_id = ? AND (… OR …)` read the whole workspace.
+        await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 5000)
+          insert into change_events (id, workspace_id, integration_id, provider, repository, number, action, author_account_id,
+            author_pseudonym, decision, policy_version, received_at)
+          select printf('chg_%08d', i), 'ws' || (i % 50), 'int', 'github', 'r' || (i % 20), i, 'opened',
+            null, 'p' || (i % 1000), '{}', 'v', '2026-01-01T00:00:00.000Z' from n`.execute(database.db);
+        await sql`analyze`.execute(database.db);
+        // The statement the repository runs, as it runs it (captured, then explained with its parameters).
+        const nodes: RootOperationNode[] = [];
+        const capture: KyselyPlugin = {
+          transformQuery: ({ node }) => (nodes.push(node), node),
+          transformResult: async ({ result }) => result,
+        };
+        const accounts = [
+          { provider: 'github', account_id: '1' },
+          { provider: 'okta', account_id: 'u1' },
+        ];
+        const found = await findAuthoredChangeEvents(database.db.withPlugin(capture), 'ws1', accounts, 'k'.repeat(64));
+        assert.deepEqual(found, []);
+        const statement = database.db.getExecutor().compileQuery(nodes[0] as RootOperationNode, { queryId: 'plan' });
+        const explained = await database.db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]),
+        );
+        const events = explained.rows.map((r) => r.detail).join(' | ');
+        assert.match(events, /MULTI-INDEX OR/);
+        assert.match(events, /change_events_author_pseudonym_idx \(workspace_id=\? AND author_pseudonym=\?\)/);
+        assert.match(events, /change_events_author_account_idx \(workspace_id=\? AND author_account_id=\?\)/);
+      });
+      it('walks the retention pairs with index searches that stop at the first entry', async () => {
+        const sameWorkspace = await plan(
+          `select workspace_id, repository, received_at from change_events where workspace_id = 'w' and repository > 'w/r1' order by workspace_id, repository, received_at limit 1`,
+        );
+        assert.match(sameWorkspace, /COVERING INDEX change_events_retention_idx \(workspace_id=\? AND repository>\?\)/);
+        assert.doesNotMatch(sameWorkspace, /TEMP B-TREE/);
+        const nextWorkspace = await plan(
+          `select workspace_id, repository, received_at from change_events where workspace_id > 'w' order by workspace_id, repository, received_at limit 1`,
+        );
+        assert.match(nextWorkspace, /COVERING INDEX change_events_retention_idx \(workspace_id>\?\)/);
+        assert.doesNotMatch(nextWorkspace, /TEMP B-TREE/);
       });
       it('serves erasure and sweeper deletes, the status filter and the gauges through indexes', async () => {
         assert.match(await plan(`delete from idempotency_records where response_location in ('a')`), /response_location_idx/);

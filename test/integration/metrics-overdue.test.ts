@@ -1,7 +1,8 @@
 /**
  * The deadline gauges of `/metrics` (src/metrics.ts): `privacy_requests_overdue` and
- * `privacy_requests_due_soon` by regulation, computed from the database on each scrape with the
- * service's clock; a request leaves them once completed, canceled or extended (PRODUCT.md §2.3).
+ * `privacy_requests_due_soon` by regulation, computed from the database with the service's clock;
+ * a request leaves them once completed, canceled or extended (PRODUCT.md §2.3). A count is reused
+ * for DEADLINE_GAUGE_CACHE_MS (5 s) by default; most tests here count at every scrape (0).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -10,7 +11,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { REQUEST_HANDLERS } from '../../src/jobs/handlers/index.js';
 import { createWorker } from '../../src/jobs/worker.js';
-import { createMetrics, type Metrics } from '../../src/metrics.js';
+import { createMetrics, DEADLINE_GAUGE_CACHE_MS, type Metrics } from '../../src/metrics.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 import { createBody, manualClock } from '../helpers/requests.js';
@@ -35,13 +36,13 @@ for (const dialect of dialects()) {
     let serial = 0;
     const time = manualClock(RECEIVED);
 
-    const scrape = async () => {
-      const res = await app.inject('/metrics');
+    const scrape = async (from: FastifyInstance = app) => {
+      const res = await from.inject('/metrics');
       assert.equal(res.statusCode, 200);
       return res.body;
     };
-    const gauges = async (regulation: string) => {
-      const body = await scrape();
+    const gauges = async (regulation: string, from: FastifyInstance = app) => {
+      const body = await scrape(from);
       return {
         overdue: sample(body, 'privacy_requests_overdue', regulation),
         due_soon: sample(body, 'privacy_requests_due_soon', regulation),
@@ -71,7 +72,7 @@ for (const dialect of dialects()) {
     before(async () => {
       database = await dialect.create();
       t = await startTestApp(database, { clock: time.clock });
-      metrics = createMetrics({ db: t.services.database.db, clock: time.clock });
+      metrics = createMetrics({ db: t.services.database.db, clock: time.clock, deadlineCacheMs: 0 });
       // The same services, served by an app whose metrics have the database.
       app = await buildApp({ services: t.services, metrics, logLevel: 'silent', bodyLimitBytes: 1 << 20 });
       auth = await t.bearer(['privacy:write', 'privacy:read'], ['acme', 'globex', 'initech']);
@@ -151,6 +152,33 @@ for (const dialect of dialects()) {
       assert.equal((await gauges('ccpa')).overdue, 1);
       await act(filed.id, 'cancel');
       assert.deepEqual(await gauges('ccpa'), { overdue: 0, due_soon: 0 });
+    });
+
+    it('reuse a count for 5 s by default, then count again', async () => {
+      assert.equal(DEADLINE_GAUGE_CACHE_MS, 5_000);
+      const cachedMetrics = createMetrics({ db: t.services.database.db, clock: time.clock });
+      const cached = await buildApp({
+        services: t.services,
+        metrics: cachedMetrics,
+        logLevel: 'silent',
+        bodyLimitBytes: 1 << 20,
+      });
+      try {
+        const filed = await file('globex');
+        const counted = new Date('2026-04-20T10:00:00.000Z');
+        time.set(counted.toISOString());
+        assert.equal((await gauges('ccpa', cached)).overdue, 1);
+        await act(filed.id, 'cancel');
+        // The uncached metrics see the cancel at once; the cached ones keep the count for 5 s.
+        assert.equal((await gauges('ccpa')).overdue, 0);
+        assert.equal((await gauges('ccpa', cached)).overdue, 1);
+        time.set(new Date(counted.getTime() + DEADLINE_GAUGE_CACHE_MS - 1).toISOString());
+        assert.equal((await gauges('ccpa', cached)).overdue, 1);
+        time.set(new Date(counted.getTime() + DEADLINE_GAUGE_CACHE_MS).toISOString());
+        assert.deepEqual(await gauges('ccpa', cached), { overdue: 0, due_soon: 0 });
+      } finally {
+        await cached.close();
+      }
     });
 
     it('follow the extended due date once a request is extended', async () => {

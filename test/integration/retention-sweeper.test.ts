@@ -9,6 +9,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startWorker } from '../../src/jobs/start-worker.js';
 import { createRetentionSweeper } from '../../src/jobs/retention-sweeper.js';
+import { nextChangeEventScope } from '../../src/jobs/retention.repository.js';
 import { toTimestamp } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { insertChangeEvent } from '../../src/modules/change-events/change-event.repository.js';
@@ -146,6 +147,55 @@ for (const dialect of dialects()) {
       assert.equal(counts.changeEvents, 2);
       assert.deepEqual(await changeEventIds(), [strictNew, sameAgeElsewhere, looseNew].sort());
       assert.ok(!(await changeEventIds()).some((id) => id === strictOld || id === looseOld));
+    });
+
+    it('visits every (workspace, repository) pair, across workspace boundaries and name prefixes', async () => {
+      // acme: 30 days (acme/strict-repo 7); acme-2 (a prefix of acme's id) and zulu: the default 90.
+      const kept = [
+        await changeEvent('acme', 'acme/api', ago(29)),
+        await changeEvent('acme', 'acme/strict-repo', ago(6)),
+        await changeEvent('acme', 'acme/zeta', ago(0.5)),
+        await changeEvent('acme-2', 'acme-2/b', ago(89)),
+        await changeEvent('globex', 'globex/api', ago(1)),
+      ];
+      const due = [
+        await changeEvent('acme', 'acme/api-v2', ago(31)),
+        await changeEvent('acme', 'acme/strict-repo', ago(8)),
+        await changeEvent('acme', 'acme/zeta', ago(45)),
+        await changeEvent('acme-2', 'acme-2/a', ago(91)),
+        await changeEvent('zulu', 'zulu/x', ago(100)),
+      ];
+
+      const counts = await sweeper().sweep(NOW);
+
+      assert.equal(counts.changeEvents, due.length);
+      assert.deepEqual(await changeEventIds(), kept.sort());
+    });
+
+    it('walks the distinct pairs through the index, each with its oldest event, as a GROUP BY finds them', async () => {
+      for (const [workspace, repository, days] of [
+        ['acme', 'acme/api', 3],
+        ['acme', 'acme/api', 40],
+        ['acme', 'acme/api-v2', 2],
+        ['acme-2', 'acme-2/a', 5],
+        ['acme-2', 'acme-2/a', 1],
+        ['globex', 'globex/api', 9],
+        ['zulu', 'zulu/x', 100],
+      ] as const)
+        await changeEvent(workspace, repository, ago(days));
+      const expected = await db()
+        .selectFrom('change_events')
+        .select(['workspace_id', 'repository', (eb) => eb.fn.min('received_at').as('oldest')])
+        .groupBy(['workspace_id', 'repository'])
+        .orderBy('workspace_id')
+        .orderBy('repository')
+        .execute();
+
+      const walked = [];
+      for (let s = await nextChangeEventScope(db(), null); s; s = await nextChangeEventScope(db(), s)) walked.push({ ...s });
+
+      assert.equal(walked.length, 5);
+      assert.deepEqual(walked, expected);
     });
 
     it('deletes a backlog in batches until none is left, and a second sweep finds nothing', async () => {

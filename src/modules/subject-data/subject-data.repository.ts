@@ -52,15 +52,21 @@ export async function findAuthoredChangeEvents(
 ): Promise<ChangeEventRow[]> {
   if (accounts.length === 0) return [];
   const pseudonyms = accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));
+  // Every branch of the OR names the workspace, so each one is an index search (SQLite's
+  // multi-index OR, PostgreSQL's BitmapOr). With `workspace_id = ?` outside the OR, SQLite
+  // searched the pseudonym index by workspace alone and read every event of the workspace.
   return db
     .selectFrom('change_events')
     .selectAll()
-    .where('workspace_id', '=', workspaceId)
     .where((eb) =>
       eb.or([
-        eb('author_pseudonym', 'in', pseudonyms),
+        eb.and([eb('workspace_id', '=', workspaceId), eb('author_pseudonym', 'in', pseudonyms)]),
         ...accounts.map((a) =>
-          eb.and([eb('provider', '=', a.provider.toLowerCase()), eb('author_account_id', '=', a.account_id)]),
+          eb.and([
+            eb('workspace_id', '=', workspaceId),
+            eb('provider', '=', a.provider.toLowerCase()),
+            eb('author_account_id', '=', a.account_id),
+          ]),
         ),
       ]),
     )
