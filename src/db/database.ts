@@ -198,7 +198,7 @@ const PG_CONNECT_TIMEOUT_MS = 3000;
  * Write batches one process has in flight on PostgreSQL: while one commits (waits for its WAL
  * flush), the next one runs its units. Each takes one pooled connection.
  */
-export const PG_BATCHES_IN_FLIGHT = 2;
+export const PG_BATCHES_IN_FLIGHT = 4;
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
