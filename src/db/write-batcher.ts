@@ -121,14 +121,16 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
       return outcomes;
     });
 
-  /** Answers each unit after the commit; a unit aborted by a conflict goes back to the queue. */
+  /** Answers each unit after the commit; units aborted by a conflict go back to the head of the queue, in order. */
   function settle(batch: Pending[], outcomes: Outcome[]): void {
+    const again: Pending[] = [];
     outcomes.forEach((outcome, i) => {
       const item = batch[i]!;
       if (outcome.ok) item.resolve(outcome.value);
-      else if (isTransientConflict(outcome.error) && ++item.conflicts < attempts) queue.unshift(item);
+      else if (isTransientConflict(outcome.error) && ++item.conflicts < attempts) again.push(item);
       else item.reject(outcome.error);
     });
+    queue.unshift(...again);
   }
 
   async function commitBatch(batch: Pending[]): Promise<void> {
