@@ -12,8 +12,9 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { auditBatchHooks } from '../modules/audit/audit.repository.js';
 import type { DB } from './schema.js';
-import { createWriteBatcher, type Transact, transactEach } from './write-batcher.js';
+import { createWriteBatcher, type Transact } from './write-batcher.js';
 
 /** Which SQL engine a {@link Database} talks to. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,8 +24,11 @@ export interface Database {
   readonly db: Kysely<DB>;
   readonly dialect: Dialect;
   /**
-   * Runs a unit of work in a transaction; resolves after it committed. On SQLite concurrent units
-   * share one commit (group commit, see db/write-batcher.ts), each still atomic on its own.
+   * Runs a unit of work in a transaction; resolves after it committed. Concurrent units of one
+   * process share one commit (group commit, see db/write-batcher.ts), each still atomic on its
+   * own; on PostgreSQL their audit entries are appended once per batch, and a batch aborted by a
+   * deadlock is run again. `work` must therefore be database work only (no network calls, no
+   * effects outside `tx`): it can run more than once.
    */
   readonly transact: Transact;
   /** Answers true when a trivial query succeeds (readiness). Never throws. */
@@ -190,6 +194,12 @@ class ResilientPostgresDialect extends PostgresDialect {
  */
 const PG_CONNECT_TIMEOUT_MS = 3000;
 
+/**
+ * Write batches one process has in flight on PostgreSQL: while one commits (waits for its WAL
+ * flush), the next one runs its units. Each takes one pooled connection.
+ */
+export const PG_BATCHES_IN_FLIGHT = 4;
+
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
   // A client whose server goes away emits 'error'. The pool listens while the client is idle;
@@ -202,7 +212,7 @@ function openPostgres(url: string): Database {
   return {
     db,
     dialect: 'postgres',
-    transact: transactEach(db),
+    transact: createWriteBatcher(db, { concurrency: PG_BATCHES_IN_FLIGHT, hooks: auditBatchHooks }),
     externalChanges: undefined,
     checkpoint: async () => undefined,
     ping: async () => {

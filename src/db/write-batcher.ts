@@ -4,19 +4,63 @@ import type { DB } from './schema.js';
 /** Runs `work` in a transaction and resolves with its result once that transaction has committed. */
 export type Transact = <T>(work: (tx: Transaction<DB>) => Promise<T>) => Promise<T>;
 
+/**
+ * Writes that the units of a batch defer to its commit (the audit chain's appends, see
+ * modules/audit/audit-batch.repository.ts). The batcher calls them in this order: `open` once per
+ * batch transaction, `mark` before each unit, `rollback` when that unit was rolled back to its
+ * savepoint (drop what it deferred since the mark), and `flush` right before COMMIT, after the
+ * last unit. A batch that is retried gets a new transaction and starts over with `open`.
+ */
+export interface BatchHooks {
+  open(tx: Transaction<DB>): void;
+  mark(tx: Transaction<DB>): number;
+  rollback(tx: Transaction<DB>, mark: number): void;
+  flush(tx: Transaction<DB>): Promise<void>;
+}
+
+/** How a {@link createWriteBatcher} batches. */
+export interface WriteBatcherOptions {
+  /** The most units of work one commit carries ({@link MAX_BATCH}). */
+  maxBatch?: number;
+  /** Batches in flight at once (1: each batch starts when the previous one has committed). */
+  concurrency?: number;
+  /** Writes deferred to the commit (none by default). */
+  hooks?: BatchHooks;
+  /**
+   * How many times a batch, or a unit, aborted by a deadlock or serialization failure
+   * ({@link isTransientConflict}) is run in all before its callers get that error ({@link CONFLICT_ATTEMPTS}).
+   */
+  attempts?: number;
+}
+
 interface Pending {
   work: (tx: Transaction<DB>) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Times this unit was aborted on its own by a deadlock or serialization failure. */
+  conflicts: number;
 }
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** The most units of work one commit carries. */
 export const MAX_BATCH = 64;
 
-async function runInSavepoint(
-  tx: Transaction<DB>,
-  item: Pending,
-): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+/** Default for {@link WriteBatcherOptions.attempts}. */
+export const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * True for PostgreSQL SQLSTATE 40P01 (deadlock_detected) and 40001 (serialization_failure): the
+ * server aborted the statement (or transaction) to break a cycle of waits, not because of the
+ * data; running the same work again is the documented remedy (PostgreSQL manual §13.6).
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+async function runInSavepoint(tx: Transaction<DB>, item: Pending, hooks: BatchHooks | undefined): Promise<Outcome> {
+  const mark = hooks?.mark(tx);
   await sql`savepoint unit_of_work`.execute(tx);
   try {
     const value = await item.work(tx);
@@ -32,58 +76,93 @@ async function runInSavepoint(
     } catch {
       throw error;
     }
+    if (mark !== undefined) hooks?.rollback(tx, mark);
     return { ok: false, error };
   }
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Group commit for SQLite: units of work that arrive while a commit is under way are run, each in
- * its own savepoint, inside one transaction, and committed together. SQLite admits one writer
- * and a commit costs far more than a small insert, so this multiplies write throughput under
- * concurrency while keeping every unit atomic: a unit that throws is rolled back to its
- * savepoint and only its caller sees the error; if the commit itself fails, every caller of that
- * batch sees the error and nothing of the batch is stored. No caller is answered before its
- * commit. (Same idea as PostgreSQL's group commit of concurrent WAL flushes.)
+ * Group commit: units of work that arrive while a commit is under way are run, each in its own
+ * savepoint, inside one transaction, and committed together. Every unit stays atomic: a unit that
+ * throws is rolled back to its savepoint and only its caller sees the error; if the commit itself
+ * fails, every caller of that batch sees the error and nothing of the batch is stored. No caller
+ * is answered before its commit. (Same idea as PostgreSQL's group commit of concurrent WAL flushes.)
  *
- * Never used on PostgreSQL: there, batching row-locking units from several processes could
- * deadlock, and concurrent connections already share WAL flushes.
+ * - SQLite (one batch at a time, no hooks): SQLite admits one writer and a commit costs far more
+ *   than a small insert, so this multiplies write throughput under concurrency.
+ * - PostgreSQL (a few batches in flight, the audit chain's appends deferred to the commit through
+ *   `hooks`): every audited write used to hold the one `audit_head` row lock until its commit was
+ *   durable, so writes were serial across all processes; now a whole batch shares one lock hold
+ *   and one commit. Batching makes a transaction hold the locks of many units, so two processes
+ *   can deadlock on crossing uncommitted unique keys (the same delivery sent to two servers at
+ *   once). PostgreSQL then aborts a statement or the transaction with 40P01: a unit aborted on
+ *   its own is rolled back to its savepoint and re-run in a later batch (after this batch's
+ *   commit released its locks); a batch aborted as a whole (in `hooks.flush` or at COMMIT) is run
+ *   again from scratch, every unit anew. Units must therefore be pure database work. After
+ *   `attempts` runs the callers get the error. A unit's other errors (a unique violation) fail
+ *   that unit only, as before.
  *
- * @param maxBatch - the most units per commit ({@link MAX_BATCH}).
+ * @param options - see {@link WriteBatcherOptions}; defaults: {@link MAX_BATCH}, concurrency 1,
+ *   no hooks, {@link CONFLICT_ATTEMPTS}.
  */
-export function createWriteBatcher(db: Kysely<DB>, maxBatch = MAX_BATCH): Transact {
+export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions = {}): Transact {
+  const { maxBatch = MAX_BATCH, concurrency = 1, hooks, attempts = CONFLICT_ATTEMPTS } = options;
   const queue: Pending[] = [];
-  let draining = false;
+  let inFlight = 0;
+
+  const runBatch = (batch: Pending[]) =>
+    db.transaction().execute(async (tx) => {
+      hooks?.open(tx);
+      const outcomes: Outcome[] = [];
+      for (const item of batch) outcomes.push(await runInSavepoint(tx, item, hooks));
+      await hooks?.flush(tx);
+      return outcomes;
+    });
+
+  /** Answers each unit after the commit; units aborted by a conflict go back to the head of the queue, in order. */
+  function settle(batch: Pending[], outcomes: Outcome[]): void {
+    const again: Pending[] = [];
+    outcomes.forEach((outcome, i) => {
+      const item = batch[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else if (isTransientConflict(outcome.error) && ++item.conflicts < attempts) again.push(item);
+      else item.reject(outcome.error);
+    });
+    queue.unshift(...again);
+  }
 
   async function commitBatch(batch: Pending[]): Promise<void> {
-    try {
-      const outcomes = await db.transaction().execute(async (tx) => {
-        const results = [];
-        for (const item of batch) results.push(await runInSavepoint(tx, item));
-        return results;
-      });
-      outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
-    } catch (error) {
-      for (const item of batch) item.reject(error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        settle(batch, await runBatch(batch));
+        return;
+      } catch (error) {
+        if (!isTransientConflict(error) || attempt >= attempts) {
+          for (const item of batch) item.reject(error);
+          return;
+        }
+        // The other transaction of the cycle goes on once ours is gone; a short random pause
+        // keeps two retrying batches from meeting again in the same order.
+        await pause(Math.random() * 10 * attempt);
+      }
     }
   }
 
-  async function drain(): Promise<void> {
-    draining = true;
-    try {
-      while (queue.length > 0) await commitBatch(queue.splice(0, maxBatch));
-    } finally {
-      draining = false;
+  function pump(): void {
+    while (inFlight < concurrency && queue.length > 0) {
+      inFlight++;
+      void commitBatch(queue.splice(0, maxBatch)).finally(() => {
+        inFlight--;
+        pump();
+      });
     }
   }
 
   return <T>(work: (tx: Transaction<DB>) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!draining) void drain();
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject, conflicts: 0 });
+      pump();
     });
-}
-
-/** One transaction per unit of work: PostgreSQL's way (see {@link createWriteBatcher}). */
-export function transactEach(db: Kysely<DB>): Transact {
-  return (work) => db.transaction().execute(work);
 }

@@ -1,12 +1,26 @@
 /**
- * `database.transact`: on SQLite concurrent units share one commit (group commit), and each unit
- * stays atomic on its own; on PostgreSQL each unit is its own transaction. Same contract on both.
+ * `database.transact`: concurrent units share one commit (group commit), and each unit stays
+ * atomic on its own, on SQLite and PostgreSQL alike. On PostgreSQL, units of two processes that
+ * deadlock on crossing duplicates are run again instead of failing.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql, type Transaction } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
+import type { DB } from '../../src/db/schema.js';
+import { holdBatches } from '../helpers/batch-gate.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
+
+type Unit = (tx: Transaction<DB>) => Promise<unknown>;
+
+/** Submits `units` so that they run as one batch (see holdBatches); settles each. */
+async function inOneBatch(database: Database, units: Unit[]): Promise<PromiseSettledResult<unknown>[]> {
+  const hold = holdBatches(database);
+  const settled = Promise.allSettled(units.map((unit) => database.transact(unit)));
+  await hold.release();
+  return settled;
+}
 
 for (const dialect of dialects()) {
   describe(`database.transact (${dialect.name})`, () => {
@@ -16,13 +30,19 @@ for (const dialect of dialects()) {
       (await database.db.selectFrom('service_keys').select('name').where('name', 'like', 'unit-%').orderBy('name').execute()).map(
         (r) => r.name,
       );
-    const insert = (name: string) => (tx: Parameters<Parameters<Database['transact']>[0]>[0]) =>
+    const insert = (name: string) => (tx: Transaction<DB>) =>
       tx.insertInto('service_keys').values({ name, value: 'v', created_at: '2026-11-21T00:00:00.000Z' }).execute();
 
     before(async () => {
       test = await dialect.create();
       database = createDatabase(test.url);
       await migrateToLatest(database.db);
+      // A child whose parent is checked at COMMIT only: a unit can insert a dangling one and
+      // succeed, and the batch's commit then fails.
+      await sql`create table batch_parent (id varchar(20) primary key)`.execute(database.db);
+      await sql`create table batch_child (id varchar(20) primary key, parent varchar(20) references batch_parent (id) deferrable initially deferred)`.execute(
+        database.db,
+      );
     });
     after(async () => {
       await database.close();
@@ -49,26 +69,50 @@ for (const dialect of dialects()) {
     });
 
     it('rolls back only the unit that throws; its neighbours in the same batch are stored', async () => {
-      const outcomes = await Promise.allSettled([
-        database.transact(insert('unit-a')),
-        database.transact(async (tx) => {
+      const outcomes = await inOneBatch(database, [
+        insert('unit-a'),
+        async (tx) => {
           await insert('unit-b')(tx);
           throw new Error('unit b fails after writing');
-        }),
-        database.transact(insert('unit-c')),
+        },
+        insert('unit-c'),
         // A constraint violation inside a unit: the same name twice.
-        database.transact(async (tx) => {
+        async (tx) => {
           await insert('unit-d')(tx);
           await insert('unit-d')(tx);
-        }),
-        database.transact(insert('unit-e')),
+        },
+        insert('unit-e'),
       ]);
       assert.deepEqual(
         outcomes.map((o) => o.status),
         ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'],
       );
       assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /unit b fails/);
+      assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /unique|UNIQUE/);
       assert.deepEqual(await names(), ['unit-a', 'unit-c', 'unit-e']);
+    });
+
+    it('a failed commit rejects every unit of the batch and stores none of it', async () => {
+      const outcomes = await inOneBatch(database, [
+        insert('unit-f'),
+        (tx) =>
+          tx
+            .insertInto('batch_child' as never)
+            .values({ id: 'orphan', parent: 'missing' } as never)
+            .execute(),
+        insert('unit-g'),
+      ]);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected', 'rejected'],
+      );
+      for (const outcome of outcomes) assert.match(String((outcome as PromiseRejectedResult).reason), /foreign key|FOREIGN KEY/);
+      assert.deepEqual(await names(), []);
+      const children = await sql<{ n: number }>`select count(*) as n from batch_child`.execute(database.db);
+      assert.equal(Number(children.rows[0]?.n), 0);
+      // The batcher goes on: the next unit commits on its own.
+      await database.transact(insert('unit-h'));
+      assert.deepEqual(await names(), ['unit-h']);
     });
 
     it('answers no unit before its commit: a unit sees its own batch, a later reader sees all', async () => {
@@ -83,5 +127,67 @@ for (const dialect of dialects()) {
       assert.deepEqual(seen, [1, 1]);
       assert.deepEqual(await names(), ['unit-x', 'unit-y']);
     });
+
+    if (dialect.name === 'postgres') {
+      it('runs concurrent units in one PostgreSQL transaction', async () => {
+        const outcomes = await inOneBatch(
+          database,
+          Array.from(
+            { length: 5 },
+            () => async (tx: Transaction<DB>) =>
+              (await sql<{ id: string }>`select txid_current()::text as id`.execute(tx)).rows[0]?.id,
+          ),
+        );
+        const ids = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason));
+        assert.equal(new Set(ids).size, 1, `one transaction id expected, got ${ids.join()}`);
+      });
+
+      it('two processes sending crossing duplicates: the deadlocked unit is run again, every unit answers', async () => {
+        // A second "process" on the same schema. Each side's batch inserts X then Y, the other Y
+        // then X, with the first inserts of both uncommitted before the second ones start: each
+        // second insert waits for the other side's transaction, a cycle PostgreSQL breaks by
+        // aborting one of them with 40P01.
+        const other = createDatabase(test.url);
+        try {
+          const codes: string[] = [];
+          const claim = (name: string) => async (tx: Transaction<DB>) => {
+            try {
+              const row = await tx
+                .insertInto('service_keys')
+                .values({ name, value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
+                .onConflict((oc) => oc.column('name').doNothing())
+                .returning('name')
+                .executeTakeFirst();
+              return row ? 'stored' : 'duplicate';
+            } catch (error) {
+              codes.push(String((error as { code?: unknown }).code));
+              throw error;
+            }
+          };
+          const latch = () => {
+            let open!: () => void;
+            return { promise: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+          };
+          const [aFirst, bFirst] = [latch(), latch()];
+          const first =
+            (name: string, mine: ReturnType<typeof latch>, theirs: ReturnType<typeof latch>) => async (tx: Transaction<DB>) => {
+              const result = await claim(name)(tx);
+              mine.open();
+              await theirs.promise;
+              return result;
+            };
+          const [a, b] = await Promise.all([
+            inOneBatch(database, [first('unit-x', aFirst, bFirst), claim('unit-y')]),
+            inOneBatch(other, [first('unit-y', bFirst, aFirst), claim('unit-x')]),
+          ]);
+          const values = [...a, ...b].map((o) => (o.status === 'fulfilled' ? o.value : `rejected: ${String(o.reason)}`));
+          assert.deepEqual(values, ['stored', 'duplicate', 'stored', 'duplicate']);
+          assert.deepEqual(codes, ['40P01'], 'exactly one unit was aborted by the deadlock, and then run again');
+          assert.deepEqual(await names(), ['unit-x', 'unit-y']);
+        } finally {
+          await other.close();
+        }
+      });
+    }
   });
 }

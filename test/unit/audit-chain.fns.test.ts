@@ -1,12 +1,18 @@
 /**
  * The audit hash chain (audit-chain.fns.ts): the hash format, and that `verifyChain` catches an
  * edited field, a removed middle entry, a removed tail, swapped entries and a tampered prev_hash,
- * naming the first broken entry.
+ * naming the first broken entry; `linkEntries` (a batch's appends) links exactly as one-by-one appends.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { type ChainedFields, chainHash, GENESIS_HASH, verifyChain } from '../../src/modules/audit/audit-chain.fns.js';
+import {
+  type ChainedFields,
+  chainHash,
+  GENESIS_HASH,
+  linkEntries,
+  verifyChain,
+} from '../../src/modules/audit/audit-chain.fns.js';
 
 type Entry = ChainedFields & { prev_hash: string; hash: string };
 
@@ -213,5 +219,30 @@ describe('verifyChain', () => {
     const longer = buildChain(5).entries;
     assert.deepEqual(verifyChain(longer, head), { seq: 4, problem: 'head_mismatch' });
     assert.equal(entries.length, 4);
+  });
+});
+
+describe('linkEntries', () => {
+  const unlinked = (entries: Entry[]) => entries.map(({ seq: _seq, prev_hash: _prev, hash: _hash, ...fields }) => fields);
+
+  test('links a batch onto an empty chain exactly as one-by-one appends do', () => {
+    const { entries, head } = buildChain(5);
+    const linked = linkEntries({ seq: 0, hash: GENESIS_HASH }, unlinked(entries));
+    assert.deepEqual(linked.linked, entries);
+    assert.deepEqual(linked.head, head);
+    assert.equal(verifyChain(linked.linked, linked.head), null);
+  });
+
+  test('continues after an existing head: the second half links onto the first', () => {
+    const { entries, head } = buildChain(6);
+    const first = linkEntries({ seq: 0, hash: GENESIS_HASH }, unlinked(entries.slice(0, 2)));
+    const second = linkEntries(first.head, unlinked(entries.slice(2)));
+    assert.deepEqual([...first.linked, ...second.linked], entries);
+    assert.deepEqual(second.head, head);
+  });
+
+  test('no entries: the head stays as it was', () => {
+    const head = { seq: 7, hash: 'a'.repeat(64) };
+    assert.deepEqual(linkEntries(head, []), { linked: [], head });
   });
 });

@@ -60,3 +60,29 @@ export function verifyChain(
   if (head.seq !== entries.length || head.hash !== prev) return { seq: head.seq, problem: 'head_mismatch' };
   return null;
 }
+
+/** The chain's last position: its seq (0 when empty) and hash ({@link GENESIS_HASH} when empty). */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Links `entries`, in order, onto the chain after `head`: each gets the next seq, the previous
+ * entry's hash as `prev_hash` and its own {@link chainHash}.
+ *
+ * @returns the linked entries and the new head (`head` itself when `entries` is empty).
+ */
+export function linkEntries<E extends Omit<ChainedFields, 'seq'>>(
+  head: ChainHead,
+  entries: readonly E[],
+): { linked: (E & { seq: number; prev_hash: string; hash: string })[]; head: ChainHead } {
+  let { seq, hash } = head;
+  const linked = entries.map((entry) => {
+    const prev_hash = hash;
+    seq += 1;
+    hash = chainHash(prev_hash, { ...entry, seq });
+    return { ...entry, seq, prev_hash, hash };
+  });
+  return { linked, head: { seq, hash } };
+}
