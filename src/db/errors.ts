@@ -25,7 +25,8 @@ const PG_CONNECTION_MESSAGES = /timeout exceeded when trying to connect|Connecti
  * - `unreachable`: the database cannot be reached or is shutting down: PostgreSQL SQLSTATE class
  *   08 (connection exception), 57P01–57P03 (admin/crash shutdown, cannot connect now), 53300
  *   (too many connections); socket errors; pg's connection-timeout and dead-client errors;
- *   SQLite SQLITE_BUSY* (the lock was not free within busy_timeout).
+ *   SQLite SQLITE_BUSY* (the lock was not free within busy_timeout); and PostgreSQL 40P01/40001
+ *   (deadlock, serialization failure) left after the write batcher's re-runs: busy, not broken.
  * - `storage`: the database cannot write: SQLite SQLITE_FULL, SQLITE_IOERR*, SQLITE_READONLY*,
  *   SQLITE_CANTOPEN*; PostgreSQL 53100 (disk full) and 58030 (I/O error).
  *
@@ -37,6 +38,8 @@ export function databaseFailure(error: unknown): 'unreachable' | 'storage' | nul
     if (/^SQLITE_(FULL|IOERR|READONLY|CANTOPEN)/.test(code) || code === '53100' || code === '58030') return 'storage';
     if (code.startsWith('SQLITE_BUSY') || NETWORK_CODES.has(code)) return 'unreachable';
     if (/^08...$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return 'unreachable';
+    // Deadlock or serialization failure still there after the write batcher's re-runs: contention, worth a retry.
+    if (code === '40P01' || code === '40001') return 'unreachable';
   }
   return error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message) ? 'unreachable' : null;
 }
