@@ -111,6 +111,7 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
   const { maxBatch = MAX_BATCH, concurrency = 1, hooks, attempts = CONFLICT_ATTEMPTS } = options;
   const queue: Pending[] = [];
   let inFlight = 0;
+  let pumpScheduled = false;
 
   const runBatch = (batch: Pending[]) =>
     db.transaction().execute(async (tx) => {
@@ -151,6 +152,7 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
   }
 
   function pump(): void {
+    pumpScheduled = false;
     while (inFlight < concurrency && queue.length > 0) {
       inFlight++;
       void commitBatch(queue.splice(0, maxBatch)).finally(() => {
@@ -160,9 +162,22 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     }
   }
 
+  /**
+   * Starts batches after the current turn's I/O callbacks, not at once. A SQLite batch never
+   * waits for I/O (better-sqlite3 is synchronous), so a batch started at once would hold one unit
+   * only: the requests read in the same poll phase would queue only after it committed. Waiting
+   * for `setImmediate` (the check phase, right after polling) lets every request of this turn
+   * join the batch; it adds no timer delay.
+   */
+  function schedulePump(): void {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    setImmediate(pump);
+  }
+
   return <T>(work: (tx: Transaction<DB>) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject, conflicts: 0 });
-      pump();
+      schedulePump();
     });
 }

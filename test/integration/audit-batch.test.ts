@@ -82,7 +82,7 @@ for (const dialect of dialects()) {
     });
 
     it('a unit rolled back in a batch leaves no audit entry; its neighbours keep theirs, in order', async () => {
-      const hold = holdBatches(t.services.database);
+      const hold = await holdBatches(t.services.database);
       const units = ['first', 'rolled-back', 'last'].map((name) =>
         t.services.database.transact(async (tx: Transaction<DB>) => {
           await appendAuditEvent(tx, entry('test.unit', name));
@@ -123,7 +123,7 @@ for (const dialect of dialects()) {
           keys: t.services.keys,
         });
         const input = createBody({ client_request_id: 'same-key-batch' }) as unknown as CreatePrivacyRequestInput;
-        const hold = holdBatches(t.services.database);
+        const hold = await holdBatches(t.services.database);
         const create = () => services.privacyRequests.create(principal, 'same-key-batch', input);
         const creates = Promise.all([create(), create()]);
         await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);

@@ -16,7 +16,7 @@ type Unit = (tx: Transaction<DB>) => Promise<unknown>;
 
 /** Submits `units` so that they run as one batch (see holdBatches); settles each. */
 async function inOneBatch(database: Database, units: Unit[]): Promise<PromiseSettledResult<unknown>[]> {
-  const hold = holdBatches(database);
+  const hold = await holdBatches(database);
   const settled = Promise.allSettled(units.map((unit) => database.transact(unit)));
   await hold.release();
   return settled;
