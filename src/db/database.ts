@@ -26,7 +26,7 @@ export interface Database {
   /**
    * Runs a unit of work in a transaction; resolves after it committed. Concurrent units of one
    * process share one commit (group commit, see db/write-batcher.ts), each still atomic on its
-   * own; on PostgreSQL their audit entries are appended once per batch, and a batch aborted by a
+   * own; their audit entries are appended once per batch, and a batch aborted by a
    * deadlock is run again. `work` must therefore be database work only (no network calls, no
    * effects outside `tx`): it can run more than once.
    */
@@ -141,7 +141,7 @@ function openSqlite(path: string): Database {
   return {
     db,
     dialect: 'sqlite',
-    transact: createWriteBatcher(db),
+    transact: createWriteBatcher(db, { hooks: auditBatchHooks }),
     externalChanges: () => dataVersion.get() as number,
     // Through Kysely, so it waits for the connection: never inside another caller's transaction.
     checkpoint: async () => void (await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db)),

@@ -81,28 +81,52 @@ async function runInSavepoint(tx: Transaction<DB>, item: Pending, hooks: BatchHo
   }
 }
 
+/** A unit of an optimistic batch threw: the batch transaction is rolled back (see `commitBatch`). */
+class UnitFailure extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super('a unit of the batch failed');
+  }
+}
+
+async function runUnit(tx: Transaction<DB>, item: Pending, index: number): Promise<unknown> {
+  try {
+    return await item.work(tx);
+  } catch (error) {
+    throw new UnitFailure(index, error);
+  }
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Group commit: units of work that arrive while a commit is under way are run, each in its own
- * savepoint, inside one transaction, and committed together. Every unit stays atomic: a unit that
- * throws is rolled back to its savepoint and only its caller sees the error; if the commit itself
- * fails, every caller of that batch sees the error and nothing of the batch is stored. No caller
- * is answered before its commit. (Same idea as PostgreSQL's group commit of concurrent WAL flushes.)
+ * Group commit: units of work that arrive while a commit is under way (or in the same event-loop
+ * turn) run one after the other inside one transaction and are committed together. Every unit
+ * stays atomic: the batch first runs without savepoints; if a unit throws, that transaction is
+ * rolled back, the unit's caller gets its error (it ran on exactly the state a savepoint would
+ * have given it: the writes of the units before it), and the other units run again in a new
+ * transaction, each in its own savepoint, so a second failure costs only its own unit. If the
+ * commit itself fails, every caller of that batch sees the error and nothing of the batch is
+ * stored. No caller is answered before its commit. (Same idea as PostgreSQL's group commit of
+ * concurrent WAL flushes.)
  *
- * - SQLite (one batch at a time, no hooks): SQLite admits one writer and a commit costs far more
- *   than a small insert, so this multiplies write throughput under concurrency.
- * - PostgreSQL (a few batches in flight, the audit chain's appends deferred to the commit through
- *   `hooks`): every audited write used to hold the one `audit_head` row lock until its commit was
+ * - SQLite (one batch at a time): SQLite admits one writer and a commit costs far more than a
+ *   small insert, so this multiplies write throughput under concurrency.
+ * - PostgreSQL (a few batches in flight): every audited write used to hold the one `audit_head` row lock until its commit was
  *   durable, so writes were serial across all processes; now a whole batch shares one lock hold
  *   and one commit. Batching makes a transaction hold the locks of many units, so two processes
  *   can deadlock on crossing uncommitted unique keys (the same delivery sent to two servers at
  *   once). PostgreSQL then aborts a statement or the transaction with 40P01: a unit aborted on
- *   its own is rolled back to its savepoint and re-run in a later batch (after this batch's
- *   commit released its locks); a batch aborted as a whole (in `hooks.flush` or at COMMIT) is run
+ *   its own is re-run in a later batch (after the rest of its batch committed and released its
+ *   locks); a batch aborted as a whole (in `hooks.flush` or at COMMIT) is run
  *   again from scratch, every unit anew. Units must therefore be pure database work. After
  *   `attempts` runs the callers get the error. A unit's other errors (a unique violation) fail
  *   that unit only, as before.
+ *
+ * On both, the audit chain's appends are deferred to the commit through `hooks` (one head read,
+ * one multi-row insert and one head update per batch instead of per unit).
  *
  * @param options - see {@link WriteBatcherOptions}; defaults: {@link MAX_BATCH}, concurrency 1,
  *   no hooks, {@link CONFLICT_ATTEMPTS}.
@@ -113,11 +137,19 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
   let inFlight = 0;
   let pumpScheduled = false;
 
-  const runBatch = (batch: Pending[]) =>
+  /**
+   * One transaction over `batch`. Optimistic (`savepoints` false): the units run one after the
+   * other with no savepoint, and the first unit that throws aborts the whole transaction with a
+   * {@link UnitFailure}. With savepoints, a unit that throws is rolled back alone.
+   */
+  const runBatch = (batch: Pending[], savepoints: boolean) =>
     db.transaction().execute(async (tx) => {
       hooks?.open(tx);
       const outcomes: Outcome[] = [];
-      for (const item of batch) outcomes.push(await runInSavepoint(tx, item, hooks));
+      for (const [index, item] of batch.entries()) {
+        if (savepoints) outcomes.push(await runInSavepoint(tx, item, hooks));
+        else outcomes.push({ ok: true, value: await runUnit(tx, item, index) });
+      }
       await hooks?.flush(tx);
       return outcomes;
     });
@@ -134,12 +166,25 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     queue.unshift(...again);
   }
 
-  async function commitBatch(batch: Pending[]): Promise<void> {
+  /**
+   * Runs `batch` optimistically, then, if one unit failed, answers that unit with its error (it
+   * saw exactly the state it would have seen in a savepoint: the units before it) and runs the
+   * others again, each in a savepoint. The happy path thus costs no savepoint round trips.
+   */
+  async function commitBatch(batch: Pending[], savepoints = false): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        settle(batch, await runBatch(batch));
+        settle(batch, await runBatch(batch, savepoints));
         return;
       } catch (error) {
+        if (error instanceof UnitFailure) {
+          // Answered after the others committed: a unit aborted by a conflict goes back to the
+          // queue only once their locks are released.
+          const rest = batch.filter((_, i) => i !== error.index);
+          if (rest.length > 0) await commitBatch(rest, true);
+          settle([batch[error.index]!], [{ ok: false, error: error.cause }]);
+          return;
+        }
         if (!isTransientConflict(error) || attempt >= attempts) {
           for (const item of batch) item.reject(error);
           return;

@@ -58,11 +58,11 @@ export async function appendAuditEvents(db: Executor, entries: readonly AuditEnt
  * Appends one entry to the hash chain. Call it inside the transaction that makes the change it
  * records.
  *
- * - In a batch transaction of `database.transact` on PostgreSQL (see {@link auditBatchHooks}):
+ * - In a batch transaction of `database.transact` (see {@link auditBatchHooks}):
  *   the entry is held back and appended, with the other units' entries, right before that
  *   transaction commits; if the calling unit is rolled back, so is its entry. The caller does not
  *   see its entry in `audit_events` before the commit.
- * - Anywhere else (plain `db.transaction()`, SQLite's batches): appended at once, like
+ * - Anywhere else (a plain `db.transaction()`): appended at once, like
  *   {@link appendAuditEvents} with one entry, holding the head row lock until commit.
  */
 export async function appendAuditEvent(db: Executor, entry: AuditEntry): Promise<void> {
