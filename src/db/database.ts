@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { auditBatchHooks } from '../modules/audit/audit.repository.js';
+import { statementName } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { createWriteBatcher, type Transact } from './write-batcher.js';
 
@@ -200,6 +201,23 @@ const PG_CONNECT_TIMEOUT_MS = 3000;
  */
 export const PG_BATCHES_IN_FLIGHT = 4;
 
+type QueryArgs = [text: unknown, ...rest: unknown[]];
+
+/**
+ * Makes `client` run the SQL of {@link preparedQuery} queries as named (server-side prepared)
+ * statements: pg then sends Parse once per connection and only Bind/Execute afterwards, sparing
+ * the server a parse and plan per call. Kysely passes `(sql, parameters)`; any other SQL is sent
+ * as before. (PostgreSQL re-plans a prepared statement itself when a table it reads changes.)
+ */
+function prepareNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
+  (client as unknown as { query: (...args: QueryArgs) => unknown }).query = (text, ...rest) => {
+    const name = typeof text === 'string' ? statementName(text) : undefined;
+    // (sql, values) from Kysely; pool.query's (sql, values, callback) and the rest pass unchanged.
+    return name === undefined || rest.length !== 1 ? query(text, ...rest) : query({ name, text, values: rest[0] });
+  };
+}
+
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
   // A client whose server goes away emits 'error'. The pool listens while the client is idle;
@@ -207,7 +225,10 @@ function openPostgres(url: string): Database {
   // unhandled 'error' event ends the process. The failure reaches the caller through its next
   // query instead ("not queryable"), and the pool discards the client on release.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    prepareNamedStatements(client);
+  });
   const db = new Kysely<DB>({ dialect: new ResilientPostgresDialect({ pool }) });
   return {
     db,

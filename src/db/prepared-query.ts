@@ -2,6 +2,18 @@ import { type Compilable, type CompiledQuery, createQueryId, type QueryResult } 
 import type { Executor } from './executor.js';
 import { isPostgres } from './locking.js';
 
+/** SQL text of every query compiled by {@link preparedQuery} for PostgreSQL → its statement name. */
+const statementNames = new Map<string, string>();
+
+/**
+ * The name under which PostgreSQL connections prepare `sql` (a server-side prepared statement:
+ * parsed and planned once per connection), or undefined for SQL that {@link preparedQuery} did
+ * not compile. Used by db/database.ts; SQLite statements are cached by text there already.
+ */
+export function statementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 /** Stands for one named parameter while a query is built; replaced by its value at each run. */
 class Placeholder {
   constructor(readonly name: string) {}
@@ -10,7 +22,9 @@ class Placeholder {
 /**
  * A query built and compiled once per dialect, then run with new parameter values: Kysely builds
  * and compiles a query anew on every call, which costs more than running a small statement on
- * SQLite (whose prepared statements db/database.ts already caches by SQL text).
+ * SQLite (whose prepared statements db/database.ts already caches by SQL text). On PostgreSQL the
+ * compiled text is also registered under a statement name ({@link statementName}), so each
+ * connection parses and plans it once.
  *
  * `build` receives `params` whose values are placeholders; use each only as a value (in
  * `values`, `set` or a comparison), never to choose the query's shape.
@@ -33,6 +47,7 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
     const missing = names.filter((name) => !used.has(name));
     if (missing.length > 0) throw new Error(`prepared query does not bind ${missing.join(', ')} as values`);
     compiled.set(dialect, query);
+    if (dialect === 'postgres' && !statementNames.has(query.sql)) statementNames.set(query.sql, `pq${statementNames.size + 1}`);
     return query;
   }
 

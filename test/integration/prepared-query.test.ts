@@ -1,9 +1,10 @@
 /** db/prepared-query.ts: compiled once per dialect, run with new values, same results as Kysely. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
-import { preparedQuery } from '../../src/db/prepared-query.js';
+import { preparedQuery, statementName } from '../../src/db/prepared-query.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 
 type KeyRow = { name: string; value: string; created_at: string };
@@ -48,6 +49,35 @@ for (const dialect of dialects()) {
       ]);
       assert.deepEqual((await keysNamed(database.db, { prefix: 'pq-b%' })).rows, [{ name: 'pq-b', value: "two 'quoted' ?" }]);
     });
+
+    if (dialect.name === 'postgres') {
+      it('runs as a named statement that the connection prepares once, and plain Kysely SQL stays unnamed', async () => {
+        const prepared = await database.db.transaction().execute(async (tx) => {
+          // One connection throughout: pg_prepared_statements lists that session's statements.
+          for (const prefix of ['pq-a%', 'pq-b%', 'pq-c%']) await keysNamed(tx, { prefix });
+          await tx.selectFrom('service_keys').select('name').where('name', '=', 'plain').execute();
+          return (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(tx))
+            .rows;
+        });
+        const sqlText = prepared.find((row) => row.statement.includes('"service_keys"') && row.statement.includes('like'));
+        assert.ok(sqlText, `the prepared query is a prepared statement: ${JSON.stringify(prepared)}`);
+        assert.equal(statementName(sqlText.statement), sqlText.name);
+        assert.equal(prepared.filter((row) => row.statement === sqlText.statement).length, 1, 'prepared once');
+        assert.ok(
+          !prepared.some((row) => row.statement.includes(`"name" = $1`) && !row.statement.includes('like')),
+          'plain SQL unnamed',
+        );
+      });
+
+      it('a prepared statement keeps working on its connection after a migration adds a column', async () => {
+        await database.db.transaction().execute(async (tx) => {
+          assert.equal((await keysNamed(tx, { prefix: 'pq-a%' })).rows.length, 1);
+          await sql`alter table service_keys add column extra text`.execute(tx);
+          assert.deepEqual((await keysNamed(tx, { prefix: 'pq-a%' })).rows, [{ name: 'pq-a', value: 'one' }]);
+          await sql`alter table service_keys drop column extra`.execute(tx);
+        });
+      });
+    }
 
     it('refuses a build that does not bind every named parameter as a value', async () => {
       const broken = preparedQuery<{ name: string; unused: string }, { name: string }>(['name', 'unused'], (db, p) =>

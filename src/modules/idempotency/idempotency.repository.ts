@@ -46,7 +46,8 @@ const selectRecord = preparedQuery<{ principal_id: string; idempotency_key: stri
   (db, p) =>
     db
       .selectFrom('idempotency_records')
-      .selectAll()
+      // Named columns, not `*`: a prepared statement's result type must not change under it.
+      .select(RECORD_COLUMNS)
       .where('principal_id', '=', p.principal_id)
       .where('idempotency_key', '=', p.idempotency_key),
 );
