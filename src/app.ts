@@ -76,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   // Headers first, so that every answer (a 429 included) carries them; limits before any route work.
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerRateLimits(app, { perToken: protection.rateLimitPerToken, perSource: protection.rateLimitPerSource });
   registerJsonBodyParser(app);
   registerValidation(app);
