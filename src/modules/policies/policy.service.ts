@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
-import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { type Clock, timestampSource, toTimestamp } from '../../lib/clock.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
@@ -51,6 +51,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createPolicyService(deps: { db: Executor; clock: Clock; externalChanges?: (() => number) | undefined }) {
   const { db, clock } = deps;
+  const evaluatedAt = timestampSource(clock);
   // Effective policies are read on every change event and policy lookup. Writes here clear the
   // cache; writes by another process are seen within EXTERNAL_CHECK_MS on SQLite (data version), within
   // MERGED_TTL_MS on PostgreSQL.
@@ -139,7 +140,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
         result = deepFreeze(await mergeLayers(workspaceId, key));
         merged.set(cacheKey, result);
       }
-      return { workspace_id: workspaceId, repository, ...result, evaluated_at: toTimestamp(clock()) };
+      return { workspace_id: workspaceId, repository, ...result, evaluated_at: evaluatedAt() };
     },
 
     /** One layer (`repository` null for the workspace layer), or null when it is not set. */
