@@ -6,6 +6,10 @@ import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/policy.schemas.js';
+import { effectivePolicyBody } from './effective-policy-body.js';
+
+/** What Fastify's serializer labels JSON with; the effective policy's body is serialized in advance. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 type LayerParams = { workspace_id: string; repository?: string };
 
@@ -32,7 +36,7 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
       const etag = `"${effective.version}"`;
       reply.header('ETag', etag).header('Cache-Control', 'no-cache');
       if (ifNoneMatch(request, etag)) return reply.code(304).send();
-      return effective;
+      return reply.type(JSON_TYPE).send(effectivePolicyBody(effective, reply));
     },
   );
 
