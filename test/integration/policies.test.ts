@@ -210,5 +210,21 @@ for (const dialect of dialects()) {
       assert.ok(apiAfter.policy.excluded_paths.includes('a"b/**'));
       await reference.close();
     });
+
+    it('cachedEffective answers only a cached merge, and a layer write drops it', async () => {
+      const { policies } = t.services;
+      assert.equal(policies.cachedEffective('acme', 'cache/probe'), undefined, 'nothing merged yet');
+      const read = await policies.effective('acme', 'Cache/Probe');
+      const cached = policies.cachedEffective('acme', 'cache/PROBE');
+      assert.ok(cached);
+      assert.equal(cached.repository, 'cache/PROBE');
+      assert.equal(cached.version, read.version);
+      assert.deepEqual(cached.policy, read.policy);
+      await put('acme', { retention_days: 10 });
+      assert.equal(policies.cachedEffective('acme', 'cache/probe'), undefined, 'the write cleared it');
+      const after = await effective('cache/probe');
+      assert.equal(after.json().policy.retention_days, 10);
+      assert.equal(policies.cachedEffective('acme', 'cache/probe')?.version, after.json().version);
+    });
   });
 }
