@@ -36,15 +36,17 @@ function registerValidation(app: FastifyInstance): void {
   // Fastify's Ajv stops at the first failing part and coerces types; the contract (PRODUCT.md
   // §2.1) wants every error at once, Pydantic-shaped, so the route schemas are checked here.
   app.setValidatorCompiler(() => () => true);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     validateRequest(request, request.routeOptions.schema as RouteSchemas | undefined);
+    done();
   });
 }
 
 function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    done();
   });
 }
 
@@ -76,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   // Headers first, so that every answer (a 429 included) carries them; limits before any route work.
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerRateLimits(app, { perToken: protection.rateLimitPerToken, perSource: protection.rateLimitPerSource });
   registerJsonBodyParser(app);
   registerValidation(app);

@@ -33,10 +33,9 @@ export function createTtlCache<V>(options: {
   const now = options.now ?? Date.now;
   let seenGeneration = options.generation?.();
   let checkedAt = now();
-  const checkGeneration = () => {
+  const checkGeneration = (at: number) => {
     if (!options.generation) return;
     // Reading the generation is not free (SQLite reads its WAL index): at most once per period.
-    const at = now();
     if (at - checkedAt < (options.generationCheckMs ?? 0)) return;
     checkedAt = at;
     const current = options.generation();
@@ -47,10 +46,12 @@ export function createTtlCache<V>(options: {
   };
   return {
     get(key) {
-      checkGeneration();
+      // One clock read per lookup: this runs on every authenticated request and policy read.
+      const at = now();
+      checkGeneration(at);
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (entry.expiresAt <= now()) {
+      if (entry.expiresAt <= at) {
         entries.delete(key);
         return undefined;
       }

@@ -9,6 +9,16 @@ import { createBody } from '../helpers/requests.js';
 
 const API_CSP = "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'";
 
+/** helmet 8's other defaults, which every answer carries as well. */
+const OTHER_HELMET_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
 function assertApiHeaders(res: LightMyRequestResponse, what: string): void {
   assert.equal(res.headers['content-security-policy'], API_CSP, what);
   assert.equal(res.headers['x-content-type-options'], 'nosniff', what);
@@ -17,6 +27,7 @@ function assertApiHeaders(res: LightMyRequestResponse, what: string): void {
   assert.match(String(res.headers['strict-transport-security']), /^max-age=31536000/, what);
   assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin', what);
   assert.equal(res.headers['x-powered-by'], undefined, what);
+  for (const [name, value] of Object.entries(OTHER_HELMET_HEADERS)) assert.equal(res.headers[name], value, `${what}: ${name}`);
 }
 
 /** The `src`/`href` of every script, stylesheet and icon of an HTML page. */
@@ -43,6 +54,13 @@ for (const dialect of dialects()) {
     it('sends the JSON-API headers on answers, errors, webhooks, probes and 404s', async () => {
       const answers: [string, LightMyRequestResponse][] = [
         ['list', await t.app.inject({ url: '/api/v1/privacy/requests?workspace_id=acme', headers: { authorization: auth } })],
+        [
+          'effective policy',
+          await t.app.inject({
+            url: '/api/v1/policies/effective?workspace_id=acme&repository=a/b',
+            headers: { authorization: auth },
+          }),
+        ],
         ['401', await t.app.inject({ url: '/api/v1/privacy/requests' })],
         ['422', await t.app.inject({ url: '/api/v1/privacy/requests?limit=x', headers: { authorization: auth } })],
         ['webhook 401', await t.app.inject({ method: 'POST', url: '/webhook/prhost', payload: '{}' })],

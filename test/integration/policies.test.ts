@@ -1,6 +1,8 @@
 /** Effective policy and its layers: stricter-wins merge, versions, ETag/304, audit (PRODUCT.md §2.4). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { EffectivePolicyResponse } from '../../src/http/schemas/policy.schemas.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 
@@ -176,6 +178,53 @@ for (const dialect of dialects()) {
         writes.map((w) => w.json().version).sort((a, b) => a - b),
         [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
       );
+    });
+
+    it("writes the body byte for byte as the route's response schema would, also after a layer changes", async () => {
+      // The reference: Fastify's own serializer (fast-json-stringify) for the same response schema.
+      const reference = Fastify();
+      reference.post('/', { schema: { response: { 200: EffectivePolicyResponse } } }, async (request) => request.body);
+      const serialized = async (body: string) =>
+        (await reference.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: body }))
+          .body;
+      const check = async (repository: string) => {
+        const res = await effective(repository);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+        assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)));
+        assert.equal(res.body, await serialized(res.body));
+        assert.equal(res.json().repository, repository);
+        return res.json();
+      };
+      const odd = 'acme/"quoted"\\back\u0001ctl/Ünï\u2028code';
+      const apiBefore = await check('acme/api');
+      const before = await check(odd);
+      await put('acme', { retention_days: 21, excluded_paths: ['a"b/**'] });
+      const after = await check(odd);
+      assert.notEqual(after.version, before.version);
+      assert.equal(after.policy.retention_days, 21);
+      assert.deepEqual(after.policy.excluded_paths, ['a"b/**']);
+      assert.equal(after.sources.excluded_paths, 'workspace');
+      const apiAfter = await check('acme/api');
+      assert.notEqual(apiAfter.version, apiBefore.version);
+      assert.ok(apiAfter.policy.excluded_paths.includes('a"b/**'));
+      await reference.close();
+    });
+
+    it('cachedEffective answers only a cached merge, and a layer write drops it', async () => {
+      const { policies } = t.services;
+      assert.equal(policies.cachedEffective('acme', 'cache/probe'), undefined, 'nothing merged yet');
+      const read = await policies.effective('acme', 'Cache/Probe');
+      const cached = policies.cachedEffective('acme', 'cache/PROBE');
+      assert.ok(cached);
+      assert.equal(cached.repository, 'cache/PROBE');
+      assert.equal(cached.version, read.version);
+      assert.deepEqual(cached.policy, read.policy);
+      await put('acme', { retention_days: 10 });
+      assert.equal(policies.cachedEffective('acme', 'cache/probe'), undefined, 'the write cleared it');
+      const after = await effective('cache/probe');
+      assert.equal(after.json().policy.retention_days, 10);
+      assert.equal(policies.cachedEffective('acme', 'cache/probe')?.version, after.json().version);
     });
   });
 }

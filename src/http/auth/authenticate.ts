@@ -3,6 +3,7 @@ import { coversWorkspace, type Principal } from '../../modules/tokens/principal.
 import { hasScope } from '../../modules/tokens/token.fns.js';
 import type { TokenService } from '../../modules/tokens/token.service.js';
 import { errors } from '../errors/error-catalogue.js';
+import type { HttpError } from '../errors/http-error.js';
 import type { OidcVerifier } from './oidc-verifier.js';
 
 declare module 'fastify' {
@@ -34,21 +35,37 @@ function bearerToken(request: FastifyRequest): string | null {
  */
 export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; oidc: OidcVerifier | null }): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: a token whose principal is cached (nearly every request) is admitted without
+  // a promise; only a cache miss or an OIDC JWT waits for a lookup.
+  app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request);
-    if (token === null) throw errors.notAuthenticated();
-    let principal = await deps.tokens.authenticate(token);
-    if (!principal && deps.oidc && JWT_SHAPE.test(token)) principal = await deps.oidc(token);
-    if (!principal) {
-      request.log.debug({ reason: 'invalid_credentials' }, 'authentication failed');
-      throw errors.invalidCredentials();
-    }
-    // A token's id (`token:tok_…`) names no person; an OIDC principal's id carries the IdP's `sub`.
-    request.log.debug({ principal: principal.id.startsWith('token:') ? principal.id : 'oidc' }, 'authenticated');
-    const scope = request.routeOptions.config.scope;
-    if (scope && !hasScope(principal.scopes, scope)) throw errors.missingScope(scope);
-    request.principal = principal;
+    if (token === null) return done(errors.notAuthenticated());
+    const cached = deps.tokens.cachedPrincipal(token);
+    if (cached) return done(admit(request, cached));
+    lookUp(deps, token)
+      .then((principal) => admit(request, principal))
+      .then(done, done);
   });
+}
+
+async function lookUp(deps: { tokens: TokenService; oidc: OidcVerifier | null }, token: string): Promise<Principal | null> {
+  const principal = await deps.tokens.authenticate(token);
+  if (!principal && deps.oidc && JWT_SHAPE.test(token)) return deps.oidc(token);
+  return principal;
+}
+
+/** Sets `request.principal`, or returns the 401 (no principal) or 403 (scope missing) to answer. */
+function admit(request: FastifyRequest, principal: Principal | null): HttpError | undefined {
+  if (!principal) {
+    request.log.debug({ reason: 'invalid_credentials' }, 'authentication failed');
+    return errors.invalidCredentials();
+  }
+  // A token's id (`token:tok_…`) names no person; an OIDC principal's id carries the IdP's `sub`.
+  request.log.debug({ principal: principal.id.startsWith('token:') ? principal.id : 'oidc' }, 'authenticated');
+  const scope = request.routeOptions.config.scope;
+  if (scope && !hasScope(principal.scopes, scope)) return errors.missingScope(scope);
+  request.principal = principal;
+  return undefined;
 }
 
 /** @throws HttpError 403 unless the caller may act in `workspaceId`. */

@@ -21,6 +21,37 @@ export const DOCS_CSP = [
   "style-src 'self' 'unsafe-inline'",
 ].join('; ');
 
+/** The helmet configuration of the JSON API (see {@link registerSecurityHeaders}). */
+const apiHelmet = () =>
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    frameguard: { action: 'deny' },
+  });
+
+/**
+ * The headers helmet's middleware sets, recorded once by running it against a stand-in response:
+ * with this configuration they are the same for every request (no nonce). Names lowercased, as
+ * Fastify stores reply headers. helmet's other act, removing `X-Powered-By`, is moot: neither
+ * Node nor Fastify sets that header.
+ *
+ * @throws Error if helmet reports an error or sets nothing.
+ */
+export function helmetHeaders(): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: () => undefined,
+  };
+  apiHelmet()({} as never, recorder as never, (error?: unknown) => {
+    if (error) throw error;
+  });
+  if (Object.keys(headers).length === 0) throw new Error('helmet set no headers');
+  return Object.freeze(headers);
+}
+
 /**
  * Security headers for a JSON API (helmet, OWASP Secure Headers Project): a CSP that lets a
  * response load nothing and be framed nowhere (`default-src 'none'; frame-ancestors 'none'`),
@@ -28,18 +59,14 @@ export const DOCS_CSP = [
  * HSTS (one year; browsers honour it over HTTPS only), same-origin COOP/CORP, no
  * `X-Powered-By`. `/docs` replaces the CSP with {@link DOCS_CSP} (see app.ts).
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  // helmet's middleware is built once here; @fastify/helmet rebuilt it (re-parsing the CSP) on
-  // every request, which cost more than answering /healthz.
-  const setHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
-    },
-    frameguard: { action: 'deny' },
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    setHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  // helmet's output is computed once (helmetHeaders) and copied into Fastify's reply headers:
+  // running helmet per request set each header on the raw response (Node's setHeader, and then
+  // Fastify's writeHead re-set its own headers one by one), which cost more than answering /healthz.
+  const headers = helmetHeaders();
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }
 
@@ -49,7 +76,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
  * set its own value (the effective policy answers `no-cache` with an ETag, for revalidation).
  */
 export function registerNoStore(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('cache-control', 'no-store');
+    done();
   });
 }

@@ -1,11 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EffectivePolicy } from '../../modules/policies/policy.service.js';
 import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/policy.schemas.js';
+import { effectivePolicyBody } from './effective-policy-body.js';
+
+/** What Fastify's serializer labels JSON with; the effective policy's body is serialized in advance. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 type LayerParams = { workspace_id: string; repository?: string };
 
@@ -25,14 +30,13 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
         response: withErrors({ 200: S.EffectivePolicyResponse }),
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { workspace_id, repository } = request.query as Static<typeof S.EffectivePolicyQuery>;
       assertWorkspace(request, workspace_id);
-      const effective = await policies.effective(workspace_id, repository);
-      const etag = `"${effective.version}"`;
-      reply.header('ETag', etag).header('Cache-Control', 'no-cache');
-      if (ifNoneMatch(request, etag)) return reply.code(304).send();
-      return effective;
+      // A cached merge is answered at once, without a promise; otherwise the layers are read first.
+      const cached = policies.cachedEffective(workspace_id, repository);
+      if (cached) return answerEffective(request, reply, cached);
+      return policies.effective(workspace_id, repository).then((effective) => answerEffective(request, reply, effective));
     },
   );
 
@@ -82,6 +86,14 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
       },
     );
   }
+}
+
+/** The effective policy with its ETag (`no-cache`: revalidate), or 304 to a matching If-None-Match. */
+function answerEffective(request: FastifyRequest, reply: FastifyReply, effective: EffectivePolicy): FastifyReply {
+  const etag = `"${effective.version}"`;
+  reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+  if (ifNoneMatch(request, etag)) return reply.code(304).send();
+  return reply.type(JSON_TYPE).send(effectivePolicyBody(effective, reply));
 }
 
 function layerTarget(request: FastifyRequest): { workspace_id: string; repository: string | null } {

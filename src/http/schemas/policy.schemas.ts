@@ -28,12 +28,15 @@ export const PolicySchema = Type.Object({
 
 const LayerName = StringEnum(['default', 'workspace', 'repository'] as const);
 
+/** Which layer decided each policy field. */
+export const PolicySourcesSchema = Type.Record(Type.String(), LayerName);
+
 /** `GET /api/v1/policies/effective` response. */
 export const EffectivePolicyResponse = Type.Object({
   workspace_id: Type.String(),
   repository: Type.String(),
   policy: PolicySchema,
-  sources: Type.Record(Type.String(), LayerName),
+  sources: PolicySourcesSchema,
   version: Type.String(),
   evaluated_at: Type.String({ format: 'date-time' }),
 });

@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
-import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { type Clock, timestampSource, toTimestamp } from '../../lib/clock.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { appendAuditEvent } from '../audit/audit.repository.js';
@@ -37,6 +37,9 @@ function toLayer(row: repo.PolicyLayerRow): PolicyLayer {
   };
 }
 
+/** What the merged-policy cache holds per (workspace, repository): the effective policy less the request's fields. */
+type MergedEntry = Omit<EffectivePolicy, 'repository' | 'evaluated_at' | 'workspace_id'>;
+
 /** Concurrent writers of one layer race for the next version number; the loser retries. */
 const MAX_WRITE_ATTEMPTS = 20;
 
@@ -51,10 +54,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createPolicyService(deps: { db: Executor; clock: Clock; externalChanges?: (() => number) | undefined }) {
   const { db, clock } = deps;
+  const evaluatedAt = timestampSource(clock);
   // Effective policies are read on every change event and policy lookup. Writes here clear the
   // cache; writes by another process are seen within EXTERNAL_CHECK_MS on SQLite (data version), within
   // MERGED_TTL_MS on PostgreSQL.
-  const merged = createTtlCache<Omit<EffectivePolicy, 'repository' | 'evaluated_at' | 'workspace_id'>>({
+  const merged = createTtlCache<MergedEntry>({
     ttlMs: deps.externalChanges ? 60_000 : MERGED_TTL_MS,
     maxEntries: 10_000,
     ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
@@ -114,6 +118,15 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
     return { ...result, version: effectiveVersion(workspace?.version ?? 0, repositoryLayer?.version ?? 0) };
   }
 
+  const cacheKey = (workspaceId: string, repositoryKey: string) => `${workspaceId}\u0000${repositoryKey}`;
+
+  const present = (workspaceId: string, repository: string, result: MergedEntry): EffectivePolicy => ({
+    workspace_id: workspaceId,
+    repository,
+    ...result,
+    evaluated_at: evaluatedAt(),
+  });
+
   /** Retries when a concurrent writer took the same version number (primary key conflict). */
   async function write(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
     for (let attempt = 1; ; attempt++) {
@@ -132,14 +145,22 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
     /** Merges defaults < workspace < repository. `repository` is matched case-insensitively. */
     async effective(workspaceId: string, repository: string): Promise<EffectivePolicy> {
       const key = normalizeRepository(repository);
-      const cacheKey = `${workspaceId}\u0000${key}`;
-      let result = merged.get(cacheKey);
+      let result = merged.get(cacheKey(workspaceId, key));
       if (!result) {
         // Frozen, not copied per call: every caller shares it and none may change it.
         result = deepFreeze(await mergeLayers(workspaceId, key));
-        merged.set(cacheKey, result);
+        merged.set(cacheKey(workspaceId, key), result);
       }
-      return { workspace_id: workspaceId, repository, ...result, evaluated_at: toTimestamp(clock()) };
+      return present(workspaceId, repository, result);
+    },
+
+    /**
+     * {@link effective} when the merge is cached (no database read), else undefined: then call
+     * `effective`. Lets a hot read path answer without a promise.
+     */
+    cachedEffective(workspaceId: string, repository: string): EffectivePolicy | undefined {
+      const result = merged.get(cacheKey(workspaceId, normalizeRepository(repository)));
+      return result && present(workspaceId, repository, result);
     },
 
     /** One layer (`repository` null for the workspace layer), or null when it is not set. */

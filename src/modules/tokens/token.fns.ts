@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Scopes a token can carry (PRODUCT.md §2.2); `admin` implies all the others. */
 export const TOKEN_SCOPES = ['privacy:write', 'privacy:read', 'policy:read', 'policy:write', 'admin'] as const;
@@ -17,7 +17,8 @@ export function generateToken(): string {
  * token has 256 bits of entropy, so no dictionary applies.
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // crypto.hash: one call, no Hash object; it runs on every authenticated request.
+  return hash('sha256', token, 'hex');
 }
 
 /** True when `granted` includes `needed`, or `admin`. */

@@ -90,6 +90,15 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
       return { id: row.id, token };
     },
 
+    /**
+     * The principal behind a presented token when it is cached, without a database read:
+     * undefined when not cached (then {@link authenticate} decides). Lets the per-request
+     * authentication answer without a promise in the common case.
+     */
+    cachedPrincipal(token: string): Principal | undefined {
+      return token.startsWith(TOKEN_PREFIX) ? principals.get(hashToken(token)) : undefined;
+    },
+
     /** The principal behind a presented token, or null when it is unknown, revoked or not ours. */
     async authenticate(token: string): Promise<Principal | null> {
       if (!token.startsWith(TOKEN_PREFIX)) return null;
