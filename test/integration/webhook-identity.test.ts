@@ -282,6 +282,23 @@ for (const dialect of dialects()) {
       assert.equal(await subject('u_i'), null);
     });
 
+    it('moves a linked account to the subject that names it last, with its new login', async () => {
+      const link = (id: string, userId: string, login: string) =>
+        canonicalEvent(id, 'user.created', '2026-06-02T00:00:00Z', {
+          user_id: userId,
+          linked_accounts: [{ provider: 'GitHub', account_id: '77', login }],
+        });
+      assert.equal((await deliver(link('evt_move_a', 'u_move_a', 'old-login'))).json().status, 'accepted');
+      assert.deepEqual((await subject('u_move_a'))?.linked_accounts, [
+        { provider: 'github', account_id: '77', login: 'old-login' },
+      ]);
+      assert.equal((await deliver(link('evt_move_b', 'u_move_b', 'new-login'))).json().status, 'accepted');
+      assert.deepEqual((await subject('u_move_a'))?.linked_accounts, []);
+      assert.deepEqual((await subject('u_move_b'))?.linked_accounts, [
+        { provider: 'github', account_id: '77', login: 'new-login' },
+      ]);
+    });
+
     it('stores one event for 20 concurrent identical deliveries', async () => {
       const body = canonicalEvent('evt_conc', 'user.created', '2026-06-01T00:00:00Z', {
         user_id: 'u_5',

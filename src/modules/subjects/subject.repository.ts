@@ -3,62 +3,131 @@ import type { Executor } from '../../db/executor.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { forUpdate } from '../../db/locking.js';
 import type { LinkedAccount, SubjectState } from './identity-event.types.js';
-import type { IdentityEventTable, SubjectTable } from './subject.table.js';
+import type { IdentityEventTable, LinkedIdentityTable, SubjectTable } from './subject.table.js';
 
 export type SubjectRow = Selectable<SubjectTable>;
 export type IdentityEventRow = Selectable<IdentityEventTable>;
 
-/** The subject (workspace, provider, id), created empty if new, and locked for this transaction. */
-export async function lockSubject(
-  db: Executor,
-  key: { workspace_id: string; subject_provider: string; subject_id: string },
-  fresh: SubjectRow,
-): Promise<SubjectRow> {
-  await db
+type SubjectKey = { workspace_id: string; subject_provider: string; subject_id: string };
+
+const SUBJECT_COLUMNS = [
+  'id',
+  'workspace_id',
+  'subject_provider',
+  'subject_id',
+  'state',
+  'email',
+  'name',
+  'username',
+  'last_event_at',
+  'updated_at',
+] as const satisfies readonly (keyof SubjectRow)[];
+
+const insertSubjectUnlessKnown = preparedQuery<SubjectRow, never>(SUBJECT_COLUMNS, (db, row) =>
+  db
     .insertInto('subjects')
-    .values(fresh)
-    .onConflict((oc) => oc.columns(['workspace_id', 'subject_provider', 'subject_id']).doNothing())
-    .execute();
-  const query = db
-    .selectFrom('subjects')
-    .selectAll()
-    .where('workspace_id', '=', key.workspace_id)
-    .where('subject_provider', '=', key.subject_provider)
-    .where('subject_id', '=', key.subject_id);
-  return forUpdate(db, query).executeTakeFirstOrThrow();
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'subject_provider', 'subject_id']).doNothing()),
+);
+
+const selectSubjectForUpdate = preparedQuery<SubjectKey, SubjectRow>(
+  ['workspace_id', 'subject_provider', 'subject_id'],
+  (db, key) =>
+    forUpdate(
+      db,
+      db
+        .selectFrom('subjects')
+        .selectAll()
+        .where('workspace_id', '=', key.workspace_id)
+        .where('subject_provider', '=', key.subject_provider)
+        .where('subject_id', '=', key.subject_id),
+    ),
+);
+
+/** The subject (workspace, provider, id), created empty if new, and locked for this transaction. */
+export async function lockSubject(db: Executor, key: SubjectKey, fresh: SubjectRow): Promise<SubjectRow> {
+  await insertSubjectUnlessKnown(db, fresh);
+  const [row] = (await selectSubjectForUpdate(db, key)).rows;
+  if (!row) throw new Error('subject row missing right after its insert');
+  return row;
 }
 
-/** Stores an event unless its id is already stored for the subject. @returns true when stored. */
-export async function insertEventUnlessKnown(db: Executor, row: IdentityEventRow): Promise<boolean> {
-  const inserted = await db
+const IDENTITY_EVENT_COLUMNS = [
+  'subject_ref',
+  'event_id',
+  'event_type',
+  'occurred_at',
+  'data',
+  'received_at',
+] as const satisfies readonly (keyof IdentityEventRow)[];
+
+const insertEvent = preparedQuery<IdentityEventRow, { event_id: string }>(IDENTITY_EVENT_COLUMNS, (db, row) =>
+  db
     .insertInto('identity_events')
     .values(row)
     .onConflict((oc) => oc.columns(['subject_ref', 'event_id']).doNothing())
-    .returning('event_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .returning('event_id'),
+);
+
+/** Stores an event unless its id is already stored for the subject. @returns true when stored. */
+export async function insertEventUnlessKnown(db: Executor, row: IdentityEventRow): Promise<boolean> {
+  return (await insertEvent(db, row)).rows.length > 0;
 }
+
+const selectEvents = preparedQuery<{ subject_ref: string }, IdentityEventRow>(['subject_ref'], (db, p) =>
+  db.selectFrom('identity_events').selectAll().where('subject_ref', '=', p.subject_ref),
+);
 
 /** Every stored event of a subject. */
 export async function listEvents(db: Executor, subjectRef: string): Promise<IdentityEventRow[]> {
-  return db.selectFrom('identity_events').selectAll().where('subject_ref', '=', subjectRef).execute();
+  return (await selectEvents(db, { subject_ref: subjectRef })).rows;
 }
+
+type StateUpdate = Pick<SubjectRow, 'id' | 'state' | 'email' | 'name' | 'username' | 'last_event_at' | 'updated_at'>;
+
+const updateState = preparedQuery<StateUpdate, never>(
+  ['id', 'state', 'email', 'name', 'username', 'last_event_at', 'updated_at'],
+  (db, p) =>
+    db
+      .updateTable('subjects')
+      .set({
+        state: p.state,
+        email: p.email,
+        name: p.name,
+        username: p.username,
+        last_event_at: p.last_event_at,
+        updated_at: p.updated_at,
+      })
+      .where('id', '=', p.id),
+);
 
 /** Writes the folded state onto the subject row. */
 export async function updateSubjectState(db: Executor, id: string, state: SubjectState, now: string): Promise<void> {
-  await db
-    .updateTable('subjects')
-    .set({
-      state: state.state,
-      email: state.email,
-      name: state.name,
-      username: state.username,
-      last_event_at: state.last_event_at,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .execute();
+  await updateState(db, {
+    id,
+    state: state.state,
+    email: state.email,
+    name: state.name,
+    username: state.username,
+    last_event_at: state.last_event_at,
+    updated_at: now,
+  });
 }
+
+const deleteLinked = preparedQuery<{ subject_ref: string }, never>(['subject_ref'], (db, p) =>
+  db.deleteFrom('linked_identities').where('subject_ref', '=', p.subject_ref),
+);
+
+const upsertLinked = preparedQuery<Selectable<LinkedIdentityTable>, never>(
+  ['workspace_id', 'provider', 'account_id', 'subject_ref', 'login'],
+  (db, row) =>
+    db
+      .insertInto('linked_identities')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'provider', 'account_id']).doUpdateSet({ subject_ref: row.subject_ref, login: row.login }),
+      ),
+);
 
 /**
  * Makes the subject's linked identities exactly `accounts`. An account already linked to another
@@ -70,22 +139,15 @@ export async function replaceLinkedIdentities(
   subjectRef: string,
   accounts: LinkedAccount[],
 ): Promise<void> {
-  await db.deleteFrom('linked_identities').where('subject_ref', '=', subjectRef).execute();
+  await deleteLinked(db, { subject_ref: subjectRef });
   for (const account of accounts) {
-    const row = {
+    await upsertLinked(db, {
       workspace_id: workspaceId,
       provider: account.provider,
       account_id: account.account_id,
       subject_ref: subjectRef,
       login: account.login ?? null,
-    };
-    await db
-      .insertInto('linked_identities')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['workspace_id', 'provider', 'account_id']).doUpdateSet({ subject_ref: subjectRef, login: row.login }),
-      )
-      .execute();
+    });
   }
 }
 
