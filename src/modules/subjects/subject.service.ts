@@ -2,7 +2,7 @@ import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { accountPseudonym } from '../../lib/keyed-hash.js';
+import { createPseudonymizer } from '../../lib/keyed-hash.js';
 import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
 import { foldIdentityEvents } from './identity-fold.fns.js';
 import * as repo from './subject.repository.js';
@@ -47,13 +47,14 @@ function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
  * one subject serialise.
  */
 export function createSubjectService(deps: { db: Executor; transact: Transact; clock: Clock; pseudonymKey: string }) {
-  const { db, transact, clock, pseudonymKey } = deps;
+  const { db, transact, clock } = deps;
+  const pseudonymOf = createPseudonymizer(deps.pseudonymKey);
   return {
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
       const now = toTimestamp(clock());
       return transact(async (tx) => {
-        if (await repo.isTombstoned(tx, workspaceId, accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id))) {
+        if (await repo.isTombstoned(tx, workspaceId, pseudonymOf(subjectProvider, event.data.user_id))) {
           return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
         }
         const key = { workspace_id: workspaceId, subject_provider: subjectProvider, subject_id: event.data.user_id };
