@@ -44,18 +44,53 @@ const selectSubjectForUpdate = preparedQuery<SubjectKey, SubjectRow>(
     ),
 );
 
+/** The subject row, locked, with whether its account is tombstoned: one statement for the usual case. */
+const selectSubjectAndTombstone = preparedQuery<SubjectKey & { subject_hash: string }, SubjectRow & { erased: unknown }>(
+  ['workspace_id', 'subject_provider', 'subject_id', 'subject_hash'],
+  (db, key) =>
+    forUpdate(
+      db,
+      db
+        .selectFrom('subjects')
+        .selectAll('subjects')
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('tombstones')
+                .select('tombstones.subject_hash')
+                .where('tombstones.workspace_id', '=', key.workspace_id)
+                .where('tombstones.subject_hash', '=', key.subject_hash),
+            )
+            .as('erased'),
+        )
+        .where('subjects.workspace_id', '=', key.workspace_id)
+        .where('subjects.subject_provider', '=', key.subject_provider)
+        .where('subjects.subject_id', '=', key.subject_id),
+    ),
+);
+
+/** What {@link lockSubject} found: the subject, locked for this transaction, or that its account is erased. */
+export type LockedSubject = { erased: false; subject: SubjectRow } | { erased: true };
+
 /**
- * The subject (workspace, provider, id), created empty if new, and locked for this transaction.
- * A known subject (the usual case) costs one statement: the locking read; a new one is inserted
+ * The subject (workspace, provider, id), created empty if new, and locked for this transaction;
+ * or `erased` when the account's keyed hash (`subjectHash`) has a tombstone in the workspace, in
+ * which case nothing is written. A known subject (the usual case) costs one statement, the
+ * locking read that also checks the tombstone; a new one is checked for a tombstone, inserted
  * (or, when a concurrent transaction inserted it meanwhile, left as is) and read again.
  */
-export async function lockSubject(db: Executor, key: SubjectKey, fresh: SubjectRow): Promise<SubjectRow> {
-  const [known] = (await selectSubjectForUpdate(db, key)).rows;
-  if (known) return known;
+export async function lockSubject(db: Executor, key: SubjectKey, subjectHash: string, fresh: SubjectRow): Promise<LockedSubject> {
+  const [known] = (await selectSubjectAndTombstone(db, { ...key, subject_hash: subjectHash })).rows;
+  if (known) {
+    const { erased, ...subject } = known;
+    return erased === true || erased === 1 ? { erased: true } : { erased: false, subject };
+  }
+  if (await isTombstoned(db, key.workspace_id, subjectHash)) return { erased: true };
   await insertSubjectUnlessKnown(db, fresh);
   const [row] = (await selectSubjectForUpdate(db, key)).rows;
   if (!row) throw new Error('subject row missing right after its insert');
-  return row;
+  return { erased: false, subject: row };
 }
 
 const IDENTITY_EVENT_COLUMNS = [
