@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import { forUpdate } from '../../db/locking.js';
+import { forUpdate, isPostgres } from '../../db/locking.js';
 import type { LinkedAccount, SubjectState } from './identity-event.types.js';
 import type { IdentityEventTable, LinkedIdentityTable, SubjectTable } from './subject.table.js';
 
@@ -110,18 +110,54 @@ const insertEvent = preparedQuery<IdentityEventRow, { event_id: string }>(IDENTI
     .returning('event_id'),
 );
 
-/** Stores an event unless its id is already stored for the subject. @returns true when stored. */
-export async function insertEventUnlessKnown(db: Executor, row: IdentityEventRow): Promise<boolean> {
-  return (await insertEvent(db, row)).rows.length > 0;
-}
-
 const selectEvents = preparedQuery<{ subject_ref: string }, IdentityEventRow>(['subject_ref'], (db, p) =>
   db.selectFrom('identity_events').selectAll().where('subject_ref', '=', p.subject_ref),
 );
 
-/** Every stored event of a subject. */
-export async function listEvents(db: Executor, subjectRef: string): Promise<IdentityEventRow[]> {
-  return (await selectEvents(db, { subject_ref: subjectRef })).rows;
+/**
+ * PostgreSQL: stores the event unless known and lists the subject's events, in one statement. The
+ * outer SELECT sees the table as it was before the insert (PostgreSQL manual §7.8.4), so the
+ * inserted row, if any, comes from the CTE: `stored` is 1 on it and 0 on every row read.
+ */
+const insertAndListOnPostgres = preparedQuery<IdentityEventRow, IdentityEventRow & { stored: number }>(
+  IDENTITY_EVENT_COLUMNS,
+  (db, row) =>
+    db
+      .with('inserted', (qb) =>
+        qb
+          .insertInto('identity_events')
+          .values(row)
+          .onConflict((oc) => oc.columns(['subject_ref', 'event_id']).doNothing())
+          .returningAll(),
+      )
+      .selectFrom('inserted')
+      .selectAll()
+      .select(sql<number>`1`.as('stored'))
+      .unionAll((eb) =>
+        eb
+          .selectFrom('identity_events')
+          .selectAll()
+          .select(sql<number>`0`.as('stored'))
+          .where('identity_events.subject_ref', '=', row.subject_ref),
+      ),
+);
+
+/**
+ * Stores an event unless its id is already stored for the subject, and lists the subject's events
+ * (the new one included): one statement on PostgreSQL, two on SQLite.
+ *
+ * @returns whether the event was stored now, and every stored event of the subject.
+ */
+export async function storeEventAndList(
+  db: Executor,
+  row: IdentityEventRow,
+): Promise<{ stored: boolean; events: IdentityEventRow[] }> {
+  if (isPostgres(db)) {
+    const rows = (await insertAndListOnPostgres(db, row)).rows;
+    return { stored: rows.some((r) => Number(r.stored) === 1), events: rows.map(({ stored: _, ...event }) => event) };
+  }
+  const stored = (await insertEvent(db, row)).rows.length > 0;
+  return { stored, events: (await selectEvents(db, { subject_ref: row.subject_ref })).rows };
 }
 
 type StateUpdate = Pick<SubjectRow, 'id' | 'state' | 'email' | 'name' | 'username' | 'last_event_at' | 'updated_at'>;

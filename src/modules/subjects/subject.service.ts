@@ -78,7 +78,7 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
         const locked = await repo.lockSubject(tx, key, pseudonymOf(subjectProvider, event.data.user_id), fresh);
         if (locked.erased) return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
         const { subject } = locked;
-        const stored = await repo.insertEventUnlessKnown(tx, {
+        const { stored, events: rows } = await repo.storeEventAndList(tx, {
           subject_ref: subject.id,
           event_id: event.id,
           event_type: event.type,
@@ -86,7 +86,7 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
           data: JSON.stringify(event.data),
           received_at: now,
         });
-        const events = (await repo.listEvents(tx, subject.id)).map(toEvent);
+        const events = rows.map(toEvent);
         const state = foldIdentityEvents(events);
         if (!stored) return { status: 'duplicate' as const, state, becameDeleted: false };
         await repo.updateSubjectState(tx, subject.id, state, now);
