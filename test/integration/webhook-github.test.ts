@@ -20,16 +20,25 @@ describe('GitHub signature check (src/webhooks/github/verify.ts)', () => {
   it("accepts GitHub's published test vector, as @octokit/webhooks-methods and node:crypto compute it", async () => {
     assert.equal(await sign(secret, 'Hello, World!'), vector);
     assert.equal(githubSignature(secret, 'Hello, World!'), vector);
-    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector), true);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector), true);
+    assert.equal(
+      verifyGithubSignature(secret, Buffer.from('Hello, World!'), vector),
+      true,
+      'the raw bytes verify like their text',
+    );
   });
 
-  it('refuses a wrong secret, another body, a missing or malformed signature, without throwing', async () => {
-    assert.equal(await verifyGithubSignature('another secret', 'Hello, World!', vector), false);
-    assert.equal(await verifyGithubSignature(secret, 'Hello, World?', vector), false);
-    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', undefined), false);
-    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector.slice('sha256='.length)), false);
-    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector.slice(0, -2)), false);
-    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', `sha256=${'z'.repeat(64)}`), false);
+  it('refuses a wrong secret, another body, a missing or malformed signature, without throwing', () => {
+    assert.equal(verifyGithubSignature('another secret', 'Hello, World!', vector), false);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World?', vector), false);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World!', undefined), false);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector.slice('sha256='.length)), false);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector.slice(0, -2)), false);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World!', `sha256=${'z'.repeat(64)}`), false);
+    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector.toUpperCase()), false);
+    assert.equal(verifyGithubSignature('', 'Hello, World!', githubSignature('', 'Hello, World!')), false);
+    assert.equal(verifyGithubSignature(secret, '', githubSignature(secret, '')), false);
+    assert.equal(verifyGithubSignature(secret, Buffer.alloc(0), githubSignature(secret, '')), false);
   });
 });
 
@@ -274,6 +283,13 @@ for (const dialect of dialects()) {
 
     it('answers 401, not 400, to an unsigned body that is not UTF-8', async () => {
       const res = await sendGithub(t.app, { body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), secret: null });
+      assert.equal(res.statusCode, 401, res.body);
+      assert.deepEqual(res.json(), UNVERIFIED);
+    });
+
+    it('answers 401 to a body that is not UTF-8, even signed over its bytes', async () => {
+      const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
+      const res = await sendGithub(t.app, { body: bytes, secret: SECRET, query: `?integration=${integrationId}` });
       assert.equal(res.statusCode, 401, res.body);
       assert.deepEqual(res.json(), UNVERIFIED);
     });

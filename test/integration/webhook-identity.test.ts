@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
 import { Webhook } from 'standardwebhooks';
+import { accountPseudonym } from '../../src/lib/keyed-hash.js';
 import { verifyStandardWebhook } from '../../src/webhooks/identity/verify.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
@@ -282,6 +283,23 @@ for (const dialect of dialects()) {
       assert.equal(await subject('u_i'), null);
     });
 
+    it('moves a linked account to the subject that names it last, with its new login', async () => {
+      const link = (id: string, userId: string, login: string) =>
+        canonicalEvent(id, 'user.created', '2026-06-02T00:00:00Z', {
+          user_id: userId,
+          linked_accounts: [{ provider: 'GitHub', account_id: '77', login }],
+        });
+      assert.equal((await deliver(link('evt_move_a', 'u_move_a', 'old-login'))).json().status, 'accepted');
+      assert.deepEqual((await subject('u_move_a'))?.linked_accounts, [
+        { provider: 'github', account_id: '77', login: 'old-login' },
+      ]);
+      assert.equal((await deliver(link('evt_move_b', 'u_move_b', 'new-login'))).json().status, 'accepted');
+      assert.deepEqual((await subject('u_move_a'))?.linked_accounts, []);
+      assert.deepEqual((await subject('u_move_b'))?.linked_accounts, [
+        { provider: 'github', account_id: '77', login: 'new-login' },
+      ]);
+    });
+
     it('stores one event for 20 concurrent identical deliveries', async () => {
       const body = canonicalEvent('evt_conc', 'user.created', '2026-06-01T00:00:00Z', {
         user_id: 'u_5',
@@ -300,6 +318,56 @@ for (const dialect of dialects()) {
       const s = await subject('u_5');
       assert.equal(s?.email, 'many@example.com');
       assert.deepEqual(s?.linked_accounts, [{ provider: 'github', account_id: '55', login: null }]);
+    });
+
+    it('ignores an event for a tombstoned account, known subject or new, and changes nothing', async () => {
+      const tombstone = (userId: string) =>
+        t.services.database.db
+          .insertInto('tombstones')
+          .values({
+            workspace_id: WS,
+            subject_hash: accountPseudonym(t.services.keys.pseudonymKey, PROVIDER, userId),
+            created_at: '2026-07-01T00:00:00.000Z',
+          })
+          .execute();
+      const created = canonicalEvent('evt_t1', 'user.created', '2026-07-01T00:00:00Z', {
+        user_id: 'u_tomb',
+        email: 'a@example.com',
+      });
+      assert.equal((await deliver(created)).json().status, 'accepted');
+      const before = await subject('u_tomb');
+      await tombstone('u_tomb');
+      const update = canonicalEvent('evt_t2', 'user.updated', '2026-07-02T00:00:00Z', {
+        user_id: 'u_tomb',
+        email: 'b@example.com',
+      });
+      const ERASED = { status: 'ignored', event_id: 'evt_t2', reason: 'the subject was erased' };
+      assert.deepEqual((await deliver(update)).json(), ERASED);
+      assert.deepEqual(await subject('u_tomb'), before);
+      assert.equal(await events('u_tomb'), 1);
+      await tombstone('u_tomb_new');
+      const fresh = canonicalEvent('evt_t3', 'user.created', '2026-07-03T00:00:00Z', {
+        user_id: 'u_tomb_new',
+        email: 'c@example.com',
+      });
+      assert.deepEqual((await deliver(fresh)).json(), { ...ERASED, event_id: 'evt_t3' });
+      assert.equal(await subject('u_tomb_new'), null);
+    });
+
+    it('keeps linked accounts through events that do not name them, and drops them when an event empties the list', async () => {
+      const ev = (id: string, at: string, data: Record<string, unknown>) =>
+        deliver(canonicalEvent(id, 'user.updated', at, { user_id: 'u_links', ...data }));
+      const linked = async () => (await subject('u_links'))?.linked_accounts;
+      await ev('evt_l1', '2026-08-01T00:00:00Z', { email: 'l@example.com' });
+      assert.deepEqual(await linked(), []);
+      await ev('evt_l2', '2026-08-02T00:00:00Z', { linked_accounts: [{ provider: 'gitlab', account_id: '12' }] });
+      await ev('evt_l3', '2026-08-03T00:00:00Z', { email: 'l2@example.com' });
+      assert.deepEqual(await linked(), [{ provider: 'gitlab', account_id: '12', login: null }]);
+      await ev('evt_l4', '2026-08-04T00:00:00Z', { linked_accounts: [] });
+      assert.deepEqual(await linked(), []);
+      await ev('evt_l5', '2026-08-05T00:00:00Z', { email: 'l3@example.com' });
+      assert.deepEqual(await linked(), []);
+      assert.equal((await subject('u_links'))?.email, 'l3@example.com');
     });
   });
 }

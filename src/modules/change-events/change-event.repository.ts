@@ -1,6 +1,8 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { isPostgres } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
+import { claimDeliveryId, type DeliveryRow } from '../integrations/delivery.repository.js';
 import type { ChangeEventTable } from './change-event.table.js';
 
 export type ChangeEventRow = Selectable<ChangeEventTable>;
@@ -30,6 +32,61 @@ const insertRow = preparedQuery<ChangeEventRow, never>(CHANGE_EVENT_COLUMNS, (db
 /** Inserts a change event (every column of `row`). */
 export async function insertChangeEvent(db: Executor, row: ChangeEventRow): Promise<void> {
   await insertRow(db, row);
+}
+
+/** A change event and the delivery that brought it (same integration, same received_at). */
+type EventOfDelivery = ChangeEventRow & Pick<DeliveryRow, 'delivery_id' | 'expires_at' | 'outcome'>;
+
+/**
+ * PostgreSQL: claims the delivery id and inserts the event only when the claim is new, in one
+ * statement (one round trip instead of two). Every event column is a parameter; `number` is cast,
+ * as a parameter in a select list is text.
+ */
+const claimAndInsertOnPostgres = preparedQuery<EventOfDelivery, { id: string }>(
+  [...CHANGE_EVENT_COLUMNS, 'delivery_id', 'expires_at', 'outcome'],
+  (db, p) =>
+    db
+      .with('claimed', (qb) =>
+        qb
+          .insertInto('webhook_deliveries')
+          .values({
+            integration_id: p.integration_id,
+            delivery_id: p.delivery_id,
+            received_at: p.received_at,
+            expires_at: p.expires_at,
+            outcome: p.outcome,
+          })
+          .onConflict((oc) => oc.columns(['integration_id', 'delivery_id']).doNothing())
+          .returning('delivery_id'),
+      )
+      .insertInto('change_events')
+      .columns(CHANGE_EVENT_COLUMNS)
+      .expression((eb) =>
+        eb
+          .selectFrom('claimed')
+          .select(
+            CHANGE_EVENT_COLUMNS.map((column) =>
+              (column === 'number' ? sql`cast(${p[column]} as integer)` : sql`${p[column]}`).as(column),
+            ),
+          ),
+      )
+      .returning('id'),
+);
+
+/**
+ * Records `row` as brought by delivery `delivery_id` unless that delivery id is already recorded
+ * for the integration (a redelivery): the delivery row (with `outcome`, the answer to repeat) and
+ * the event are written together, or neither is.
+ *
+ * @returns true when both were written; false for a redelivery (nothing written).
+ */
+export async function insertForNewDelivery(db: Executor, row: EventOfDelivery): Promise<boolean> {
+  if (isPostgres(db)) return (await claimAndInsertOnPostgres(db, row)).rows.length > 0;
+  const { delivery_id, expires_at, outcome, ...event } = row;
+  const claim = { integration_id: row.integration_id, delivery_id, received_at: row.received_at, expires_at, outcome };
+  if (!(await claimDeliveryId(db, claim))) return false;
+  await insertRow(db, event);
+  return true;
 }
 
 /** A page of a workspace's change events, newest first, optionally of one repository. */

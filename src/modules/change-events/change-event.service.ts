@@ -2,8 +2,8 @@ import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { accountPseudonym } from '../../lib/keyed-hash.js';
-import { claimDelivery } from '../integrations/delivery.repository.js';
+import { createPseudonymizer } from '../../lib/keyed-hash.js';
+import { deliveryOutcome } from '../integrations/delivery.repository.js';
 import type { PolicyService } from '../policies/policy.service.js';
 import { normalizeRepository } from '../policies/policy-merge.fns.js';
 import { isTombstoned } from '../subjects/subject.repository.js';
@@ -51,7 +51,8 @@ export function createChangeEventService(deps: {
   policies: PolicyService;
   pseudonymKey: string;
 }) {
-  const { db, transact, clock, policies, pseudonymKey } = deps;
+  const { db, transact, clock, policies } = deps;
+  const pseudonymOf = createPseudonymizer(deps.pseudonymKey);
   return {
     /** Records one event delivered to `integration` under `deliveryId`. */
     async record(
@@ -61,27 +62,20 @@ export function createChangeEventService(deps: {
     ): Promise<RecordOutcome> {
       const workspaceId = integration.workspace_id;
       const effective = await policies.effective(workspaceId, event.repository);
-      const pseudonym = event.author ? accountPseudonym(pseudonymKey, event.provider, event.author.account_id) : null;
+      const pseudonym = event.author ? pseudonymOf(event.provider, event.author.account_id) : null;
       const now = clock();
       const id = newId('chg', now.getTime());
+      const receivedAt = toTimestamp(now);
+      const expiresAt = toTimestamp(new Date(now.getTime() + DELIVERY_DEDUP_WINDOW_MS));
       return transact(async (tx) => {
         // Inside the transaction: an erasure committing meanwhile is seen, never raced.
         const erased = pseudonym !== null && (await isTombstoned(tx, workspaceId, pseudonym));
         const author = storedAuthor(event.author, effective.policy.author_identity, pseudonym, erased);
         const decision = decide(effective.policy, effective.version, author.reason);
         const outcome: RecordOutcome = { status: 'accepted', event_id: id, decision };
-        const expires = toTimestamp(new Date(now.getTime() + DELIVERY_DEDUP_WINDOW_MS));
-        const earlier = await claimDelivery(tx, {
-          integration_id: integration.id,
-          delivery_id: deliveryId,
-          received_at: toTimestamp(now),
-          expires_at: expires,
-          outcome: JSON.stringify(outcome),
-        });
-        if (earlier !== null) return { ...(JSON.parse(earlier) as RecordOutcome), status: 'duplicate' as const };
-        const { provider, number, action, head_sha, title } = event;
         const repository = normalizeRepository(event.repository);
-        await repo.insertChangeEvent(tx, {
+        const { provider, number, action, head_sha, title } = event;
+        const recorded = await repo.insertForNewDelivery(tx, {
           id,
           workspace_id: workspaceId,
           integration_id: integration.id,
@@ -94,8 +88,15 @@ export function createChangeEventService(deps: {
           ...author.columns,
           decision: JSON.stringify(decision),
           policy_version: effective.version,
-          received_at: toTimestamp(now),
+          received_at: receivedAt,
+          delivery_id: deliveryId,
+          expires_at: expiresAt,
+          outcome: JSON.stringify(outcome),
         });
+        if (!recorded) {
+          const earlier = await deliveryOutcome(tx, { integration_id: integration.id, delivery_id: deliveryId });
+          return { ...(JSON.parse(earlier) as RecordOutcome), status: 'duplicate' as const };
+        }
         return outcome;
       });
     },

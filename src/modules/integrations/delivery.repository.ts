@@ -1,7 +1,14 @@
 import type { Executor } from '../../db/executor.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 
-type DeliveryRow = { integration_id: string; delivery_id: string; received_at: string; expires_at: string; outcome: string };
+/** A `webhook_deliveries` row. */
+export type DeliveryRow = {
+  integration_id: string;
+  delivery_id: string;
+  received_at: string;
+  expires_at: string;
+  outcome: string;
+};
 
 const insertUnlessKnown = preparedQuery<DeliveryRow, { delivery_id: string }>(
   ['integration_id', 'delivery_id', 'received_at', 'expires_at', 'outcome'],
@@ -13,17 +20,23 @@ const insertUnlessKnown = preparedQuery<DeliveryRow, { delivery_id: string }>(
       .returning('delivery_id'),
 );
 
-/**
- * Records a delivery id for an integration unless it is already recorded.
- * @returns null when recorded now, else the outcome stored by the first delivery.
- */
-export async function claimDelivery(db: Executor, row: DeliveryRow): Promise<string | null> {
-  if ((await insertUnlessKnown(db, row)).rows.length > 0) return null;
-  const existing = await db
-    .selectFrom('webhook_deliveries')
-    .select('outcome')
-    .where('integration_id', '=', row.integration_id)
-    .where('delivery_id', '=', row.delivery_id)
-    .executeTakeFirst();
+const selectOutcome = preparedQuery<{ integration_id: string; delivery_id: string }, { outcome: string }>(
+  ['integration_id', 'delivery_id'],
+  (db, key) =>
+    db
+      .selectFrom('webhook_deliveries')
+      .select('outcome')
+      .where('integration_id', '=', key.integration_id)
+      .where('delivery_id', '=', key.delivery_id),
+);
+
+/** The outcome stored by the first delivery of this id, or `'{}'` when there is none. */
+export async function deliveryOutcome(db: Executor, key: { integration_id: string; delivery_id: string }): Promise<string> {
+  const [existing] = (await selectOutcome(db, key)).rows;
   return existing?.outcome ?? '{}';
+}
+
+/** Records a delivery id for an integration unless it is already recorded. @returns true when recorded now. */
+export async function claimDeliveryId(db: Executor, row: DeliveryRow): Promise<boolean> {
+  return (await insertUnlessKnown(db, row)).rows.length > 0;
 }

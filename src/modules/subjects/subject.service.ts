@@ -2,7 +2,7 @@ import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { accountPseudonym } from '../../lib/keyed-hash.js';
+import { createPseudonymizer } from '../../lib/keyed-hash.js';
 import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
 import { foldIdentityEvents } from './identity-fold.fns.js';
 import * as repo from './subject.repository.js';
@@ -41,21 +41,29 @@ function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
 }
 
 /**
+ * True when the subject had linked accounts before event `eventId` was stored. The subject's
+ * `linked_identities` rows are always among the accounts of the fold of its stored events (this
+ * service writes exactly those; other subjects can only take rows away; an erasure deletes the
+ * rows with the events), so with none before and none after there is nothing to delete or write.
+ */
+function linkedBefore(events: readonly CanonicalIdentityEvent[], eventId: string): boolean {
+  return foldIdentityEvents(events.filter((e) => e.id !== eventId)).linked_accounts.length > 0;
+}
+
+/**
  * Data subjects as the identity provider describes them. Each event is stored once (by id) and
  * the subject is re-folded from all its events under a row lock, so redeliveries change nothing,
  * an older event never overwrites a newer one, deletion is final, and concurrent deliveries for
  * one subject serialise.
  */
 export function createSubjectService(deps: { db: Executor; transact: Transact; clock: Clock; pseudonymKey: string }) {
-  const { db, transact, clock, pseudonymKey } = deps;
+  const { db, transact, clock } = deps;
+  const pseudonymOf = createPseudonymizer(deps.pseudonymKey);
   return {
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
       const now = toTimestamp(clock());
       return transact(async (tx) => {
-        if (await repo.isTombstoned(tx, workspaceId, accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id))) {
-          return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
-        }
         const key = { workspace_id: workspaceId, subject_provider: subjectProvider, subject_id: event.data.user_id };
         const fresh = {
           id: newId('sub'),
@@ -67,8 +75,10 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
           last_event_at: null,
           updated_at: now,
         };
-        const subject = await repo.lockSubject(tx, key, fresh);
-        const stored = await repo.insertEventUnlessKnown(tx, {
+        const locked = await repo.lockSubject(tx, key, pseudonymOf(subjectProvider, event.data.user_id), fresh);
+        if (locked.erased) return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
+        const { subject } = locked;
+        const { stored, events: rows } = await repo.storeEventAndList(tx, {
           subject_ref: subject.id,
           event_id: event.id,
           event_type: event.type,
@@ -76,10 +86,12 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
           data: JSON.stringify(event.data),
           received_at: now,
         });
-        const state = foldIdentityEvents((await repo.listEvents(tx, subject.id)).map(toEvent));
+        const events = rows.map(toEvent);
+        const state = foldIdentityEvents(events);
         if (!stored) return { status: 'duplicate' as const, state, becameDeleted: false };
         await repo.updateSubjectState(tx, subject.id, state, now);
-        await repo.replaceLinkedIdentities(tx, workspaceId, subject.id, state.linked_accounts);
+        if (state.linked_accounts.length > 0 || linkedBefore(events, event.id))
+          await repo.replaceLinkedIdentities(tx, workspaceId, subject.id, state.linked_accounts);
         return { status: 'accepted' as const, state, becameDeleted: subject.state !== 'deleted' && state.state === 'deleted' };
       });
     },

@@ -8,14 +8,18 @@ import { verifyGithubSignature } from './verify.js';
 
 const RECORDED_ACTIONS = new Set(['opened', 'synchronize']);
 
-async function authenticate(request: FastifyRequest, services: Services, body: string, payloadText: string | undefined) {
+/**
+ * The integration the delivery is for, once its signature checks out over `signed` (the raw bytes,
+ * or empty when they are not UTF-8). `payload` (parsed, unverified) is read for routing only.
+ */
+async function authenticate(request: FastifyRequest, services: Services, signed: Buffer | string, payload: unknown) {
   const query = request.query as { integration?: string };
-  const namespace = payloadText === undefined ? undefined : githubNamespace(tryParseJson(payloadText));
+  const namespace = payload === undefined ? undefined : githubNamespace(payload);
   const target = await services.integrations.forDelivery(
     'github',
     query.integration ? { integrationId: query.integration } : { namespaces: namespace ? [namespace] : [] },
   );
-  const verified = target !== null && (await verifyGithubSignature(target.secret, body, header(request, 'x-hub-signature-256')));
+  const verified = target !== null && verifyGithubSignature(target.secret, signed, header(request, 'x-hub-signature-256'));
   if (!target || !verified) {
     request.log.warn(
       { source: 'github', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
@@ -38,11 +42,13 @@ export async function githubWebhookRoute(app: FastifyInstance, opts: { services:
     { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
     async (request) => {
       const contentType = header(request, 'content-type') ?? '';
-      const body = rawText(request) ?? '';
-      const payloadText = githubPayloadText(contentType, body);
-      const target = await authenticate(request, services, body, payloadText);
+      const text = rawText(request);
+      const payloadText = githubPayloadText(contentType, text ?? '');
+      // Parsed once: for routing before the signature is checked, and used only after it is.
+      const payload = payloadText === undefined ? undefined : tryParseJson(payloadText);
+      const signed = text === undefined || text === '' ? '' : (request.rawBody ?? '');
+      const target = await authenticate(request, services, signed, payload);
       if (payloadText === undefined) throw webhookErrors.unsupportedMediaType();
-      const payload = tryParseJson(payloadText);
       if (payload === undefined) throw webhookErrors.badPayload();
       const event = header(request, 'x-github-event');
       if (event === 'ping') return { status: 'accepted', reason: 'ping' };
