@@ -20,25 +20,19 @@ describe('GitHub signature check (src/webhooks/github/verify.ts)', () => {
   it("accepts GitHub's published test vector, as @octokit/webhooks-methods and node:crypto compute it", async () => {
     assert.equal(await sign(secret, 'Hello, World!'), vector);
     assert.equal(githubSignature(secret, 'Hello, World!'), vector);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector), true);
-    assert.equal(
-      verifyGithubSignature(secret, Buffer.from('Hello, World!'), vector),
-      true,
-      'the raw bytes verify like their text',
-    );
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector), true);
   });
 
-  it('refuses a wrong secret, another body, a missing or malformed signature, without throwing', () => {
-    assert.equal(verifyGithubSignature('another secret', 'Hello, World!', vector), false);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World?', vector), false);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World!', undefined), false);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector.slice('sha256='.length)), false);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector.slice(0, -2)), false);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World!', `sha256=${'z'.repeat(64)}`), false);
-    assert.equal(verifyGithubSignature(secret, 'Hello, World!', vector.toUpperCase()), false);
-    assert.equal(verifyGithubSignature('', 'Hello, World!', githubSignature('', 'Hello, World!')), false);
-    assert.equal(verifyGithubSignature(secret, '', githubSignature(secret, '')), false);
-    assert.equal(verifyGithubSignature(secret, Buffer.alloc(0), githubSignature(secret, '')), false);
+  it('refuses a wrong secret, another body, a missing or malformed signature, without throwing', async () => {
+    assert.equal(await verifyGithubSignature('another secret', 'Hello, World!', vector), false);
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World?', vector), false);
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', undefined), false);
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector.slice('sha256='.length)), false);
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector.slice(0, -2)), false);
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', `sha256=${'z'.repeat(64)}`), false);
+    assert.equal(await verifyGithubSignature(secret, 'Hello, World!', vector.toUpperCase()), false);
+    assert.equal(await verifyGithubSignature('', 'Hello, World!', githubSignature('', 'Hello, World!')), false);
+    assert.equal(await verifyGithubSignature(secret, '', githubSignature(secret, '')), false);
   });
 });
 

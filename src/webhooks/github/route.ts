@@ -9,17 +9,18 @@ import { verifyGithubSignature } from './verify.js';
 const RECORDED_ACTIONS = new Set(['opened', 'synchronize']);
 
 /**
- * The integration the delivery is for, once its signature checks out over `signed` (the raw bytes,
- * or empty when they are not UTF-8). `payload` (parsed, unverified) is read for routing only.
+ * The integration the delivery is for, once its signature checks out over `body` (the raw body
+ * as UTF-8 text, or empty when it is not UTF-8). `payload` (parsed, unverified) is read for
+ * routing only.
  */
-async function authenticate(request: FastifyRequest, services: Services, signed: Buffer | string, payload: unknown) {
+async function authenticate(request: FastifyRequest, services: Services, body: string, payload: unknown) {
   const query = request.query as { integration?: string };
   const namespace = payload === undefined ? undefined : githubNamespace(payload);
   const target = await services.integrations.forDelivery(
     'github',
     query.integration ? { integrationId: query.integration } : { namespaces: namespace ? [namespace] : [] },
   );
-  const verified = target !== null && verifyGithubSignature(target.secret, signed, header(request, 'x-hub-signature-256'));
+  const verified = target !== null && (await verifyGithubSignature(target.secret, body, header(request, 'x-hub-signature-256')));
   if (!target || !verified) {
     request.log.warn(
       { source: 'github', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
@@ -46,8 +47,7 @@ export async function githubWebhookRoute(app: FastifyInstance, opts: { services:
       const payloadText = githubPayloadText(contentType, text ?? '');
       // Parsed once: for routing before the signature is checked, and used only after it is.
       const payload = payloadText === undefined ? undefined : tryParseJson(payloadText);
-      const signed = text === undefined || text === '' ? '' : (request.rawBody ?? '');
-      const target = await authenticate(request, services, signed, payload);
+      const target = await authenticate(request, services, text ?? '', payload);
       if (payloadText === undefined) throw webhookErrors.unsupportedMediaType();
       if (payload === undefined) throw webhookErrors.badPayload();
       const event = header(request, 'x-github-event');
