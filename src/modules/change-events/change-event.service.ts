@@ -2,7 +2,7 @@ import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { createPseudonymizer } from '../../lib/keyed-hash.js';
+import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { deliveryOutcome } from '../integrations/delivery.repository.js';
 import type { PolicyService } from '../policies/policy.service.js';
 import { normalizeRepository } from '../policies/policy-merge.fns.js';
@@ -51,8 +51,7 @@ export function createChangeEventService(deps: {
   policies: PolicyService;
   pseudonymKey: string;
 }) {
-  const { db, transact, clock, policies } = deps;
-  const pseudonymOf = createPseudonymizer(deps.pseudonymKey);
+  const { db, transact, clock, policies, pseudonymKey } = deps;
   return {
     /** Records one event delivered to `integration` under `deliveryId`. */
     async record(
@@ -62,7 +61,7 @@ export function createChangeEventService(deps: {
     ): Promise<RecordOutcome> {
       const workspaceId = integration.workspace_id;
       const effective = await policies.effective(workspaceId, event.repository);
-      const pseudonym = event.author ? pseudonymOf(event.provider, event.author.account_id) : null;
+      const pseudonym = event.author ? accountPseudonym(pseudonymKey, event.provider, event.author.account_id) : null;
       const now = clock();
       const id = newId('chg', now.getTime());
       const receivedAt = toTimestamp(now);

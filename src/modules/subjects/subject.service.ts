@@ -2,7 +2,7 @@ import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { createPseudonymizer } from '../../lib/keyed-hash.js';
+import { accountPseudonym } from '../../lib/keyed-hash.js';
 import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
 import { foldIdentityEvents } from './identity-fold.fns.js';
 import * as repo from './subject.repository.js';
@@ -57,8 +57,7 @@ function linkedBefore(events: readonly CanonicalIdentityEvent[], eventId: string
  * one subject serialise.
  */
 export function createSubjectService(deps: { db: Executor; transact: Transact; clock: Clock; pseudonymKey: string }) {
-  const { db, transact, clock } = deps;
-  const pseudonymOf = createPseudonymizer(deps.pseudonymKey);
+  const { db, transact, clock, pseudonymKey } = deps;
   return {
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
@@ -75,7 +74,7 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
           last_event_at: null,
           updated_at: now,
         };
-        const locked = await repo.lockSubject(tx, key, pseudonymOf(subjectProvider, event.data.user_id), fresh);
+        const locked = await repo.lockSubject(tx, key, accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id), fresh);
         if (locked.erased) return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
         const { subject } = locked;
         const { stored, events: rows } = await repo.storeEventAndList(tx, {
