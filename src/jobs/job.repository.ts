@@ -1,11 +1,24 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import { isPostgres } from '../db/locking.js';
+import type { DB } from '../db/schema.js';
 import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
 
 /**
- * Claims the next request to process: `queued` and due (no backoff pending), or `processing`
- * with an expired lease (its worker died). One statement; on PostgreSQL the candidate row is
- * taken `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same request.
+ * The oldest request matching `where`, through the (status, id) index in id order. On PostgreSQL
+ * the row is taken `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same request.
+ */
+function oldest(db: Executor, where: (eb: ExpressionBuilder<DB, 'privacy_requests'>) => Expression<SqlBool>) {
+  const query = db.selectFrom('privacy_requests').select('id').where(where).orderBy('id').limit(1);
+  return isPostgres(db) ? query.forUpdate().skipLocked() : query;
+}
+
+/**
+ * Claims the next request to process: the oldest that is `queued` and due (no backoff pending),
+ * or `processing` with an expired lease (its worker died). One statement. Each kind is looked up
+ * on its own, oldest first through the (status, id) index, and the older of the two is taken: one
+ * lookup with an OR made both databases collect every queued request and sort them, so a claim
+ * cost grew with the backlog.
  *
  * @returns the claimed row (status `processing`, leased to `owner` until `leaseUntil`), or undefined.
  */
@@ -15,18 +28,15 @@ export async function claimNext(
   now: string,
   leaseUntil: string,
 ): Promise<PrivacyRequestRow | undefined> {
-  let candidate = db
-    .selectFrom('privacy_requests')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'queued'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
-        eb.and([eb('status', '=', 'processing'), eb('lease_expires_at', '<', now)]),
-      ]),
-    )
-    .orderBy('id')
-    .limit(1);
-  if (isPostgres(db)) candidate = candidate.forUpdate().skipLocked();
+  const due = oldest(db, (eb) =>
+    eb.and([eb('status', '=', 'queued'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
+  );
+  const abandoned = oldest(db, (eb) => eb.and([eb('status', '=', 'processing'), eb('lease_expires_at', '<', now)]));
+  const candidates = db
+    .selectFrom(due.as('d'))
+    .select('d.id')
+    .unionAll(db.selectFrom(abandoned.as('a')).select('a.id'));
+  const candidate = db.selectFrom(candidates.as('c')).select((eb) => eb.fn.min('c.id').as('id'));
   return db
     .updateTable('privacy_requests')
     .set((eb) => ({
@@ -36,7 +46,7 @@ export async function claimNext(
       attempts: eb('attempts', '+', 1),
       updated_at: now,
     }))
-    .where('id', '=', (eb) => eb.selectFrom(candidate.as('c')).select('c.id'))
+    .where('id', '=', candidate)
     .returningAll()
     .executeTakeFirst();
 }

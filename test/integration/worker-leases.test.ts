@@ -174,6 +174,26 @@ for (const dialect of dialects()) {
       );
     }
 
+    it('claims oldest first across due queued requests and expired leases, skipping backoff and live leases', async () => {
+      f = await openFixture(dialect.create, { start: '2026-05-04T09:00:00.000Z' });
+      const [a, b, c, d] = (await Promise.all([1, 2, 3, 4].map(() => fileRequest(f)))).map((r) => r.id).sort();
+      const at = (s: number) => `2026-05-04T09:00:${String(s).padStart(2, '0')}.000Z`;
+      assert.equal((await claimNext(db(), 'dead-worker', at(0), at(30)))?.id, a);
+      assert.equal((await claimNext(db(), 'live-worker', at(0), at(50)))?.id, b);
+      await db()
+        .updateTable('privacy_requests')
+        .set({ next_attempt_at: at(59) })
+        .where('id', '=', c!)
+        .execute();
+      // At 0:31 a's lease has expired, b's has not, c waits for its backoff: a is the oldest claimable.
+      assert.equal((await claimNext(db(), 'second-worker', at(31), at(60)))?.id, a);
+      assert.equal((await claimNext(db(), 'second-worker', at(31), at(60)))?.id, d);
+      assert.equal(await claimNext(db(), 'second-worker', at(31), at(60)), undefined);
+      // At 0:59 c is due and b's lease (to 0:50) has expired: b is older.
+      assert.equal((await claimNext(db(), 'third-worker', at(59), at(59)))?.id, b);
+      assert.equal((await claimNext(db(), 'third-worker', at(59), at(59)))?.id, c);
+    });
+
     it('a pending_approval request is never claimed until approved', async () => {
       f = await openFixture(dialect.create, { start: '2026-05-04T09:00:00.000Z' });
       const admin = await f.t.bearer(['policy:write'], ['acme']);
