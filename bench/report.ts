@@ -15,11 +15,15 @@ export interface GoalResult {
   verdict: 'PASS' | 'SHORT' | 'n/a';
 }
 
-/** Adds `ratioToBaseline` (req/s over the baseline's req/s) to each result. */
+/**
+ * Adds `ratioToBaseline` to each result: its req/s over the mean req/s of the leg's baseline runs
+ * (the bare server is measured first and last, so a drift of the machine's speed during the leg
+ * weighs on both ends alike).
+ */
 export function addRatios(results: ScenarioResult[]): void {
-  const baseline = results.find((r) => r.id === 'baseline');
-  for (const r of results)
-    r.ratioToBaseline = baseline && baseline.requestsPerSec > 0 ? r.requestsPerSec / baseline.requestsPerSec : null;
+  const bare = results.filter((r) => r.target === 'baseline' && r.requestsPerSec > 0);
+  const mean = bare.length > 0 ? bare.reduce((sum, r) => sum + r.requestsPerSec, 0) / bare.length : 0;
+  for (const r of results) r.ratioToBaseline = mean > 0 ? r.requestsPerSec / mean : null;
 }
 
 /** The issue's goals: throughput relative to bare node, p99 latency, and peak RSS. */

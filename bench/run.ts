@@ -9,7 +9,7 @@
  * Usage: `npm run bench` (builds first) or `node --import tsx bench/run.ts [--quick]`.
  * Environment: BENCH_DURATION (s, default 10; 2 with --quick), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP (s, default 1; 0 with --quick), BENCH_LOG_LEVEL (service LOG_LEVEL, default warn),
- * BENCH_ONLY (comma-separated scenario ids; the baseline always runs), BENCH_DATABASE_URL
+ * BENCH_ONLY (comma-separated scenario ids; the baseline always runs, first and last), BENCH_DATABASE_URL
  * (postgres://…: adds the PostgreSQL leg), BENCH_DATABASES (`sqlite`, `postgres` or both), BENCH_PROFILE=1
  * (service under --cpu-prof, profiles in .bench/profiles/; its numbers are not comparable).
  * Exit code: 0, or 1 when setup failed or any request errored, was non-2xx or was a wrong 2xx.
@@ -119,8 +119,12 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
     await seedThroughApi(service.url, token, replay.key, replay.body);
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios(token, runId, replay, webhooks)) {
-      if (only.length > 0 && scenario.id !== 'baseline' && !only.includes(scenario.id)) continue;
+    const all = scenarios(token, runId, replay, webhooks);
+    // The baseline runs first and again last: the machine's speed drifts, and the ratios use the mean.
+    const bare = all.find((scenario) => scenario.target === 'baseline')!;
+    const again = { ...bare, id: 'baseline-after', label: `${bare.label} (again, last)` };
+    for (const scenario of [...all, again]) {
+      if (only.length > 0 && scenario.target !== 'baseline' && !only.includes(scenario.id)) continue;
       console.error(`  ${scenario.label}…`);
       const result = await runScenario(scenario, scenario.target === 'baseline' ? baselineUrl : service.url, load);
       result.serviceMemory = readMemory(service.child.process.pid);
