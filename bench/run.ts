@@ -31,6 +31,7 @@ import {
   stop,
   stopAll,
   waitForHttp,
+  SERVICE_NODE_FLAGS,
 } from './processes.js';
 import { addRatios, allRequestsSucceeded, evaluateGoals, printReport, writeResults } from './report.js';
 import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from './scenarios.js';
@@ -101,7 +102,7 @@ async function startService(
     // BENCH_RATE_LIMITS=on: limits too high to trigger, to measure what counting costs.
     ...(process.env.BENCH_RATE_LIMITS === 'on' ? UNREACHABLE_RATE_LIMITS : NO_RATE_LIMITS),
   };
-  const child = startNode('service', [...profileArgs, server], env, join(OUT_DIR, `service-${leg}.log`));
+  const child = startNode('service', [...SERVICE_NODE_FLAGS, ...profileArgs, server], env, join(OUT_DIR, `service-${leg}.log`));
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${url}/healthz`);
   return { child, url };

@@ -7,7 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import { countByStatus } from './databases.js';
-import { startNode, stop } from './processes.js';
+import { SERVICE_NODE_FLAGS, startNode, stop } from './processes.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FINAL = ['completed', 'failed', 'rejected', 'canceled', 'action_required'];
@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function measureWorker(databaseUrl: string, durationSec: number, logPath: string): Promise<WorkerResult> {
   const before = await countByStatus(databaseUrl);
   const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', WORKER_POLL_MS: '50' };
-  const worker = startNode('worker', [join(ROOT, 'bin/privacyctl.js'), 'worker'], env, logPath);
+  const worker = startNode('worker', [...SERVICE_NODE_FLAGS, join(ROOT, 'bin/privacyctl.js'), 'worker'], env, logPath);
   const started = Date.now();
   await sleep(durationSec * 1000);
   const after = await countByStatus(databaseUrl);
