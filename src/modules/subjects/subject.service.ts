@@ -74,7 +74,12 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
           last_event_at: null,
           updated_at: now,
         };
-        const locked = await repo.lockSubject(tx, key, accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id), fresh);
+        const locked = await repo.lockSubject(
+          tx,
+          key,
+          accountPseudonym(pseudonymKey, subjectProvider, event.data.user_id),
+          fresh,
+        );
         if (locked.erased) return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
         const { subject } = locked;
         const { stored, events: rows } = await repo.storeEventAndList(tx, {
