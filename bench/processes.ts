@@ -25,8 +25,8 @@ export const NO_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_SOURCE
 
 /**
  * Node flags the service runs with in production (`npm start` in package.json, bin/privacyctl.js):
- * a young generation of 2 × 8 MiB instead of 2 × 16 MiB. Measured here: peak RSS under create
- * load 201–213 → 163–176 MiB, throughput unchanged (docs/operations.md, "Memory").
+ * a young generation of 2 × 8 MiB instead of 2 × 16 MiB: less peak RSS under write load at the
+ * same throughput (docs/operations.md, "Memory").
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'] as const;
 
