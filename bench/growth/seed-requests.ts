@@ -10,7 +10,11 @@ import { chainHash } from '../../src/modules/audit/audit-chain.fns.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/modules/idempotency/idempotency.fns.js';
 import { addCalendarMonths } from '../../src/modules/privacy-requests/deadline.fns.js';
 import { requestLocation, toResource } from '../../src/modules/privacy-requests/privacy-request.fns.js';
-import type { PrivacyRequestRow } from '../../src/modules/privacy-requests/privacy-request.repository.js';
+import {
+  type PrivacyRequestRow,
+  // Rows are built by column name from the repository's list, so the two cannot drift apart.
+  REQUEST_COLUMNS as REQUEST_FIELDS,
+} from '../../src/modules/privacy-requests/privacy-request.repository.js';
 import { buildErasureReport, zeroCounts } from '../../src/modules/subject-data/erasure-report.fns.js';
 import { buildExportPackage } from '../../src/modules/subject-data/package.fns.js';
 import { categoriesInScope } from '../../src/modules/subject-data/scope.fns.js';
@@ -20,28 +24,6 @@ import { at, DAY_MS, githubAccountOf, hex, pastId, pick, type SeedPlan } from '.
 
 const BATCH = 10_000;
 const TYPES = ['access', 'access', 'access', 'access', 'access', 'export', 'export', 'deletion', 'correction', 'correction'];
-const REQUEST_FIELDS = [
-  'id',
-  'workspace_id',
-  'request_type',
-  'scope',
-  'subject_provider',
-  'subject_id',
-  'client_request_id',
-  'intake_ref',
-  'regulation',
-  'status',
-  'status_reason',
-  'created_at',
-  'due_at',
-  'extended_due_at',
-  'completed_at',
-  'updated_at',
-  'attempts',
-  'lease_owner',
-  'lease_expires_at',
-  'next_attempt_at',
-] as const;
 const REQUEST_COLUMNS = columns(REQUEST_FIELDS, ['attempts']);
 const RESULT_COLUMNS = columns(['request_id', 'package', 'report', 'created_at']);
 const IDEMPOTENCY_COLUMNS = columns(

@@ -6,7 +6,8 @@ import type { PrivacyRequestTable } from './privacy-request.table.js';
 
 export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
 
-const REQUEST_COLUMNS = [
+/** Every column of `privacy_requests`, in insert order (also the growth bench's bulk seed). */
+export const REQUEST_COLUMNS = [
   'id',
   'workspace_id',
   'request_type',
