@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=100
 // privacyctl (PRODUCT.md §3): runs the compiled CLI in dist/cli (built by `npm run build`).
 import { existsSync } from 'node:fs';
 
