@@ -98,7 +98,14 @@ for (const dialect of dialects()) {
       const res = await t.app.inject(options);
       const status = assertContract(res, what);
       seen.add(status);
-      if (status >= 400) assert.deepEqual(await tableCounts(t.services), before, `${what}: ${status} stored something`);
+      // A valid body whose client_request_id is taken (the generator can repeat the valid body)
+      // is a 409 with the existing Location, and that answer is stored under its new key, to
+      // be replayed: one idempotency record, nothing else.
+      const expected =
+        status === 409 && res.headers.location !== undefined
+          ? { ...before, idempotency_records: (before.idempotency_records ?? 0) + 1 }
+          : before;
+      if (status >= 400) assert.deepEqual(await tableCounts(t.services), expected, `${what}: ${status} stored something`);
       return status;
     }
 
