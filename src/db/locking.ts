@@ -1,4 +1,4 @@
-import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from './executor.js';
 
 /** True when `db` talks to PostgreSQL. */
@@ -27,8 +27,14 @@ export function forUpdate<DB, TB extends keyof DB, O>(
  */
 export async function tryLockKey(db: Executor, key: string): Promise<boolean> {
   if (!isPostgres(db)) return true;
-  const { rows } = await sql<{
-    locked: boolean;
-  }>`select pg_try_advisory_xact_lock(hashtextextended(${key}::text, 0)) as locked`.execute(db);
+  const { rows } = await sql<{ locked: boolean }>`select ${tryLockKeySql(key)} as locked`.execute(db);
   return rows[0]?.locked === true;
+}
+
+/**
+ * PostgreSQL only: the expression {@link tryLockKey} runs, to fold the lock into another
+ * statement (same key → same lock). `key` may be any value expression Kysely binds as a parameter.
+ */
+export function tryLockKeySql(key: unknown): RawBuilder<boolean> {
+  return sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${key}::text, 0))`;
 }

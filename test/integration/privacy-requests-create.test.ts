@@ -206,6 +206,33 @@ for (const dialect of dialects()) {
       assert.equal(await count('privacy_requests'), 1);
     });
 
+    it('replays a stored key to 20 concurrent requests: none is answered as in flight', async () => {
+      const first = await post(createBody());
+      const responses = await Promise.all(Array.from({ length: 20 }, () => post(createBody())));
+      for (const res of responses) {
+        assert.equal(res.statusCode, 202);
+        assert.equal(res.headers['idempotent-replayed'], 'true');
+        assert.equal(res.headers.location, first.headers.location);
+      }
+      assert.equal(await count('privacy_requests'), 1);
+    });
+
+    it('answers a new request, a replay and a reused key sent at once each on its own', async () => {
+      await post(createBody(), 'key-stored-0001');
+      const [fresh, replay, reused] = await Promise.all([
+        post(createBody({ client_request_id: 'crm-ticket-0002' }), 'key-fresh-0001'),
+        post(createBody(), 'key-stored-0001'),
+        post(createBody({ intake_ref: 'another ticket' }), 'key-stored-0001'),
+      ]);
+      assert.equal(fresh.statusCode, 202);
+      assert.equal(fresh.headers['idempotent-replayed'], undefined);
+      assert.equal(replay.statusCode, 202);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(reused.statusCode, 422);
+      assert.equal(await count('privacy_requests'), 2);
+      assert.equal(await count('idempotency_records'), 2);
+    });
+
     it('writes nothing for malformed JSON, a body over the limit, or a validation error', async () => {
       const malformed = await t.app.inject({
         method: 'POST',

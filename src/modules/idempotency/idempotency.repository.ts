@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { tryLockKeySql } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { IdempotencyTable } from './idempotency.table.js';
 
@@ -55,6 +56,40 @@ const selectRecord = preparedQuery<{ principal_id: string; idempotency_key: stri
 /** The record for (principal, key), or undefined. */
 export async function findRecord(db: Executor, principalId: string, key: string): Promise<IdempotencyRow | undefined> {
   return (await selectRecord(db, { principal_id: principalId, idempotency_key: key })).rows[0];
+}
+
+type LockParams = { principal_id: string; idempotency_key: string; lock_name: string };
+type RecordOrLock = { [C in (typeof RECORD_COLUMNS)[number]]: IdempotencyRow[C] | null } & { locked: boolean | null };
+
+const selectRecordOrLock = preparedQuery<LockParams, RecordOrLock>(['principal_id', 'idempotency_key', 'lock_name'], (db, p) =>
+  db
+    // One row whatever the table holds: the record's columns (nulls when there is none) and,
+    // only when there is none, the outcome of taking the key's lock.
+    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
+    .leftJoin('idempotency_records as r', (join) =>
+      join.on((eb) => eb.and([eb('r.principal_id', '=', p.principal_id), eb('r.idempotency_key', '=', p.idempotency_key)])),
+    )
+    .select(RECORD_COLUMNS.map((column) => `r.${column}` as const))
+    .select(sql<boolean | null>`case when r.principal_id is null then ${tryLockKeySql(p.lock_name)} end`.as('locked')),
+);
+
+/**
+ * PostgreSQL only, inside the transaction that will store the key: the record for (principal,
+ * key) if there is one; if there is none, takes the key's transaction-scoped lock
+ * (`tryLockKey(lockName)`) in the same statement, one round trip for both.
+ *
+ * @returns `{ record }` when a record exists (no lock taken: a replay must not block another
+ *   replay), else `{ locked }`: false when another transaction holds the lock.
+ */
+export async function findRecordOrLockKey(
+  tx: Executor,
+  principalId: string,
+  key: string,
+  lockName: string,
+): Promise<{ record: IdempotencyRow } | { record: undefined; locked: boolean }> {
+  const { rows } = await selectRecordOrLock(tx, { principal_id: principalId, idempotency_key: key, lock_name: lockName });
+  const { locked, ...record } = rows[0]!;
+  return record.principal_id === null ? { record: undefined, locked: locked === true } : { record: record as IdempotencyRow };
 }
 
 /** Deletes the record if it is still the one created at `createdAt` (so a newer claim survives). */

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
-import { tryLockKey } from '../../db/locking.js';
+import { isPostgres, tryLockKey } from '../../db/locking.js';
 import type { DB } from '../../db/schema.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
@@ -60,11 +60,38 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock; tra
   }
 
   /**
-   * One transaction: the key lock (PostgreSQL), the effects and the record. A record stored by
-   * someone else since our read surfaces as a unique violation on insert, which undoes it all.
+   * The effects and the record, in `tx`, which holds the key (its lock on PostgreSQL, the write
+   * lock on SQLite). A record stored by someone else since our read surfaces as a unique
+   * violation on insert, which undoes it all.
    * @param staleSince - created_at of an expired or abandoned record to replace, if any.
    */
-  async function attempt(
+  async function store(
+    tx: Transaction<DB>,
+    principalId: string,
+    key: string,
+    print: string,
+    staleSince: string | null,
+    work: (tx: Transaction<DB>) => Promise<StoredResponse>,
+  ): Promise<Outcome> {
+    if (staleSince !== null) await repo.deleteRecord(tx, principalId, key, staleSince);
+    const now = clock();
+    const response = await work(tx);
+    await repo.insertCompleted(tx, {
+      principal_id: principalId,
+      idempotency_key: key,
+      fingerprint: print,
+      created_at: toTimestamp(now),
+      expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+      response,
+    });
+    return { response, replayed: false };
+  }
+
+  /**
+   * SQLite: the record was read outside (a replay never takes the write lock); one transaction
+   * stores the key.
+   */
+  function attempt(
     principalId: string,
     key: string,
     print: string,
@@ -73,19 +100,34 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock; tra
   ): Promise<Outcome> {
     return transact(async (tx) => {
       if (!(await tryLockKey(tx, idempotencyLockName(principalId, key)))) throw new IdempotencyConflict('in_flight');
-      if (staleSince !== null) await repo.deleteRecord(tx, principalId, key, staleSince);
-      const now = clock();
-      const response = await work(tx);
-      await repo.insertCompleted(tx, {
-        principal_id: principalId,
-        idempotency_key: key,
-        fingerprint: print,
-        created_at: toTimestamp(now),
-        expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
-        response,
-      });
-      return { response, replayed: false };
+      return store(tx, principalId, key, print, staleSince, work);
     });
+  }
+
+  /**
+   * PostgreSQL: one transaction reads the record and, when there is none, takes the key's lock in
+   * the same statement (one round trip instead of a read before the transaction and a lock in
+   * it), then stores the key. A replay or conflict writes nothing; a conflict is returned, not
+   * thrown, so it does not abort the other units of a write batch, and is thrown after.
+   */
+  async function attemptInOneTransaction(
+    principalId: string,
+    key: string,
+    print: string,
+    work: (tx: Transaction<DB>) => Promise<StoredResponse>,
+  ): Promise<Outcome> {
+    const lockName = idempotencyLockName(principalId, key);
+    const result = await transact(async (tx): Promise<Outcome | IdempotencyConflict['reason']> => {
+      const found = await repo.findRecordOrLockKey(tx, principalId, key, lockName);
+      if (!found.record) return found.locked ? store(tx, principalId, key, print, null, work) : 'in_flight';
+      const decision = decideOnExisting(found.record, print, clock());
+      if (decision === 'replay') return { response: storedResponse(found.record), replayed: true };
+      if (decision !== 'take_over') return decision;
+      if (!(await tryLockKey(tx, lockName))) return 'in_flight';
+      return store(tx, principalId, key, print, found.record.created_at, work);
+    });
+    if (typeof result === 'string') throw new IdempotencyConflict(result);
+    return result;
   }
 
   return {
@@ -104,11 +146,12 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock; tra
       work: (tx: Transaction<DB>) => Promise<StoredResponse>,
     ): Promise<Outcome> {
       for (let i = 1; ; i++) {
-        // A plain read first: replays and conflicts answer without taking the write lock.
-        const existing = await repo.findRecord(db, principalId, key);
-        const early = answerFromExisting(existing, print);
-        if (early && early !== 'take_over') return early;
         try {
+          if (isPostgres(db)) return await attemptInOneTransaction(principalId, key, print, work);
+          // SQLite: a plain read first: replays and conflicts answer without taking the write lock.
+          const existing = await repo.findRecord(db, principalId, key);
+          const early = answerFromExisting(existing, print);
+          if (early && early !== 'take_over') return early;
           return await attempt(principalId, key, print, early === 'take_over' ? existing!.created_at : null, work);
         } catch (error) {
           // Another request stored the same key after our read: read it again.
