@@ -354,6 +354,18 @@ for (const dialect of dialects()) {
       assert.equal(await subject('u_tomb_new'), null);
     });
 
+    it('leaves a moved account with its new subject when the old one gets an event that does not name it', async () => {
+      const event = (id: string, userId: string, at: string, data: Record<string, unknown>) =>
+        deliver(canonicalEvent(id, 'user.updated', at, { user_id: userId, ...data }));
+      const account = [{ provider: 'github', account_id: '78', login: 'mover' }];
+      await event('evt_keep_a1', 'u_keep_a', '2026-06-03T00:00:00Z', { linked_accounts: account });
+      await event('evt_keep_b1', 'u_keep_b', '2026-06-04T00:00:00Z', { linked_accounts: account });
+      assert.equal((await event('evt_keep_a2', 'u_keep_a', '2026-06-05T00:00:00Z', { name: 'A' })).json().status, 'accepted');
+      assert.equal((await subject('u_keep_a'))?.name, 'A');
+      assert.deepEqual((await subject('u_keep_a'))?.linked_accounts, []);
+      assert.deepEqual((await subject('u_keep_b'))?.linked_accounts, account);
+    });
+
     it('keeps linked accounts through events that do not name them, and drops them when an event empties the list', async () => {
       const ev = (id: string, at: string, data: Record<string, unknown>) =>
         deliver(canonicalEvent(id, 'user.updated', at, { user_id: 'u_links', ...data }));

@@ -13,7 +13,7 @@ import type {
   LinkedAccount,
   SubjectState,
 } from '../../src/modules/subjects/identity-event.types.js';
-import { foldIdentityEvents } from '../../src/modules/subjects/identity-fold.fns.js';
+import { foldIdentityEvents, foldNext } from '../../src/modules/subjects/identity-fold.fns.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20261121);
 const RUNS = 300;
@@ -154,6 +154,27 @@ describe(`identity fold properties (fast-check seed ${SEED}, ${RUNS} runs each)`
         const oldState = old.type === 'user.deactivated' ? 'deactivated' : 'active';
         assert.equal(after.state, stateSetByNewer ? before.state : oldState, 'state');
         assert.equal(after.last_event_at, before.last_event_at, 'last_event_at');
+      }),
+      PARAMS,
+    );
+  });
+
+  it('an event later than every folded one, applied on top of their fold, folds like all of them together', () => {
+    const later = eventFrom(['next_1'], ['2030-01-01T00:00:00.000Z'], TYPES);
+    fc.assert(
+      fc.property(eventSet, later, (base, next) => {
+        const all = foldIdentityEvents([...base, next]);
+        assert.deepEqual(foldNext(foldIdentityEvents(base), next), all);
+        // As the service uses it, from the subject row, which holds no linked accounts: they come
+        // out only when the event names them, and then as the full fold has them.
+        const { linked_accounts: _, ...profile } = foldIdentityEvents(base);
+        const onTop = foldNext(profile, next);
+        const { linked_accounts: linked, ...rest } = onTop;
+        const { linked_accounts: allLinked, ...allRest } = all;
+        assert.deepEqual(rest, allRest);
+        // (user.deleted applies no profile data.)
+        const named = profile.state !== 'deleted' && next.type !== 'user.deleted' && next.data.linked_accounts !== undefined;
+        assert.deepEqual(linked, named ? allLinked : undefined);
       }),
       PARAMS,
     );

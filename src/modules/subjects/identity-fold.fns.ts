@@ -23,14 +23,17 @@ export function normalizeLinkedAccounts(accounts: readonly LinkedAccount[]): Lin
   return out;
 }
 
-function applyProfile(state: SubjectState, data: CanonicalIdentityEvent['data']): void {
+/** A subject's state without its linked accounts (what the `subjects` row holds). */
+export type SubjectProfile = Omit<SubjectState, 'linked_accounts'> & { linked_accounts?: LinkedAccount[] };
+
+function applyProfile(state: SubjectProfile, data: CanonicalIdentityEvent['data']): void {
   if (data.email !== undefined) state.email = data.email;
   if (data.name !== undefined) state.name = data.name;
   if (data.username !== undefined) state.username = data.username;
   if (data.linked_accounts !== undefined) state.linked_accounts = normalizeLinkedAccounts(data.linked_accounts);
 }
 
-function applyOne(state: SubjectState, event: CanonicalIdentityEvent): void {
+function applyOne(state: SubjectProfile, event: CanonicalIdentityEvent): void {
   switch (event.type) {
     case 'user.created':
       applyProfile(state, event.data);
@@ -75,4 +78,21 @@ export function foldIdentityEvents(events: readonly CanonicalIdentityEvent[]): S
     applyOne(state, event);
   }
   return state;
+}
+
+/**
+ * The state after one more event, from the fold of the events before it: equal to
+ * {@link foldIdentityEvents} of all of them when `event` sorts after every event folded into
+ * `state` (the caller checks: its `occurred_at` is later than `state.last_event_at`). A deleted
+ * state stays as it is (deletion is final).
+ *
+ * @param state - the fold so far; its `linked_accounts` may be left out, and the result then has
+ *   them only when `event` names them (`data.linked_accounts`).
+ * @returns a new state; `state` is not changed.
+ */
+export function foldNext(state: SubjectProfile, event: CanonicalIdentityEvent): SubjectProfile {
+  if (state.state === 'deleted') return state;
+  const next = { ...state };
+  applyOne(next, event);
+  return next;
 }

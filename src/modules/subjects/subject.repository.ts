@@ -2,7 +2,8 @@ import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { forUpdate, isPostgres } from '../../db/locking.js';
-import type { LinkedAccount, SubjectState } from './identity-event.types.js';
+import type { LinkedAccount } from './identity-event.types.js';
+import type { SubjectProfile } from './identity-fold.fns.js';
 import type { IdentityEventTable, LinkedIdentityTable, SubjectTable } from './subject.table.js';
 
 export type SubjectRow = Selectable<SubjectTable>;
@@ -156,8 +157,16 @@ export async function storeEventAndList(
     const rows = (await insertAndListOnPostgres(db, row)).rows;
     return { stored: rows.some((r) => Number(r.stored) === 1), events: rows.map(({ stored: _, ...event }) => event) };
   }
-  const stored = (await insertEvent(db, row)).rows.length > 0;
+  const stored = await storeEvent(db, row);
   return { stored, events: (await selectEvents(db, { subject_ref: row.subject_ref })).rows };
+}
+
+/**
+ * Stores an event unless its id is already stored for the subject (one statement).
+ * @returns whether it was stored now.
+ */
+export async function storeEvent(db: Executor, row: IdentityEventRow): Promise<boolean> {
+  return (await insertEvent(db, row)).rows.length > 0;
 }
 
 type StateUpdate = Pick<SubjectRow, 'id' | 'state' | 'email' | 'name' | 'username' | 'last_event_at' | 'updated_at'>;
@@ -178,8 +187,8 @@ const updateState = preparedQuery<StateUpdate, never>(
       .where('id', '=', p.id),
 );
 
-/** Writes the folded state onto the subject row. */
-export async function updateSubjectState(db: Executor, id: string, state: SubjectState, now: string): Promise<void> {
+/** Writes the folded state (without its linked accounts) onto the subject row. */
+export async function updateSubjectState(db: Executor, id: string, state: SubjectProfile, now: string): Promise<void> {
   await updateState(db, {
     id,
     state: state.state,

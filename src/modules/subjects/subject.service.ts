@@ -4,7 +4,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
 import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
-import { foldIdentityEvents } from './identity-fold.fns.js';
+import { foldIdentityEvents, foldNext, type SubjectProfile } from './identity-fold.fns.js';
 import * as repo from './subject.repository.js';
 
 /** What applying one identity event did. */
@@ -15,21 +15,25 @@ export interface ApplyResult {
    * Nothing changed in either case.
    */
   status: 'accepted' | 'duplicate' | 'erased';
-  /** The subject's state after the event. */
-  state: SubjectState;
+  /** The subject's state after the event (its linked accounts are in `linked_identities`). */
+  state: Omit<SubjectState, 'linked_accounts'>;
   /** True when the subject is deleted now and was not before this event. */
   becameDeleted: boolean;
 }
 
 /** What an erased subject looks like to the caller: deleted, nothing known. */
-const ERASED_STATE: SubjectState = {
+const ERASED_STATE: ApplyResult['state'] = {
   state: 'deleted',
   email: null,
   name: null,
   username: null,
-  linked_accounts: [],
   last_event_at: null,
 };
+
+function withoutLinks(state: SubjectProfile): ApplyResult['state'] {
+  const { linked_accounts: _, ...profile } = state;
+  return profile;
+}
 
 function toEvent(row: repo.IdentityEventRow): CanonicalIdentityEvent {
   return {
@@ -50,14 +54,72 @@ function linkedBefore(events: readonly CanonicalIdentityEvent[], eventId: string
   return foldIdentityEvents(events.filter((e) => e.id !== eventId)).linked_accounts.length > 0;
 }
 
+/** The subject row's state as the fold it stores (without linked accounts, kept in their own table). */
+function profileOf(subject: repo.SubjectRow): SubjectProfile {
+  const { state, email, name, username, last_event_at } = subject;
+  return { state: state as SubjectState['state'], email, name, username, last_event_at };
+}
+
 /**
- * Data subjects as the identity provider describes them. Each event is stored once (by id) and
- * the subject is re-folded from all its events under a row lock, so redeliveries change nothing,
- * an older event never overwrites a newer one, deletion is final, and concurrent deliveries for
- * one subject serialise.
+ * True when `event` sorts after every event folded into the subject row (a later `occurred_at`
+ * than its `last_event_at`, the usual case: events arrive in order) and the subject is not
+ * deleted: the new state is then the row's state with `event` applied ({@link foldNext}).
+ */
+function appliesOnTop(subject: repo.SubjectRow, event: CanonicalIdentityEvent): boolean {
+  return subject.state !== 'deleted' && (subject.last_event_at === null || event.occurred_at > subject.last_event_at);
+}
+
+/**
+ * Data subjects as the identity provider describes them. Each event is stored once (by id) under
+ * a row lock on the subject, so redeliveries change nothing, an older event never overwrites a
+ * newer one, deletion is final, and concurrent deliveries for one subject serialise. An event
+ * later than every stored one (the usual case) is applied on top of the state the subject row
+ * holds, so its cost does not grow with the subject's history; an older one, a redelivery or an
+ * event for a deleted subject re-folds the subject from all its events.
  */
 export function createSubjectService(deps: { db: Executor; transact: Transact; clock: Clock; pseudonymKey: string }) {
   const { db, transact, clock, pseudonymKey } = deps;
+
+  /** The usual case ({@link appliesOnTop}); null when the event turns out to be stored already. */
+  async function applyOnTop(
+    tx: Executor,
+    workspaceId: string,
+    subject: repo.SubjectRow,
+    event: CanonicalIdentityEvent,
+    row: repo.IdentityEventRow,
+    now: string,
+  ): Promise<ApplyResult | null> {
+    if (!(await repo.storeEvent(tx, row))) return null;
+    const next = foldNext(profileOf(subject), event);
+    await repo.updateSubjectState(tx, subject.id, next, now);
+    // Only an event that names linked accounts changes them; the others leave the table as it is.
+    if (next.linked_accounts) await repo.replaceLinkedIdentities(tx, workspaceId, subject.id, next.linked_accounts);
+    return { status: 'accepted', state: withoutLinks(next), becameDeleted: next.state === 'deleted' };
+  }
+
+  /** Any other event: stores it unless known and folds the subject from all its events. */
+  async function refold(
+    tx: Executor,
+    workspaceId: string,
+    subject: repo.SubjectRow,
+    event: CanonicalIdentityEvent,
+    row: repo.IdentityEventRow,
+    now: string,
+  ): Promise<ApplyResult> {
+    const { stored, events: rows } = await repo.storeEventAndList(tx, row);
+    const events = rows.map(toEvent);
+    const state = foldIdentityEvents(events);
+    if (!stored) return { status: 'duplicate', state: withoutLinks(state), becameDeleted: false };
+    await repo.updateSubjectState(tx, subject.id, state, now);
+    if (state.linked_accounts.length > 0 || linkedBefore(events, event.id))
+      await repo.replaceLinkedIdentities(tx, workspaceId, subject.id, state.linked_accounts);
+    return {
+      status: 'accepted',
+      state: withoutLinks(state),
+      becameDeleted: subject.state !== 'deleted' && state.state === 'deleted',
+    };
+  }
+
   return {
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
@@ -82,21 +144,16 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
         );
         if (locked.erased) return { status: 'erased' as const, state: ERASED_STATE, becameDeleted: false };
         const { subject } = locked;
-        const { stored, events: rows } = await repo.storeEventAndList(tx, {
+        const row = {
           subject_ref: subject.id,
           event_id: event.id,
           event_type: event.type,
           occurred_at: event.occurred_at,
           data: JSON.stringify(event.data),
           received_at: now,
-        });
-        const events = rows.map(toEvent);
-        const state = foldIdentityEvents(events);
-        if (!stored) return { status: 'duplicate' as const, state, becameDeleted: false };
-        await repo.updateSubjectState(tx, subject.id, state, now);
-        if (state.linked_accounts.length > 0 || linkedBefore(events, event.id))
-          await repo.replaceLinkedIdentities(tx, workspaceId, subject.id, state.linked_accounts);
-        return { status: 'accepted' as const, state, becameDeleted: subject.state !== 'deleted' && state.state === 'deleted' };
+        };
+        const onTop = appliesOnTop(subject, event) ? await applyOnTop(tx, workspaceId, subject, event, row, now) : null;
+        return onTop ?? refold(tx, workspaceId, subject, event, row, now);
       });
     },
 
