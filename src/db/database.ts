@@ -139,6 +139,7 @@ function openSqlite(path: string): Database {
   sqlite.pragma('secure_delete = ON');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  const stopOptimizer = keepPlannerStatistics(sqlite, db);
   return {
     db,
     dialect: 'sqlite',
@@ -154,8 +155,39 @@ function openSqlite(path: string): Database {
         return false;
       }
     },
-    close: () => db.destroy(),
+    close: () => {
+      stopOptimizer();
+      return db.destroy();
+    },
   };
+}
+
+/** How often a SQLite connection refreshes the planner's statistics ({@link keepPlannerStatistics}), ms: hourly. */
+export const SQLITE_OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Keeps SQLite's planner statistics (`sqlite_stat1`, `sqlite_stat4`) current, as SQLite advises
+ * for long-lived connections (sqlite.org/pragma.html#pragma_optimize): `PRAGMA optimize=0x10002`
+ * at open (every table whose size changed a lot since it was last analysed, or that never was),
+ * then `PRAGMA optimize` every {@link SQLITE_OPTIMIZE_INTERVAL_MS}; each analyses a bounded sample,
+ * so it takes milliseconds. Without statistics the planner guesses, and on a large database it
+ * guessed wrong for the indexed lookups of issue 5 (e.g. the list endpoint's `overdue` filter read
+ * every open request of the workspace). The periodic run goes through Kysely, so it waits for
+ * the connection and never runs inside another caller's transaction; a failure (the database
+ * busy in another process) is left for the next run.
+ * @returns a function that stops the periodic run.
+ */
+function keepPlannerStatistics(sqlite: SQLite.Database, db: Kysely<DB>): () => void {
+  try {
+    sqlite.pragma('optimize=0x10002');
+  } catch {
+    // Statistics are an optimisation: a full disk or a busy database must not stop the start.
+  }
+  const timer = setInterval(() => {
+    sql`PRAGMA optimize`.execute(db).catch(() => undefined);
+  }, SQLITE_OPTIMIZE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** True when a pg error says the connection itself is gone (the client cannot be used again). */
