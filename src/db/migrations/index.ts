@@ -3,6 +3,7 @@ import * as initial from './2026-11-21T0001-initial.js';
 import * as webhooks from './2026-11-21T0002-webhooks.js';
 import * as processing from './2026-11-21T0003-processing.js';
 import * as growthIndexes from './2026-11-21T0004-growth-indexes.js';
+import * as overdueIndex from './2026-11-21T0005-overdue-index.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0002-webhooks': webhooks,
   '2026-11-21T0003-processing': processing,
   '2026-11-21T0004-growth-indexes': growthIndexes,
+  '2026-11-21T0005-overdue-index': overdueIndex,
 };

@@ -78,17 +78,34 @@ export interface RequestListFilter {
   limit: number;
 }
 
-/** A page of requests, newest first (ids are time-sortable). */
+/**
+ * A page of requests, newest first (ids are time-sortable).
+ *
+ * `overdue: true` names the workspace's overdue requests in a subquery that searches
+ * `privacy_requests_workspace_status_due_idx` (open status, `coalesce(extended_due_at, due_at)`
+ * before now), and the page is read from those ids. As one filter on the newest-first walk it
+ * read every request newer than the page's last overdue one, and an overdue request is at
+ * least a month old: the walk read a month of the workspace's requests or more, whatever the
+ * planner's statistics (`npm run bench:growth`, `?overdue=true`).
+ */
 export async function listRequests(db: Executor, f: RequestListFilter): Promise<PrivacyRequestRow[]> {
   let query = db.selectFrom('privacy_requests').selectAll().where('workspace_id', '=', f.workspaceId);
   if (f.status !== undefined) query = query.where('status', '=', f.status);
   if (f.requestType !== undefined) query = query.where('request_type', '=', f.requestType);
   if (f.before !== undefined) query = query.where('id', '<', f.before);
-  if (f.overdue !== undefined) {
-    query = query.where((eb) => {
-      const late = eb.and([eb('status', 'in', [...OPEN_STATUSES]), eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now)]);
-      return f.overdue ? late : eb.not(late);
-    });
+  if (f.overdue === true) {
+    query = query.where('id', 'in', (eb) =>
+      eb
+        .selectFrom('privacy_requests')
+        .select('id')
+        .where('workspace_id', '=', f.workspaceId)
+        .where('status', 'in', [...OPEN_STATUSES])
+        .where(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now),
+    );
+  } else if (f.overdue === false) {
+    query = query.where((eb) =>
+      eb.not(eb.and([eb('status', 'in', [...OPEN_STATUSES]), eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now)])),
+    );
   }
   return query.orderBy('id', 'desc').limit(f.limit).execute();
 }

@@ -1,0 +1,91 @@
+/**
+ * Migration 2026-11-21T0005-overdue-index: the list endpoint's `overdue=true` filter finds a
+ * workspace's few overdue requests through `privacy_requests_workspace_status_due_idx` instead of
+ * walking all its requests newest first (issue 5, cost as data grows). The statement checked is
+ * the one the repository runs, captured as it runs it, on a database with statistics (SQLite:
+ * the `PRAGMA optimize` a connection runs when it opens, db/database.ts; PostgreSQL: ANALYZE,
+ * autovacuum's job in production), as a server sees it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
+import { listRequests } from '../../src/modules/privacy-requests/privacy-request.repository.js';
+import { dialects, type TestDatabase } from '../helpers/databases.js';
+
+/** 20,000 requests of two workspaces, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
+const COUNT = 20_000;
+const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
+const STEP_MS = 20 * 60 * 1000;
+const DUE_MS = 30 * 24 * 60 * 60 * 1000;
+/** 2026-01-31T04:00Z: the first 12 requests (6 per workspace) are past due, the rest are not. */
+const NOW = new Date(START_MS + DUE_MS + 12 * STEP_MS).toISOString();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function request(i: number) {
+  const created = START_MS + i * STEP_MS;
+  return {
+    id: `pr_${String(i).padStart(8, '0')}`,
+    workspace_id: i % 2 === 0 ? 'w' : 'other',
+    request_type: 'access',
+    scope: '["user"]',
+    subject_provider: 'okta',
+    subject_id: `u${i}`,
+    client_request_id: `c${i}`,
+    intake_ref: 'r',
+    regulation: 'gdpr',
+    status: i % 3 === 0 ? 'processing' : 'queued',
+    created_at: iso(created),
+    due_at: iso(created + DUE_MS),
+    updated_at: iso(created),
+    attempts: 0,
+  };
+}
+
+for (const dialect of dialects()) {
+  describe(`overdue list index (${dialect.name})`, () => {
+    let target: TestDatabase;
+    let database: Database;
+
+    before(async () => {
+      target = await dialect.create();
+      const seeding = createDatabase(target.url);
+      await migrateToLatest(seeding.db);
+      const rows = Array.from({ length: COUNT }, (_, i) => request(i));
+      for (let i = 0; i < rows.length; i += 500)
+        await seeding.db
+          .insertInto('privacy_requests')
+          .values(rows.slice(i, i + 500))
+          .execute();
+      if (dialect.name === 'postgres') await sql`analyze privacy_requests`.execute(seeding.db);
+      await seeding.close();
+      // A new connection, as a restarted server opens it (SQLite gathers its statistics then).
+      database = createDatabase(target.url);
+    });
+    after(async () => {
+      await database.close();
+      await target.drop();
+    });
+
+    it('lists exactly the overdue requests, newest first, through the due-date index', async () => {
+      const nodes: RootOperationNode[] = [];
+      const capture: KyselyPlugin = {
+        transformQuery: ({ node }) => (nodes.push(node), node),
+        transformResult: async ({ result }) => result,
+      };
+      const found = await listRequests(database.db.withPlugin(capture), { workspaceId: 'w', overdue: true, now: NOW, limit: 51 });
+      assert.deepEqual(
+        found.map((r) => r.id),
+        ['pr_00000010', 'pr_00000008', 'pr_00000006', 'pr_00000004', 'pr_00000002', 'pr_00000000'],
+      );
+      const statement = database.db.getExecutor().compileQuery(nodes[0] as RootOperationNode, { queryId: 'plan' });
+      const explain = dialect.name === 'sqlite' ? 'explain query plan' : 'explain';
+      const plan = await database.db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`${explain} ${statement.sql}`, [...statement.parameters]),
+      );
+      const text = plan.rows.map((r) => Object.values(r).join(' ')).join(' | ');
+      assert.match(text, /privacy_requests_workspace_status_due_idx/, text);
+    });
+  });
+}
