@@ -166,20 +166,23 @@ function openSqlite(path: string): Database {
 export const SQLITE_OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Keeps SQLite's planner statistics (`sqlite_stat1`, `sqlite_stat4`) current, as SQLite advises
- * for long-lived connections (sqlite.org/pragma.html#pragma_optimize): `PRAGMA optimize=0x10002`
- * at open (every table whose size changed a lot since it was last analysed, or that never was),
- * then `PRAGMA optimize` every {@link SQLITE_OPTIMIZE_INTERVAL_MS}; each analyses a bounded sample,
- * so it takes milliseconds. Without statistics the planner guesses, and on a large database it
- * guessed wrong for the indexed lookups of issue 5 (e.g. the list endpoint's `overdue` filter read
- * every open request of the workspace). The periodic run goes through Kysely, so it waits for
- * the connection and never runs inside another caller's transaction; a failure (the database
- * busy in another process) is left for the next run.
+ * Keeps SQLite's planner statistics (`sqlite_stat1`) current, as SQLite advises for long-lived
+ * connections (sqlite.org/pragma.html#pragma_optimize): at open `PRAGMA optimize=0x10012` (every
+ * table, not only those this connection queried, whose size changed 25-fold since it was last
+ * analysed or that never was), then `PRAGMA optimize` every {@link SQLITE_OPTIMIZE_INTERVAL_MS}.
+ * Both keep the 0x10 bit, SQLite's temporary analysis limit, so each takes milliseconds whatever
+ * the file's size; `0x10002` without it ran a full ANALYZE, which holds the write lock for as
+ * long as reading every index takes (84 ms at 100 k requests, seconds at a million rows) and,
+ * run by two processes opening at once, made one wait past `busy_timeout`. Without statistics
+ * the planner guesses, and on a large database guessed wrong for indexed lookups of issue 5 (an
+ * erasure took 2–4× longer). The periodic run goes through Kysely, so it waits for the
+ * connection and never runs inside another caller's transaction; a failure (the database busy
+ * in another process) is left for the next run.
  * @returns a function that stops the periodic run.
  */
 function keepPlannerStatistics(sqlite: SQLite.Database, db: Kysely<DB>): () => void {
   try {
-    sqlite.pragma('optimize=0x10002');
+    sqlite.pragma('optimize=0x10012');
   } catch {
     // Statistics are an optimisation: a full disk or a busy database must not stop the start.
   }

@@ -1,6 +1,6 @@
 /**
  * SQLite planner statistics (db/database.ts `keepPlannerStatistics`): a connection opened on a
- * database that holds data analyses it (`PRAGMA optimize=0x10002`), so the planner chooses the
+ * database that holds data analyses it (`PRAGMA optimize=0x10012`), so the planner chooses the
  * growth indexes from statistics instead of guesses; the service never runs ANALYZE otherwise.
  */
 import assert from 'node:assert/strict';
@@ -39,7 +39,11 @@ describe('SQLite planner statistics', () => {
     const rows = await sql<{ idx: string; stat: string }>`
       select idx, stat from sqlite_stat1 where tbl = 'privacy_requests'`.execute(database.db);
     const byIndex = new Map(rows.rows.map((r) => [r.idx, r.stat]));
-    // `rows rows-per-workspace rows-per-(workspace, id)`: 3,000 requests over 30 workspaces.
-    assert.equal(byIndex.get('privacy_requests_workspace_id_idx'), '3000 100 1');
+    // `rows rows-per-workspace rows-per-(workspace, id)`: 3,000 requests over 30 workspaces. The
+    // analysis is bounded (a sample), so the per-workspace figure is an estimate of the true 100.
+    const [total, perWorkspace, perId] = (byIndex.get('privacy_requests_workspace_id_idx') ?? '').split(' ').map(Number);
+    assert.equal(total, 3000);
+    assert.ok(perWorkspace! >= 50 && perWorkspace! <= 200, `rows per workspace ${perWorkspace}`);
+    assert.equal(perId, 1);
   });
 });
