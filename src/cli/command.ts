@@ -48,7 +48,7 @@ type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 /**
  * Our own message for an option token that strict parsing would refuse, or null when it is fine.
  * (Node's messages quote unevenly: `… as in '-- "--x"`.) A string option's value may not start
- * with `-` unless given inline (`--name=-x`), as in strict mode.
+ * with `-` (other than `-` itself) unless given inline (`--name=-x`), as in strict mode.
  */
 function optionProblem(token: ArgToken, options: Options): string | null {
   if (token.kind !== 'option') return null;
@@ -56,7 +56,7 @@ function optionProblem(token: ArgToken, options: Options): string | null {
   if (option === undefined) return `unknown option '${token.rawName}'`;
   if (option.type === 'boolean') return token.value === undefined ? null : `${token.rawName} takes no value`;
   if (token.value === undefined) return `${token.rawName} needs a value`;
-  if (!token.inlineValue && token.value.startsWith('-'))
+  if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-')
     return `${token.rawName} needs a value (for one that starts with '-', write ${token.rawName}=VALUE)`;
   return null;
 }
