@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetrics(app, deps.metrics);
   await registerOpenApi(app);
   await app.register(operationsRoutes, { services: deps.services, metrics: deps.metrics });
-  await app.register(webhooksPlugin, { services: deps.services });
+  await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
   await app.register(
     async (api) => {
       registerNoStore(api);

@@ -65,6 +65,11 @@ export interface WorkerConfig {
   readonly maxAttempts: number;
   /** Time between retention sweeps. Default 60000. */
   readonly retentionSweepMs: number;
+  /**
+   * `WORKER_METRICS_PORT`: TCP port (0–65535; 0 = any free one) of `privacyctl worker`'s own
+   * `/metrics` endpoint, on `HOST`; absent (unset, the default): no endpoint.
+   */
+  readonly metricsPort?: number;
 }
 
 /** OIDC bearer-token verification settings (PRODUCT.md §2.2). */
@@ -137,6 +142,7 @@ function readWorker(env: Env, problems: string[]): WorkerConfig {
     leaseMs: readInteger(env, 'WORKER_LEASE_MS', 30_000, 100, 3_600_000, problems),
     maxAttempts: readInteger(env, 'WORKER_MAX_ATTEMPTS', 5, 1, 100, problems),
     retentionSweepMs: readInteger(env, 'RETENTION_SWEEP_MS', 60_000, 1_000, 86_400_000, problems),
+    ...(env.WORKER_METRICS_PORT ? { metricsPort: readInteger(env, 'WORKER_METRICS_PORT', 0, 0, 65535, problems) } : {}),
   };
 }
 

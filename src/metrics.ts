@@ -1,11 +1,27 @@
-import type { Expression, SqlBool } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Executor } from './db/executor.js';
 import { type Clock, systemClock, toTimestamp } from './lib/clock.js';
 import { addDays, OPEN_STATUSES } from './modules/privacy-requests/deadline.fns.js';
+import { type OpenRequestStats, openRequestStats } from './modules/privacy-requests/queue-stats.repository.js';
+
+/** Where a webhook delivery came from: the receiver's source (label `source`). */
+export type WebhookSource = 'github' | 'gitlab' | 'identity';
+
+/**
+ * What became of a webhook delivery (label `outcome`): the 200 body's `status` (`accepted`,
+ * `duplicate`, `ignored`), `rejected` for a 4xx (unverified, bad payload, too large, rate
+ * limited…) or `error` for a 5xx.
+ */
+export type WebhookOutcome = 'accepted' | 'duplicate' | 'ignored' | 'rejected' | 'error';
+
+/** What the retention sweeper reports after each sweep (src/jobs/retention-sweeper.ts). */
+export interface SweepMetrics {
+  /** One sweep ended at `at`: `ok` when it completed, false when it failed. */
+  sweepEnded(ok: boolean, at: Date): void;
+}
 
 /** The service's Prometheus metrics, on a registry of its own (no global state). */
-export interface Metrics {
+export interface Metrics extends SweepMetrics {
   readonly registry: Registry;
   /** Seconds per HTTP request, by method, route pattern and status code. */
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
@@ -17,6 +33,12 @@ export interface Metrics {
    * by the worker of this process.
    */
   readonly requestsProcessed: Counter<'request_type' | 'outcome'>;
+  /** Webhook deliveries answered by this process, by source and {@link WebhookOutcome}. */
+  readonly webhookDeliveries: Counter<'source' | 'outcome'>;
+  /** Retention sweeps of this process's worker, by `result` (`success`, `failure`). */
+  readonly retentionSweeps: Counter<'result'>;
+  /** Unix time (seconds) at which this process's last successful retention sweep ended; 0 before the first. */
+  readonly retentionLastSuccess: Gauge;
 }
 
 /** "Due soon" means due within this many days (and not yet overdue). */
@@ -25,98 +47,124 @@ export const DUE_SOON_DAYS = 7;
 /** The `regulation` values a request can carry (docs/decisions.md): always exported, 0 when none. */
 const REGULATIONS = ['gdpr', 'ccpa', 'ccpa+gdpr'];
 
-/** Open (not final) requests per regulation: how many are past their (extended) deadline, how many due soon. */
-interface DeadlineCounts {
-  regulation: string;
-  overdue: number;
-  due_soon: number;
-}
-
 /**
- * Counts open requests by regulation: `overdue` when the (extended) deadline is before `now`
- * (as `isOverdue` in deadline.fns.ts), `due_soon` when it falls in [`now`, `now` + 7 days].
- */
-async function countOpenByDeadline(db: Executor, now: Date): Promise<DeadlineCounts[]> {
-  const at = toTimestamp(now);
-  const soon = toTimestamp(addDays(now, DUE_SOON_DAYS));
-  const rows = await db
-    .selectFrom('privacy_requests')
-    .select((eb) => {
-      const due = eb.fn.coalesce('extended_due_at', 'due_at');
-      const count = (condition: Expression<SqlBool>) =>
-        eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
-      return [
-        'regulation',
-        count(eb(due, '<', at)).as('overdue'),
-        count(eb.and([eb(due, '>=', at), eb(due, '<=', soon)])).as('due_soon'),
-      ];
-    })
-    .where('status', 'in', [...OPEN_STATUSES])
-    .groupBy('regulation')
-    .execute();
-  // PostgreSQL returns sum() as numeric text.
-  return rows.map((r) => ({ regulation: r.regulation, overdue: Number(r.overdue), due_soon: Number(r.due_soon) }));
-}
-
-/**
- * How long the deadline gauges' counts are reused, ms: a scrape within this time of the last
- * count answers from memory instead of querying the database. The count reads every open
+ * How long the database-derived gauges' counts are reused, ms: a scrape within this time of the
+ * last count answers from memory instead of querying the database. The count reads every open
  * request, so its cost grows with them; every `serve` process reports the same database-derived
  * numbers anyway, and a deadline is a matter of days. `createMetrics({ deadlineCacheMs })` overrides it.
  */
 export const DEADLINE_GAUGE_CACHE_MS = 5_000;
 
+/** Seconds from `earlier` (RFC 3339) to `now`, never negative. */
+function secondsSince(earlier: string, now: Date): number {
+  return Math.max(0, (now.getTime() - Date.parse(earlier)) / 1000);
+}
+
+/** The earliest of `values` (RFC 3339 text orders as time), or undefined when there is none. */
+function earliest(values: string[]): string | undefined {
+  return values.reduce<string | undefined>((min, v) => (min === undefined || v < min ? v : min), undefined);
+}
+
+/** Sums `field` of the rows whose `key` is `value`. */
+function sumWhere(
+  rows: OpenRequestStats[],
+  key: 'regulation' | 'status',
+  value: string,
+  field: 'overdue' | 'due_soon' | 'count',
+) {
+  return rows.filter((r) => r[key] === value).reduce((total, r) => total + r[field], 0);
+}
+
 /**
- * `privacy_requests_overdue` and `privacy_requests_due_soon` by regulation, computed from the
- * database at most once per `cacheMs` (by `clock`; at every scrape when 0). Both gauges share one
- * query (prom-client collects them concurrently). A failed query is not kept: the gauges are left
- * out of that scrape rather than failing it, and the next scrape queries again.
+ * The gauges computed from the open requests in the database, from ONE query
+ * ({@link openRequestStats}) made at most once per `cacheMs` (by `clock`; at every scrape when
+ * 0) and shared by all of them (prom-client collects them concurrently):
+ * `privacy_requests_overdue` and `privacy_requests_due_soon` by regulation,
+ * `privacy_requests_queue_depth` by open status, and the ages (seconds, at the scrape) of the
+ * oldest queued request and of the longest-overdue one. A failed query is not kept: the gauges
+ * are left out of that scrape rather than failing it, and the next scrape queries again.
  */
-function registerDeadlineGauges(registry: Registry, db: Executor, clock: Clock, cacheMs: number): void {
-  let last: { at: number; counts: DeadlineCounts[] } | null = null;
-  let pending: Promise<DeadlineCounts[]> | null = null;
+function registerQueueGauges(registry: Registry, db: Executor, clock: Clock, cacheMs: number): void {
+  let last: { at: number; rows: OpenRequestStats[] } | null = null;
+  let pending: Promise<OpenRequestStats[]> | null = null;
   const snapshot = async () => {
     const now = clock();
     const age = last ? now.getTime() - last.at : Number.POSITIVE_INFINITY;
     // A clock that went back (age < 0) counts afresh.
-    if (last && age >= 0 && age < cacheMs) return last.counts;
-    pending ??= countOpenByDeadline(db, now)
-      .then((counts) => {
-        last = { at: now.getTime(), counts };
-        return counts;
+    if (last && age >= 0 && age < cacheMs) return last.rows;
+    pending ??= openRequestStats(db, toTimestamp(now), toTimestamp(addDays(now, DUE_SOON_DAYS)))
+      .then((rows) => {
+        last = { at: now.getTime(), rows };
+        return rows;
       })
       .finally(() => {
         pending = null;
       });
     return pending;
   };
-  const gauge = (name: string, help: string, field: 'overdue' | 'due_soon') =>
+  const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, rows: OpenRequestStats[]) => void) =>
     new Gauge({
       name,
       help,
-      labelNames: ['regulation'],
+      labelNames,
       registers: [registry],
       async collect() {
         const rows = await snapshot().catch(() => null);
         this.reset();
-        if (!rows) return;
-        for (const regulation of REGULATIONS) this.set({ regulation }, 0);
-        for (const row of rows) this.set({ regulation: row.regulation }, row[field]);
+        if (rows) fill(this, rows);
       },
     });
-  gauge('privacy_requests_overdue', 'Privacy requests not final and past their (extended) due date, by regulation.', 'overdue');
+  const byRegulation = (field: 'overdue' | 'due_soon') => (g: Gauge, rows: OpenRequestStats[]) => {
+    for (const regulation of REGULATIONS) g.set({ regulation }, 0);
+    for (const regulation of new Set(rows.map((r) => r.regulation)))
+      g.set({ regulation }, sumWhere(rows, 'regulation', regulation, field));
+  };
+  gauge(
+    'privacy_requests_overdue',
+    'Privacy requests not final and past their (extended) due date, by regulation.',
+    ['regulation'],
+    byRegulation('overdue'),
+  );
   gauge(
     'privacy_requests_due_soon',
     `Privacy requests not final and due within ${DUE_SOON_DAYS} days, by regulation.`,
-    'due_soon',
+    ['regulation'],
+    byRegulation('due_soon'),
+  );
+  gauge(
+    'privacy_requests_queue_depth',
+    'Privacy requests not final, by status (pending_approval, queued, processing, action_required).',
+    ['status'],
+    (g, rows) => {
+      for (const status of OPEN_STATUSES) g.set({ status }, sumWhere(rows, 'status', status, 'count'));
+    },
+  );
+  gauge(
+    'privacy_requests_oldest_queued_age_seconds',
+    'Seconds since the oldest queued privacy request was filed; 0 when none is queued.',
+    [],
+    (g, rows) => {
+      const oldest = earliest(rows.filter((r) => r.status === 'queued').map((r) => r.oldest_created_at));
+      g.set(oldest === undefined ? 0 : secondsSince(oldest, clock()));
+    },
+  );
+  gauge(
+    'privacy_requests_oldest_overdue_age_seconds',
+    'Seconds since the (extended) due date of the privacy request overdue the longest; 0 when none is overdue.',
+    [],
+    (g, rows) => {
+      const due = earliest(rows.map((r) => r.earliest_due_at));
+      g.set(due === undefined ? 0 : secondsSince(due, clock()));
+    },
   );
 }
 
 /**
  * Creates the registry with process metrics (CPU, memory, event-loop lag) and the service's own.
  *
- * @param deps.db - when given, the deadline gauges (`privacy_requests_overdue`,
- *   `privacy_requests_due_soon`) count open requests in it; without it they are absent.
+ * @param deps.db - when given, the gauges computed from the open requests (`privacy_requests_overdue`,
+ *   `privacy_requests_due_soon`, `privacy_requests_queue_depth`, the oldest queued and oldest
+ *   overdue ages) read them from it; without it they are absent (a `privacyctl worker`'s registry).
  * @param deps.clock - "now" for those gauges and their cache; the system clock by default.
  * @param deps.deadlineCacheMs - how long a count is reused, ms (default
  *   {@link DEADLINE_GAUGE_CACHE_MS}; 0 counts at every scrape).
@@ -124,10 +172,33 @@ function registerDeadlineGauges(registry: Registry, db: Executor, clock: Clock, 
 export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCacheMs?: number } = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  if (deps.db)
-    registerDeadlineGauges(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
+  if (deps.db) registerQueueGauges(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
+  const retentionSweeps = new Counter({
+    name: 'retention_sweeps_total',
+    help: "Retention sweeps run by this process's worker, by result (success, failure).",
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  for (const result of ['success', 'failure']) retentionSweeps.inc({ result }, 0);
+  const retentionLastSuccess = new Gauge({
+    name: 'retention_sweep_last_success_timestamp_seconds',
+    help: "Unix time at which this process's last successful retention sweep ended; 0 before the first.",
+    registers: [registry],
+  });
   return {
     registry,
+    retentionSweeps,
+    retentionLastSuccess,
+    sweepEnded(ok, at) {
+      retentionSweeps.inc({ result: ok ? 'success' : 'failure' });
+      if (ok) retentionLastSuccess.set(at.getTime() / 1000);
+    },
+    webhookDeliveries: new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook deliveries answered by this process, by source (github, gitlab, identity) and outcome (accepted, duplicate, ignored, rejected, error).',
+      labelNames: ['source', 'outcome'],
+      registers: [registry],
+    }),
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration in seconds, by method, route pattern and status code.',

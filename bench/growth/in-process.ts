@@ -119,6 +119,7 @@ function deletionRow(subjectId: string): PrivacyRequestRow {
     lease_owner: 'bench',
     lease_expires_at: now,
     next_attempt_at: null,
+    filed_by: 'bench',
   };
 }
 

@@ -88,6 +88,7 @@ function requestRow(plan: SeedPlan, i: number, random: () => number, now: number
     lease_owner: null,
     lease_expires_at: null,
     next_attempt_at: null,
+    filed_by: 'seed',
   };
 }
 

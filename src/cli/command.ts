@@ -31,23 +31,67 @@ export class CommandFailure extends Error {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
- * `node:util` `parseArgs` in strict mode, positionals allowed.
+ * `--help` or `-h` among a command's arguments: `main` prints `usage` on stdout and exits 0.
+ * Not an error; thrown so that a command stops before it opens the database or reads stdin.
+ */
+export class HelpRequested extends Error {
+  override name = 'HelpRequested';
+  constructor(readonly usage: readonly string[]) {
+    super('help requested');
+  }
+}
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
+
+/**
+ * Our own message for an option token that strict parsing would refuse, or null when it is fine.
+ * (Node's messages quote unevenly: `… as in '-- "--x"`.) A string option's value may not start
+ * with `-` (other than `-` itself) unless given inline (`--name=-x`), as in strict mode.
+ */
+function optionProblem(token: ArgToken, options: Options): string | null {
+  if (token.kind !== 'option') return null;
+  const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+  if (option === undefined) return `unknown option '${token.rawName}'`;
+  if (option.type === 'boolean') return token.value === undefined ? null : `${token.rawName} takes no value`;
+  if (token.value === undefined) return `${token.rawName} needs a value`;
+  if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-')
+    return `${token.rawName} needs a value (for one that starts with '-', write ${token.rawName}=VALUE)`;
+  return null;
+}
+
+/**
+ * `node:util` `parseArgs` in strict mode, positionals allowed. `--help` or `-h` anywhere before a
+ * `--` (even where a flag's value should be) asks for help.
  *
  * @returns `{ values, positionals }` typed from `options`.
- * @throws UsageError (with `usage`) for an unknown flag or a flag missing its value.
+ * @throws HelpRequested (with `usage`) for `--help`/`-h`; UsageError (with `usage`) for an
+ *   unknown flag, a flag missing its value or a boolean flag given one.
  */
 export function parseCommandArgs<const O extends Options>(args: string[], options: O, usage: readonly string[]) {
+  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  const help = tokens.some(
+    (t) =>
+      t.kind === 'option' && (HELP_FLAGS.has(t.rawName) || (t.value !== undefined && !t.inlineValue && HELP_FLAGS.has(t.value))),
+  );
+  if (help) throw new HelpRequested(usage);
+  for (const token of tokens) {
+    const problem = optionProblem(token, options);
+    if (problem !== null) throw new UsageError(problem, usage);
+  }
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error), usage);
+  } catch {
+    // Not reached for the cases above; Node's own message is not shown (its quotes are uneven).
+    throw new UsageError('invalid options', usage);
   }
 }
 
 /** @throws UsageError when there are more than `max` positional arguments. */
 export function limitPositionals(positionals: string[], max: number, usage: readonly string[]): void {
   const extra = positionals[max];
-  if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`, usage);
+  if (extra !== undefined) throw new UsageError(`unexpected argument '${cell(extra)}'`, usage);
 }
 
 /**
@@ -147,8 +191,18 @@ export function commandGroup(
       const [sub, ...rest] = args;
       const run = sub === undefined ? undefined : subcommands[sub];
       if (!run)
-        throw new UsageError(sub === undefined ? `missing ${name} subcommand` : `unknown ${name} subcommand '${sub}'`, usage);
-      return run(rest);
+        throw new UsageError(
+          sub === undefined ? `missing ${name} subcommand` : `unknown ${name} subcommand '${cell(sub)}'`,
+          usage,
+        );
+      try {
+        return await run(rest);
+      } catch (error) {
+        // `token create --help`: the usage of `token create` only.
+        if (!(error instanceof HelpRequested)) throw error;
+        const own = usage.filter((line) => line.startsWith(`${name} ${sub} `) || line === `${name} ${sub}`);
+        throw new HelpRequested(own.length > 0 ? own : usage);
+      }
     },
   };
 }

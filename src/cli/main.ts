@@ -1,11 +1,12 @@
 /**
  * privacyctl (PRODUCT.md §3): the operator CLI, thin over the same services as the HTTP API.
- * Exit codes: 0 success, 1 failure (reason on stderr), 2 bad usage (usage on stderr).
+ * Exit codes: 0 success, 1 failure (reason on stderr), 2 bad usage (usage on stderr). `--help` or
+ * `-h` after any command or subcommand prints its usage on stdout, exit 0.
  *
  * @module
  */
 import { ConfigError } from '../config.js';
-import { type Command, UsageError } from './command.js';
+import { type Command, cell, HelpRequested, UsageError } from './command.js';
 import { integrationCommand } from './commands/integration.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
@@ -65,7 +66,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
   const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (name === undefined || command === undefined) {
-    return report('privacyctl', new UsageError(name === undefined ? 'missing command' : `unknown command '${name}'`, ALL_USAGE));
+    return report(
+      'privacyctl',
+      new UsageError(name === undefined ? 'missing command' : `unknown command '${cell(name)}'`, ALL_USAGE),
+    );
   }
   if (args[0] !== undefined && HELP.has(args[0])) {
     console.log(usageText(command.usage));
@@ -75,6 +79,10 @@ export async function run(argv: readonly string[]): Promise<number> {
     await command.run(args);
     return 0;
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      console.log(usageText(error.usage));
+      return 0;
+    }
     return report(`privacyctl ${name}`, error);
   }
 }

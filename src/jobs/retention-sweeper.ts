@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
+import type { SweepMetrics } from '../metrics.js';
 import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
 import * as repo from './retention.repository.js';
@@ -52,6 +53,7 @@ function errorName(error: unknown): string {
  * Nothing is audited per row; each sweep logs its counts (no personal data).
  *
  * @param deps.batchSize - rows per delete statement, default {@link RETENTION_BATCH_SIZE}.
+ * @param deps.metrics - told once per scheduled sweep whether it succeeded (src/metrics.ts).
  */
 export function createRetentionSweeper(deps: {
   database: Database;
@@ -59,6 +61,7 @@ export function createRetentionSweeper(deps: {
   clock: Clock;
   log: Logger;
   batchSize?: number;
+  metrics?: SweepMetrics;
 }) {
   const { database, policies, clock, log } = deps;
   const db = database.db;
@@ -116,8 +119,10 @@ export function createRetentionSweeper(deps: {
       const counts = await sweep(clock());
       const deleted = counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries;
       log[deleted > 0 ? 'info' : 'debug']({ ...counts, durationMs: Date.now() - started }, 'retention sweep');
+      deps.metrics?.sweepEnded(true, clock());
     } catch (error) {
       log.warn({ error: errorName(error), durationMs: Date.now() - started }, 'retention sweep failed');
+      deps.metrics?.sweepEnded(false, clock());
     }
   }
 

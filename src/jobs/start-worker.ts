@@ -10,13 +10,14 @@ import { type Worker, createWorker } from './worker.js';
  * Creates and starts the request worker on the services' database (in `serve`, or alone in
  * `privacyctl worker`), and beside it the retention sweeper: one sweep at once, then one every
  * `RETENTION_SWEEP_MS`. `stop()` stops both, after the request and the sweep in hand. With
- * `metrics`, processed requests are counted (`privacy_requests_processed_total`).
+ * `metrics`, processed requests are counted (`privacy_requests_processed_total`), and sweeps
+ * (`retention_sweeps_total`, `retention_sweep_last_success_timestamp_seconds`).
  */
 export function startWorker(
   services: Services,
   config: WorkerConfig,
   log: Logger,
-  metrics?: Pick<Metrics, 'requestsProcessed'>,
+  metrics?: Pick<Metrics, 'requestsProcessed' | 'sweepEnded'>,
 ): Worker {
   const worker = createWorker({
     database: services.database,
@@ -32,6 +33,7 @@ export function startWorker(
     policies: services.policies,
     clock: services.clock,
     log,
+    ...(metrics ? { metrics } : {}),
   });
   worker.start();
   sweeper.start(config.retentionSweepMs);

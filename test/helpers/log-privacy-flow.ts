@@ -14,6 +14,8 @@ import { type Person, sendAllWebhooks } from './log-privacy-webhooks.js';
 export interface FlowInput {
   http: HttpClient;
   adminToken: string;
+  /** A second admin token: approves what the first filed (the filer cannot approve its own request). */
+  approverToken: string;
   /** A JWT with `privacy:read policy:read` on every workspace the flow uses. */
   jwt?: string;
   /** Its `sub` claim (a person at the IdP). */
@@ -161,8 +163,8 @@ async function requests(c: Ctx): Promise<void> {
 
 /** Approve, reject, cancel and extend in a workspace that requires approval; reasons name the person. */
 async function operatorActions(c: Ctx, workspace: string): Promise<void> {
-  const act = async (id: string, action: string, body?: object) =>
-    expectStatus(await c.http('POST', `/api/v1/privacy/requests/${id}/${action}`, { headers: c.auth, body: body ?? {} }), 200);
+  const act = async (id: string, action: string, body?: object, headers = c.auth) =>
+    expectStatus(await c.http('POST', `/api/v1/privacy/requests/${id}/${action}`, { headers, body: body ?? {} }), 200);
   const reason = { reason: `asked by ${c.person.name} <${c.person.email}>` };
   const [a, b, d] = [
     await file(c, { request_type: 'access' }, workspace),
@@ -170,7 +172,9 @@ async function operatorActions(c: Ctx, workspace: string): Promise<void> {
     await file(c, { request_type: 'access' }, workspace),
   ];
   await act(a, 'extend', reason);
-  await act(a, 'approve');
+  // The filer's own approval is refused (403); another principal approves.
+  expectStatus(await c.http('POST', `/api/v1/privacy/requests/${a}/approve`, { headers: c.auth, body: {} }), 403);
+  await act(a, 'approve', undefined, { authorization: `Bearer ${c.approverToken}` });
   await act(b, 'reject', reason);
   await act(d, 'cancel', reason);
   await waitForStatus(c, a, 'completed');
@@ -181,7 +185,9 @@ async function operatorActions(c: Ctx, workspace: string): Promise<void> {
  * @returns every value that must not appear in a log.
  */
 export async function runPrivacyFlow(input: FlowInput): Promise<SensitiveValues> {
-  const sensitive = new SensitiveValues().addToken('admin API token', input.adminToken);
+  const sensitive = new SensitiveValues()
+    .addToken('admin API token', input.adminToken)
+    .addToken('approver API token', input.approverToken);
   const person = newPerson();
   recordPerson(sensitive, person);
   const u = randomBytes(4).toString('hex');

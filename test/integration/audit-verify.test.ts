@@ -2,7 +2,8 @@
  * `privacyctl audit verify` (src/cli/commands/audit.command.ts) on a real database, run as an
  * operator runs it: an intact chain passes; an edited, removed, reordered or cut-off entry is
  * named. Four processes appending at once keep one contiguous chain (PostgreSQL row lock on the
- * head; SQLite's single writer).
+ * head; SQLite's single writer). Verifying while another process appends never reports a broken
+ * chain: the entries and the head are read in one snapshot (issue 11, item 9).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import { readChain } from '../../src/modules/audit/audit.repository.js';
+import { verifyChain } from '../../src/modules/audit/audit-chain.fns.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 import { type BuiltCli, buildPrivacyctl } from '../helpers/privacyctl.js';
@@ -190,6 +193,51 @@ for (const dialect of dialects()) {
       const result = verify();
       assert.equal(result.status, 0, result.stderr);
       assert.equal(result.stdout, `audit chain intact: ${n + 100} entries\n`);
+    });
+
+    it('verify while another process appends: many rounds, never a false "broken"', async () => {
+      const n = await seed();
+      // A writer in another process (two SQLite connections in one process stall each other).
+      const writer = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'helpers', 'audit-writer.ts'), '200000'], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+      });
+      let output = '';
+      writer.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<number | null>((resolve) => writer.on('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        writer.stdout.on('data', (d: Buffer) => {
+          output += d.toString();
+          if (output.includes('ready')) resolve();
+        });
+        void exited.then(() => reject(new Error(`writer exited early: ${output}`)));
+      });
+      writer.stdin.write('go\n');
+      const seen = new Set<number>();
+      try {
+        // In this process, through the repository the CLI uses: fast rounds while the writer commits.
+        for (let round = 0; round < 150; round++) {
+          const { entries, head } = await readChain(db());
+          assert.equal(verifyChain(entries, head), null, `round ${round}: ${entries.length} entries, head ${head.seq}`);
+          seen.add(entries.length);
+        }
+        // And as an operator runs it.
+        for (let round = 0; round < 5; round++) {
+          const result = verify();
+          assert.equal(result.status, 0, `CLI round ${round}: ${result.stderr}`);
+          assert.match(result.stdout, /^audit chain intact: \d+ entries\n$/);
+          seen.add(Number(/(\d+) entries/.exec(result.stdout)?.[1]));
+        }
+      } finally {
+        writer.stdin.end();
+      }
+      assert.equal(await exited, 0, output);
+      const appended = Number(/appended (\d+)/.exec(output)?.[1]);
+      assert.ok(appended > 0, output);
+      // The rounds did overlap the writer: they saw the chain at several lengths.
+      assert.ok(seen.size >= 3, `the chain grew during only ${seen.size} rounds`);
+      assert.equal(await count(), n + appended);
+      assert.equal(verify().stdout, `audit chain intact: ${n + appended} entries\n`);
     });
   });
 }

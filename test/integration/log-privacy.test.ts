@@ -63,6 +63,7 @@ function cliBeforeServe(run: (args: string[], input?: string) => CliResult) {
   const created = ok(run(words('token create --workspace * --scope admin --name log-privacy')), 'token create');
   assert.match(created.stdout, /^pcs_[\w-]{20,}\n$/, 'token create prints the token (only) on stdout');
   const token = created.stdout.trim();
+  const approver = ok(run(words('token create --workspace * --scope admin --name approver')), 'token create').stdout.trim();
   const cliSecret = `cli-secret-${randomBytes(8).toString('hex')}`;
   const owner = `cli-owner-${randomBytes(4).toString('hex')}`;
   const add = words(`integration add --kind github --workspace-id ops --namespace ${owner} --secret-stdin`);
@@ -74,7 +75,7 @@ function cliBeforeServe(run: (args: string[], input?: string) => CliResult) {
   assert.ok(!tokens.stdout.includes(token.slice(4)), 'token list shows the token');
   ok(run(words(`policy set --workspace ops --repository ${owner}/app --json`, '{"retention_days":7}')), 'policy set');
   ok(run(words(`policy get --workspace ops --repository ${owner}/app`)), 'policy get');
-  return { token, cliSecret, owner };
+  return { token, approver, cliSecret, owner };
 }
 
 describe('log privacy', () => {
@@ -98,10 +99,17 @@ describe('log privacy', () => {
         const worker = startWorker(t.services, WORKER, t.app.log as unknown as Logger);
         try {
           const { token } = await t.services.tokens.create({ name: 'ops', scopes: ['admin'], workspaces: ['*'], actor: 'test' });
+          const approver = await t.services.tokens.create({
+            name: 'approver',
+            scopes: ['admin'],
+            workspaces: ['*'],
+            actor: 'test',
+          });
           const sub = `officer-${randomBytes(5).toString('hex')}`;
           const sensitive = await runPrivacyFlow({
             http: injectClient(t.app),
             adminToken: token,
+            approverToken: approver.token,
             jwt: await issuer.sign(sub),
             jwtSubject: sub,
           });
@@ -128,7 +136,7 @@ describe('log privacy', () => {
         };
         const processes: LoggedProcess[] = [];
         try {
-          const { token, cliSecret, owner } = cliBeforeServe(run);
+          const { token, approver, cliSecret, owner } = cliBeforeServe(run);
           const serve = startLogged(cli.bin, ['serve'], {
             ...env,
             ...issuer.env,
@@ -139,7 +147,13 @@ describe('log privacy', () => {
           processes.push(serve, startLogged(cli.bin, ['worker'], { ...env, WORKER_POLL_MS: '20' }));
           const sub = `officer-${randomBytes(5).toString('hex')}`;
           const http = fetchClient(await listeningUrl(serve));
-          const sensitive = await runPrivacyFlow({ http, adminToken: token, jwt: await issuer.sign(sub), jwtSubject: sub });
+          const sensitive = await runPrivacyFlow({
+            http,
+            adminToken: token,
+            approverToken: approver,
+            jwt: await issuer.sign(sub),
+            jwtSubject: sub,
+          });
           for (const p of processes) assert.equal(await p.stop(), 0, `a process did not exit cleanly: ${p.stderr()}`);
 
           const verified = ok(run(words('audit verify')), 'audit verify');

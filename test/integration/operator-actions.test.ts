@@ -1,8 +1,9 @@
 /**
  * Operator actions over HTTP (PRODUCT.md §2.3): approve, reject, cancel, extend; 409 for a wrong
  * state, 404 for an unknown id, 403 without privacy:write, 422 without a reason; each audited
- * with actor and reason; the `overdue` filter before and after an extension. Corrections:
- * operator-corrections.test.ts.
+ * with actor and reason; the `overdue` filter before and after an extension. Separation of
+ * duties: the principal that filed a request cannot approve it (403, nothing changes; issue 11
+ * item 10), so approvals here come from a second token. Corrections: operator-corrections.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +21,9 @@ for (const dialect of dialects()) {
     let t: TestApp;
     let auth: string;
     let actor: string;
+    /** A second principal: the one that approves what `auth` filed. */
+    let approver: string;
+    let approverActor: string;
     let reader: string;
     const time = manualClock(RECEIVED);
     let n = 0;
@@ -71,6 +75,14 @@ for (const dialect of dialects()) {
       });
       auth = `Bearer ${created.token}`;
       actor = `token:${created.id}`;
+      const second = await t.services.tokens.create({
+        name: 'approver',
+        scopes: ['privacy:write', 'privacy:read'],
+        workspaces: ['acme', 'approvals'],
+        actor: 'test',
+      });
+      approver = `Bearer ${second.token}`;
+      approverActor = `token:${second.id}`;
       reader = await t.bearer(['privacy:read'], ['acme']);
       await t.services.policies.putLayer('approvals', null, { require_approval: true }, 'test');
       await t.services.policies.putLayer('calif', null, { regulations: ['ccpa'] }, 'test');
@@ -81,22 +93,64 @@ for (const dialect of dialects()) {
       await database.drop();
     });
 
-    it('approve: pending_approval → queued, audited; approving again (queued) → 409', async () => {
+    it('approve by another principal: pending_approval → queued, audited; approving again (queued) → 409', async () => {
       const filed = await file('approvals');
       assert.equal(filed.status, 'pending_approval');
-      const res = await act(filed.id, 'approve');
+      const res = await act(filed.id, 'approve', undefined, approver);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().status, 'queued');
       assert.equal(res.json().id, filed.id);
       assert.equal((await get(filed.id)).status, 'queued');
       assert.deepEqual(await audit(filed.id, 'privacy_request.approve'), [
-        { actor, occurred_at: RECEIVED, workspace_id: 'approvals', details: { from: 'pending_approval', to: 'queued' } },
+        {
+          actor: approverActor,
+          occurred_at: RECEIVED,
+          workspace_id: 'approvals',
+          details: { from: 'pending_approval', to: 'queued' },
+        },
       ]);
-      const again = await act(filed.id, 'approve');
-      assert.equal(again.statusCode, 409);
-      assert.deepEqual(again.json(), { detail: 'Cannot approve a request in status queued' });
+      for (const who of [approver, auth]) {
+        const again = await act(filed.id, 'approve', undefined, who);
+        assert.equal(again.statusCode, 409);
+        assert.deepEqual(again.json(), { detail: 'Cannot approve a request in status queued' });
+      }
       const queued = await file('acme');
-      assert.equal((await act(queued.id, 'approve')).statusCode, 409, 'a request that never needed approval');
+      assert.equal(
+        (await act(queued.id, 'approve', undefined, approver)).statusCode,
+        409,
+        'a request that never needed approval',
+      );
+    });
+
+    it('approve by the principal that filed it: 403 with a clear detail, nothing changes, nothing audited', async () => {
+      const filed = await file('approvals');
+      const before = await t.services.database.db
+        .selectFrom('privacy_requests')
+        .selectAll()
+        .where('id', '=', filed.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(before.filed_by, actor);
+      const chain = async () =>
+        (await t.services.database.db.selectFrom('audit_head').select('seq').executeTakeFirstOrThrow()).seq;
+      const seq = await chain();
+      const res = await act(filed.id, 'approve');
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(res.json(), {
+        detail: 'The principal that filed this request cannot approve it; another principal must approve it',
+      });
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      const after = await t.services.database.db
+        .selectFrom('privacy_requests')
+        .selectAll()
+        .where('id', '=', filed.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(after, before);
+      assert.equal(await chain(), seq, 'no audit entry');
+      assert.deepEqual(await audit(filed.id, 'privacy_request.approve'), []);
+      // The filer may still reject or cancel its own request; another principal may approve it.
+      const approved = await act(filed.id, 'approve', undefined, approver);
+      assert.equal(approved.statusCode, 200, approved.body);
+      assert.equal(approved.json().status, 'queued');
     });
 
     for (const [action, status] of [
@@ -183,7 +237,7 @@ for (const dialect of dialects()) {
         [res.statusCode, res.json().status, res.json().extended_due_at],
         [200, 'pending_approval', '2026-04-28T10:00:00.000Z'],
       );
-      assert.equal((await act(filed.id, 'approve')).json().status, 'queued');
+      assert.equal((await act(filed.id, 'approve', undefined, approver)).json().status, 'queued');
     });
 
     it('corrections on a request that is not a correction → 409; on a queued correction → 409', async () => {

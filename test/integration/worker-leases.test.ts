@@ -219,10 +219,12 @@ for (const dialect of dialects()) {
         assert.equal(await worker.runOnce(), false, at);
       }
       assert.equal((await requestRow(f, filed.id)).status, 'pending_approval');
+      // Another principal approves (the filer may not: separation of duties).
+      const approver = await f.t.bearer(['privacy:write'], ['acme']);
       const approve = await f.t.app.inject({
         method: 'POST',
         url: `/api/v1/privacy/requests/${filed.id}/approve`,
-        headers: { authorization: f.auth },
+        headers: { authorization: approver },
       });
       assert.equal(approve.statusCode, 200, approve.body);
       assert.equal(approve.json().status, 'queued');

@@ -3,6 +3,7 @@ import { verifyChain } from '../../modules/audit/audit-chain.fns.js';
 import {
   type Command,
   CommandFailure,
+  cell,
   UsageError,
   limitPositionals,
   parseCommandArgs,
@@ -22,7 +23,7 @@ export const auditCommand: Command = {
     const { positionals } = parseCommandArgs(args, {}, USAGE);
     if (positionals[0] !== 'verify')
       throw new UsageError(
-        positionals[0] === undefined ? 'missing audit subcommand' : `unknown audit subcommand '${positionals[0]}'`,
+        positionals[0] === undefined ? 'missing audit subcommand' : `unknown audit subcommand '${cell(positionals[0])}'`,
         USAGE,
       );
     limitPositionals(positionals, 1, USAGE);

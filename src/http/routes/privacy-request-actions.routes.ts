@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OperatorAction } from '../../modules/privacy-requests/lifecycle.fns.js';
-import { InvalidTransitionError, RequestNotFoundError } from '../../modules/privacy-requests/privacy-request-actions.service.js';
+import {
+  InvalidTransitionError,
+  RequestNotFoundError,
+  SelfApprovalError,
+} from '../../modules/privacy-requests/privacy-request-actions.service.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
 import type { Services } from '../../services.js';
 import { errors } from '../errors/error-catalogue.js';
@@ -23,6 +27,8 @@ function translate(error: unknown): never {
     const verb = error.action === 'corrections' ? 'correct' : error.action;
     throw new HttpError(409, `Cannot ${verb} a request in status ${error.status}`);
   }
+  if (error instanceof SelfApprovalError)
+    throw new HttpError(403, 'The principal that filed this request cannot approve it; another principal must approve it');
   if (error instanceof NotCorrectableError) {
     // One item per refused field; the offered values are personal data and are not echoed.
     const items = error.problems.map((p) => ({

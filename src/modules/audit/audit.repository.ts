@@ -1,6 +1,7 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
+import { withReadSnapshot } from '../../db/read-snapshot.js';
 import type { DB } from '../../db/schema.js';
 import type { BatchHooks } from '../../db/write-batcher.js';
 import { newId } from '../../lib/ids.js';
@@ -91,13 +92,31 @@ export const auditBatchHooks: BatchHooks = {
   },
 };
 
-/** Every entry in chain order, and the head. */
-export async function readChain(db: Executor) {
-  const entries = await db
-    .selectFrom('audit_events')
-    .select(['seq', 'occurred_at', 'actor', 'action', 'target_type', 'target_id', 'workspace_id', 'details', 'prev_hash', 'hash'])
-    .orderBy('seq')
-    .execute();
-  const head = await db.selectFrom('audit_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
-  return { entries, head };
+/**
+ * Every entry in chain order, and the head, read in one snapshot ({@link withReadSnapshot}), so a
+ * chain that grows while it is read is seen as it was at one moment: its entries and its head
+ * agree. (Read one after the other, an append committed in between made an intact chain look
+ * cut off: `head_mismatch`.)
+ */
+export async function readChain(db: Kysely<DB>) {
+  return withReadSnapshot(db, async (snapshot) => {
+    const entries = await snapshot
+      .selectFrom('audit_events')
+      .select([
+        'seq',
+        'occurred_at',
+        'actor',
+        'action',
+        'target_type',
+        'target_id',
+        'workspace_id',
+        'details',
+        'prev_hash',
+        'hash',
+      ])
+      .orderBy('seq')
+      .execute();
+    const head = await snapshot.selectFrom('audit_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+    return { entries, head };
+  });
 }

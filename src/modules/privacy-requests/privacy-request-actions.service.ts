@@ -24,6 +24,16 @@ export class InvalidTransitionError extends Error {
   }
 }
 
+/**
+ * Separation of duties: the principal that filed a request may not approve it (403). Only a
+ * request whose filer is unknown (`filed_by` null, docs/decisions.md) can be approved by anyone.
+ */
+export class SelfApprovalError extends Error {
+  constructor() {
+    super('the principal that filed a request cannot approve it');
+  }
+}
+
 /** Input of an operator action: `reason` for reject/cancel/extend, `changes` for corrections. */
 export interface ActionInput {
   reason?: string;
@@ -45,13 +55,15 @@ function changedFields(action: OperatorAction, row: PrivacyRequestRow, next: str
  * Operator actions on a request (PRODUCT.md §2.3): approve, reject, cancel, extend (once: GDPR
  * +2 months, CCPA +45 days), corrections. Each runs in one transaction under a row lock, checks
  * the transition (lifecycle.fns.ts), and is audited with actor and reason (never corrected
- * values: only field names).
+ * values: only field names). The filer of a request cannot approve it (separation of duties).
  */
 export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }) {
   const { db, clock } = deps;
   return {
     /**
-     * @throws RequestNotFoundError, InvalidTransitionError, NotCorrectableError (corrections).
+     * @throws RequestNotFoundError, InvalidTransitionError, SelfApprovalError (approve by the
+     *   principal that filed it; checked after the transition, so nothing is written),
+     *   NotCorrectableError (corrections).
      */
     async act(principal: Principal, id: string, action: OperatorAction, input: ActionInput): Promise<PrivacyRequestResource> {
       return db.transaction().execute(async (tx) => {
@@ -59,6 +71,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
         const next = statusAfter(action, row);
         if (next === null) throw new InvalidTransitionError(action, row.status);
+        if (action === 'approve' && row.filed_by === principal.id) throw new SelfApprovalError();
         const at = toTimestamp(clock());
         const report = action === 'corrections' ? await applyCorrections(tx, row, input.changes ?? {}, clock()) : undefined;
         const fields = { ...changedFields(action, row, next, input.reason, at), updated_at: at };

@@ -28,6 +28,7 @@ export const REQUEST_COLUMNS = [
   'lease_owner',
   'lease_expires_at',
   'next_attempt_at',
+  'filed_by',
 ] as const satisfies readonly (keyof PrivacyRequestRow)[];
 
 const insertUnlessDuplicate = preparedQuery<PrivacyRequestRow, { id: string }>(REQUEST_COLUMNS, (db, row) =>

@@ -62,6 +62,7 @@ export function createPrivacyRequestService(deps: {
       lease_owner: null,
       lease_expires_at: null,
       next_attempt_at: null,
+      filed_by: principal.id,
     };
     if (!(await repo.insertRequestUnlessDuplicate(tx, row))) {
       const existing = await repo.findIdByClientRequestId(tx, input.workspace_id, input.client_request_id);

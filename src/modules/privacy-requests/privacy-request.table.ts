@@ -23,6 +23,12 @@ export interface PrivacyRequestTable {
   lease_expires_at: string | null;
   /** Earliest time of the next attempt after a failure (backoff), or null. */
   next_attempt_at: string | null;
+  /**
+   * The principal that filed the request (`token:tok_…`, `oidc:<sub>`, `integration:int_…`); it
+   * may not approve it. Null only for a request filed before 2026-11-23 whose `created` audit
+   * entry is missing (docs/decisions.md).
+   */
+  filed_by: string | null;
 }
 
 /** Row shape of `request_results`: what processing produced. `package` holds personal data. */

@@ -1,0 +1,61 @@
+import type { Expression, SqlBool } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import { OPEN_STATUSES } from './deadline.fns.js';
+
+/** The open (not final) requests of one regulation and status, as the metrics gauges need them. */
+export interface OpenRequestStats {
+  /** `gdpr`, `ccpa` or `ccpa+gdpr`. */
+  regulation: string;
+  /** One of {@link OPEN_STATUSES}. */
+  status: string;
+  /** How many. */
+  count: number;
+  /** How many are past their (extended) due date: `coalesce(extended_due_at, due_at)` before `at`. */
+  overdue: number;
+  /** How many are due in [`at`, `soon`]. */
+  due_soon: number;
+  /** The earliest `created_at` among them (RFC 3339 UTC). */
+  oldest_created_at: string;
+  /** The earliest (extended) due date among them (RFC 3339 UTC). */
+  earliest_due_at: string;
+}
+
+/**
+ * Open requests grouped by regulation and status, in one read of the open requests: counts,
+ * overdue and due-soon counts as of `at`, the oldest filing and the earliest deadline. Groups with
+ * no request are absent. Times are RFC 3339 UTC text, compared as text (fixed width).
+ *
+ * @param at - "now", RFC 3339 UTC.
+ * @param soon - the end of the due-soon window, RFC 3339 UTC.
+ */
+export async function openRequestStats(db: Executor, at: string, soon: string): Promise<OpenRequestStats[]> {
+  const rows = await db
+    .selectFrom('privacy_requests')
+    .select((eb) => {
+      const due = eb.fn.coalesce('extended_due_at', 'due_at');
+      const count = (condition: Expression<SqlBool>) =>
+        eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+      return [
+        'regulation',
+        'status',
+        eb.fn.countAll<number | string>().as('count'),
+        count(eb(due, '<', at)).as('overdue'),
+        count(eb.and([eb(due, '>=', at), eb(due, '<=', soon)])).as('due_soon'),
+        eb.fn.min('created_at').as('oldest_created_at'),
+        eb.fn.min(due).as('earliest_due_at'),
+      ];
+    })
+    .where('status', 'in', [...OPEN_STATUSES])
+    .groupBy(['regulation', 'status'])
+    .execute();
+  // PostgreSQL returns count() as bigint text and sum() as numeric text.
+  return rows.map((r) => ({
+    regulation: r.regulation,
+    status: r.status,
+    count: Number(r.count),
+    overdue: Number(r.overdue),
+    due_soon: Number(r.due_soon),
+    oldest_created_at: String(r.oldest_created_at),
+    earliest_due_at: String(r.earliest_due_at),
+  }));
+}
