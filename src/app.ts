@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './http/auth/authenticate.js';
-import { registerErrorHandler } from './http/errors/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
 import { operationsRoutes } from './http/routes/operations.routes.js';
@@ -21,6 +21,13 @@ import type { Metrics } from './metrics.js';
 import type { Services } from './services.js';
 import { webhooksPlugin } from './webhooks/webhooks.plugin.js';
 
+/**
+ * Longest raw path segment the router accepts, characters (find-my-way counts the segment as
+ * sent, percent-encoded). A path id's own length is the schema's (422): `repository` may be 500
+ * code points, each up to 12 characters when percent-encoded (4 UTF-8 bytes as `%XX`).
+ */
+export const MAX_PATH_SEGMENT_LENGTH = 500 * 12;
+
 /** What {@link buildApp} needs; everything comes in, nothing is read from the environment. */
 export interface AppDeps {
   services: Services;
@@ -30,6 +37,8 @@ export interface AppDeps {
   bodyLimitBytes: number;
   /** Rate limits, slow-client timeouts, proxy trust (docs/protection.md). Default: production defaults. */
   protection?: ProtectionConfig;
+  /** `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token. Default null (open). */
+  metricsToken?: string | null;
 }
 
 function registerValidation(app: FastifyInstance): void {
@@ -74,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The closing 503 is the API's own (registerClosingGuard in error-handler.ts), not Fastify's.
     return503OnClosing: false,
     trustProxy: trustProxyOption(protection.trustProxy),
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
     ...timeoutOptions(protection),
   });
   registerErrorHandler(app);
@@ -84,7 +95,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app);
   registerMetrics(app, deps.metrics);
   await registerOpenApi(app);
-  await app.register(operationsRoutes, { services: deps.services, metrics: deps.metrics });
+  await app.register(operationsRoutes, {
+    services: deps.services,
+    metrics: deps.metrics,
+    metricsToken: deps.metricsToken ?? null,
+  });
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
   await app.register(
     async (api) => {

@@ -32,11 +32,17 @@ export interface Config {
   readonly worker: WorkerConfig;
   /** Rate limits, slow-client timeouts and proxy trust (docs/protection.md). */
   readonly protection: ProtectionConfig;
+  /**
+   * `METRICS_TOKEN` (≥ 16 characters) or null (unset, the default): when set, `/metrics` (of
+   * `serve`, and of `privacyctl worker` on `WORKER_METRICS_PORT`) answers only
+   * `Authorization: Bearer <METRICS_TOKEN>`; 401 otherwise.
+   */
+  readonly metricsToken: string | null;
 }
 
 /** Abuse protection settings (docs/protection.md). Times in ms; limits in requests per minute, 0 = off. */
 export interface ProtectionConfig {
-  /** `RATE_LIMIT_PER_TOKEN`: requests per minute per bearer credential on `/api/v1`. Default 1200. */
+  /** `RATE_LIMIT_PER_TOKEN`: requests per minute per bearer credential on `/api/v1`. Default 6000. */
   readonly rateLimitPerToken: number;
   /** `RATE_LIMIT_PER_SOURCE`: requests per minute per client IP on webhooks and other unauthenticated routes. Default 3000. */
   readonly rateLimitPerSource: number;
@@ -195,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const pseudonymKey = env.PSEUDONYM_KEY || null;
   if (pseudonymKey !== null && pseudonymKey.length < 32) problems.push('PSEUDONYM_KEY must be at least 32 characters');
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   const secretsKey = env.SECRETS_KEY || null;
   if (secretsKey !== null && secretsKey.length < 32) problems.push('SECRETS_KEY must be at least 32 characters');
   const config: Config = {
@@ -209,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     migrateOnStart: readFlag(env, 'MIGRATE_ON_START', true, problems),
     worker: readWorker(env, problems),
     protection: readProtection(env, problems),
+    metricsToken,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -30,6 +30,7 @@ export async function main(): Promise<void> {
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
     protection: config.protection,
+    metricsToken: config.metricsToken,
   });
   const worker = config.worker.inServer ? startWorker(services, config.worker, app.log as unknown as Logger, metrics) : null;
   let closing = false;

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { constants as fsConstants, mkdirSync } from 'node:fs';
+import { access, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -34,6 +35,13 @@ export interface Database {
   readonly transact: Transact;
   /** Answers true when a trivial query succeeds (readiness). Never throws. */
   ping(): Promise<boolean>;
+  /**
+   * Answers true when the database accepts writes (readiness), without writing: SQLite's file
+   * and folder are writable (a read-only mount answers EROFS, root or not) and the disk has free
+   * blocks; PostgreSQL's session is not read-only (`transaction_read_only`: a standby, or
+   * `default_transaction_read_only`). Never throws.
+   */
+  writable(): Promise<boolean>;
   /**
    * A counter that moves whenever another connection (another process) commits: SQLite's
    * `PRAGMA data_version`. Undefined on PostgreSQL, where caches rely on their TTL.
@@ -155,11 +163,24 @@ function openSqlite(path: string): Database {
         return false;
       }
     },
+    writable: () => sqliteWritable(path),
     close: () => {
       stopOptimizer();
       return db.destroy();
     },
   };
+}
+
+/** See {@link Database.writable}: the file and its folder (for `-wal`/`-shm`) writable, the disk not full. */
+async function sqliteWritable(path: string): Promise<boolean> {
+  if (path === ':memory:') return true;
+  try {
+    await access(path, fsConstants.W_OK);
+    await access(dirname(path), fsConstants.W_OK);
+    return (await statfs(dirname(path))).bavail > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** How often a SQLite connection refreshes the planner's statistics ({@link keepPlannerStatistics}), ms: hourly. */
@@ -275,6 +296,14 @@ function openPostgres(url: string): Database {
       try {
         await pool.query('select 1');
         return true;
+      } catch {
+        return false;
+      }
+    },
+    writable: async () => {
+      try {
+        const { rows } = await pool.query<{ transaction_read_only: string }>('show transaction_read_only');
+        return rows[0]?.transaction_read_only === 'off';
       } catch {
         return false;
       }

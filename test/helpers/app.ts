@@ -37,6 +37,7 @@ export async function startTestApp(
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
     protection: config.protection,
+    metricsToken: config.metricsToken,
   });
   await app.ready();
   return {

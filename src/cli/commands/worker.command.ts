@@ -23,7 +23,8 @@ export const workerCommand: Command = {
       // No database: the gauges read from the database are `serve`'s (docs/operations.md, Metrics).
       const metrics = createMetrics();
       const port = config.worker.metricsPort;
-      const endpoint = port === undefined ? null : await startMetricsServer(metrics.registry, config.host, port);
+      const endpoint =
+        port === undefined ? null : await startMetricsServer(metrics.registry, config.host, port, config.metricsToken);
       if (endpoint) log.info({ url: endpoint.url }, 'worker metrics listening');
       const worker = startWorker(services, config.worker, log, metrics);
       log.info({ owner: worker.owner }, 'worker started');

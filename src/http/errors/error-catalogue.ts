@@ -15,6 +15,8 @@ export const errors = {
   workspaceForbidden: () => new HttpError(403, 'This token is not valid for that workspace'),
   notFound: (what: string) => new HttpError(404, `${what} not found`),
   routeNotFound: () => new HttpError(404, 'Not Found'),
+  malformedUrl: () => new HttpError(400, 'The request URL is malformed (invalid percent-encoding)'),
+  pathSegmentTooLong: () => new HttpError(414, 'A path segment of the request URL is too long'),
   idempotencyInFlight: () =>
     new HttpError(409, 'A request with this Idempotency-Key is still being processed; retry later', { 'Retry-After': '1' }),
   clientRequestIdTaken: (location: string) =>

@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiSecurityHeaders } from '../protection/security-headers.js';
 import { databaseFailure } from '../../db/errors.js';
 import { encodeLikeFastApi } from '../validation/error-item.js';
 import { errors } from './error-catalogue.js';
@@ -12,11 +14,24 @@ const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),
 };
 
+/**
+ * A client error raised by Fastify or one of its plugins with its own 4xx status (e.g.
+ * @fastify/send's 403 for a `..` that climbs out of /docs' static folder): answered with that
+ * status and its standard reason phrase, never as a 500.
+ */
+function pluginClientError(error: unknown): HttpError | null {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  return new HttpError(status, STATUS_CODES[status] ?? 'Bad Request');
+}
+
 function toHttpError(error: unknown): HttpError | RequestValidationError | null {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
   const code = (error as FastifyError | null)?.code;
   const mapped = code ? FASTIFY_CODES[code] : undefined;
   if (mapped) return mapped();
+  const clientError = pluginClientError(error);
+  if (clientError) return clientError;
   const failure = databaseFailure(error);
   if (failure === 'unreachable') return errors.unavailable();
   if (failure === 'storage') return errors.storageUnavailable();
@@ -28,6 +43,16 @@ function send(reply: FastifyReply, error: HttpError | RequestValidationError) {
     return reply.code(422).send({ detail: error.errors.map((e) => ({ ...e, input: encodeLikeFastApi(e.input) })) });
   }
   return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: a URL the router cannot decode (`%ff`) or whose path
+ * segment exceeds `maxParamLength` is answered before any hook runs, so the security headers are
+ * set here, and the body has the API's `{"detail"}` shape instead of Fastify's own.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(apiSecurityHeaders());
+  void send(reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.pathSegmentTooLong() : errors.malformedUrl());
 }
 
 /**

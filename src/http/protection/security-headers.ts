@@ -52,6 +52,17 @@ export function helmetHeaders(): Readonly<Record<string, string>> {
   return Object.freeze(headers);
 }
 
+let recorded: Readonly<Record<string, string>> | undefined;
+
+/**
+ * {@link helmetHeaders}, recorded on first use and shared: also for answers written before any
+ * hook runs (Fastify's framework errors, connection-level 408/431 in timeouts.ts).
+ */
+export function apiSecurityHeaders(): Readonly<Record<string, string>> {
+  recorded ??= helmetHeaders();
+  return recorded;
+}
+
 /**
  * Security headers for a JSON API (helmet, OWASP Secure Headers Project): a CSP that lets a
  * response load nothing and be framed nowhere (`default-src 'none'; frame-ancestors 'none'`),
@@ -63,7 +74,7 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
   // helmet's output is computed once (helmetHeaders) and copied into Fastify's reply headers:
   // running helmet per request set each header on the raw response (Node's setHeader, and then
   // Fastify's writeHead re-set its own headers one by one), which cost more than answering /healthz.
-  const headers = helmetHeaders();
+  const headers = apiSecurityHeaders();
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions } from 'fastify';
+import { apiSecurityHeaders } from './security-headers.js';
 
 /** Slow-client limits, ms. */
 export interface Timeouts {
@@ -26,10 +27,18 @@ const REASONS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request header fields are too large'],
 };
 
+/** The security headers as raw header lines (`Name: value\r\n` each), for answers written to the socket. */
+function securityHeaderLines(): string {
+  return Object.entries(apiSecurityHeaders())
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+}
+
 /**
  * Answers a connection-level client error (a request too slow, headers too large, bytes that are
- * not HTTP) with the API's error shape `{"detail": …}` (PRODUCT.md §2.1), then closes the
- * socket. Replaces Fastify's default, whose body has another shape.
+ * not HTTP) with the API's error shape `{"detail": …}` (PRODUCT.md §2.1) and the security
+ * headers every answer carries, then closes the socket. Replaces Fastify's default, whose body
+ * has another shape.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -37,7 +46,8 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify({ detail });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${securityHeaderLines()}\r\n${body}`,
     );
   }
   socket.destroy();

@@ -1,16 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import { bearerMatches } from '../../lib/bearer-match.js';
 import type { Metrics } from '../../metrics.js';
 import type { Services } from '../../services.js';
+import { errors } from '../errors/error-catalogue.js';
 
-/** `/healthz` (process up), `/readyz` (database reachable), `/metrics` (Prometheus text format). */
-export async function operationsRoutes(app: FastifyInstance, opts: { services: Services; metrics: Metrics }) {
+/**
+ * `/healthz` (process up), `/readyz` (database reachable and writable), `/metrics` (Prometheus
+ * text format; with `metricsToken`, only for `Authorization: Bearer <metricsToken>`).
+ */
+export async function operationsRoutes(
+  app: FastifyInstance,
+  opts: { services: Services; metrics: Metrics; metricsToken: string | null },
+) {
   const tags = ['operations'];
   app.get('/healthz', { schema: { tags } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { tags } }, async (_request, reply) => {
-    if (await opts.services.database.ping()) return { status: 'ready' };
-    return reply.code(503).header('Retry-After', '5').send({ detail: 'Database unreachable' });
+    const { database } = opts.services;
+    if (!(await database.ping())) return reply.code(503).header('Retry-After', '5').send({ detail: 'Database unreachable' });
+    if (!(await database.writable()))
+      return reply.code(503).header('Retry-After', '30').send({ detail: 'Database is read-only or its disk is full' });
+    return { status: 'ready' };
   });
-  app.get('/metrics', { schema: { tags, hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { tags, hide: true } }, async (request, reply) => {
+    const token = opts.metricsToken;
+    if (token !== null && !bearerMatches(request.headers.authorization, token))
+      throw request.headers.authorization ? errors.invalidCredentials() : errors.notAuthenticated();
     reply.type(opts.metrics.registry.contentType);
     return opts.metrics.registry.metrics();
   });

@@ -13,13 +13,18 @@ const KINDS = {
   report: { types: ['deletion', 'correction'], column: 'report' },
 } as const;
 
+/** `an export`, `an access`, `a deletion`, `a correction`: the indefinite article by the word's first letter. */
+function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'An' : 'A'} ${word}`;
+}
+
 async function load(services: Services, request: FastifyRequest, kind: keyof typeof KINDS): Promise<string> {
   const { id } = request.params as { id: string };
   const found = await services.privacyRequests.get(id);
   if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Privacy request');
   const { types, column } = KINDS[kind];
   if (!(types as readonly string[]).includes(found.request_type))
-    throw new HttpError(409, `A ${found.request_type} request has no ${kind}`);
+    throw new HttpError(409, `${withArticle(found.request_type)} request has no ${kind}`);
   if (found.status !== 'completed')
     throw new HttpError(409, `The request is ${found.status}; its ${kind} exists once it is completed`);
   const result = await findResult(services.database.db, id);
