@@ -1,7 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
 import { createDatabase, type Database } from '../db/database.js';
-import { prepareSchema } from '../db/migrator.js';
+import { pendingMigrations, prepareSchema, SchemaNotCurrentError } from '../db/migrator.js';
+import { migrations } from '../db/migrations/index.js';
 import { openServices, type Services } from '../services.js';
 
 /** One command group of privacyctl (`token`, `policy`, …). */
@@ -120,9 +121,12 @@ export function checkedFlag(
  *
  * @throws ConfigError from loadConfig; whatever `fn` throws.
  */
-export async function withDatabase<T>(fn: (database: Database, config: Config) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  fn: (database: Database, config: Config) => Promise<T>,
+  options: { mustExist?: boolean } = {},
+): Promise<T> {
   const config = loadConfig();
-  const database = createDatabase(config.databaseUrl);
+  const database = createDatabase(config.databaseUrl, options);
   try {
     return await fn(database, config);
   } finally {
@@ -140,6 +144,29 @@ export async function withServices<T>(fn: (services: Services, config: Config) =
     await prepareSchema(database.db, config.migrateOnStart);
     return fn(await openServices({ config, database }), config);
   });
+}
+
+/**
+ * For commands that only read (`audit verify`, `token list`, `policy get`, `integration list`):
+ * like {@link withServices}, but never creates or migrates a database. A SQLite file that does
+ * not exist, a database (or PostgreSQL schema) that was never migrated, or one behind this
+ * release is refused: an empty new database would answer "intact, 0 entries" or "no tokens".
+ *
+ * @throws DatabaseMissingError, CommandFailure (never migrated), SchemaNotCurrentError.
+ */
+export async function withExistingServices<T>(fn: (services: Services, config: Config) => Promise<T>): Promise<T> {
+  return withDatabase(
+    async (database, config) => {
+      const pending = await pendingMigrations(database.db);
+      if (pending.length === Object.keys(migrations).length)
+        throw new CommandFailure(
+          'the database has no schema: it was never migrated (check DATABASE_URL; `privacyctl migrate` creates it)',
+        );
+      if (pending.length > 0) throw new SchemaNotCurrentError(pending);
+      return fn(await openServices({ config, database }), config);
+    },
+    { mustExist: true },
+  );
 }
 
 /** Writes `text` and a newline to stdout. */

@@ -1,4 +1,4 @@
-import { constants as fsConstants, mkdirSync } from 'node:fs';
+import { constants as fsConstants, existsSync, mkdirSync } from 'node:fs';
 import { access, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -116,7 +116,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * `-wal` and `-shm` files sit beside it).
  * @throws Error naming the path and the cause when that fails (read-only file or folder, full disk).
  */
-function openWritableSqlite(path: string): SQLite.Database {
+function openWritableSqlite(path: string, mustExist: boolean): SQLite.Database {
+  if (mustExist && path !== ':memory:' && !existsSync(path)) throw new DatabaseMissingError(path);
   let sqlite: SQLite.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -139,8 +140,8 @@ function openWritableSqlite(path: string): SQLite.Database {
   }
 }
 
-function openSqlite(path: string): Database {
-  const sqlite = openWritableSqlite(path);
+function openSqlite(path: string, mustExist: boolean): Database {
+  const sqlite = openWritableSqlite(path, mustExist);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // Erased data must not linger in free pages (GDPR Art. 17).
@@ -312,15 +313,25 @@ function openPostgres(url: string): Database {
   };
 }
 
+/** Thrown by {@link createDatabase} with `mustExist` when the SQLite file is not there. */
+export class DatabaseMissingError extends Error {
+  constructor(path: string) {
+    super(`SQLite database ${path} does not exist (check DATABASE_URL; \`privacyctl migrate\` creates one)`);
+    this.name = 'DatabaseMissingError';
+  }
+}
+
 /**
  * Opens the database named by `DATABASE_URL`.
  *
- * @param url - `sqlite:PATH` (file created with its folder; WAL mode) or `postgres://…`
- *   (a libpq URL; `?options=-c%20search_path%3DNAME` selects a schema).
- * @throws Error for any other scheme.
+ * @param url - `sqlite:PATH` (file created with its folder unless `mustExist`; WAL mode) or
+ *   `postgres://…` (a libpq URL; `?options=-c%20search_path%3DNAME` selects a schema).
+ * @param options.mustExist - SQLite: refuse a file that does not exist instead of creating it
+ *   (for commands that only read: an empty new database would answer them falsely).
+ * @throws DatabaseMissingError with `mustExist` and no such file; Error for any other scheme.
  */
-export function createDatabase(url: string): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+export function createDatabase(url: string, options: { mustExist?: boolean } = {}): Database {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.mustExist ?? false);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
   throw new Error('unsupported DATABASE_URL scheme');
 }

@@ -8,7 +8,7 @@ import {
   limitPositionals,
   parseCommandArgs,
   printLine,
-  withServices,
+  withExistingServices,
 } from '../command.js';
 
 const USAGE = ['audit verify'];
@@ -27,7 +27,7 @@ export const auditCommand: Command = {
         USAGE,
       );
     limitPositionals(positionals, 1, USAGE);
-    await withServices(async (services) => {
+    await withExistingServices(async (services) => {
       const { entries, head } = await readChain(services.database.db);
       const problem = verifyChain(entries, head);
       if (problem)

@@ -14,6 +14,7 @@ import {
   printTable,
   readStdin,
   UsageError,
+  withExistingServices,
   withServices,
 } from '../command.js';
 
@@ -136,7 +137,7 @@ async function list(args: string[]): Promise<void> {
   );
   limitPositionals(positionals, 0, USAGE);
   const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
-  const items = await withServices((services) => services.integrations.list(workspace === undefined ? '*' : [workspace]));
+  const items = await withExistingServices((services) => services.integrations.list(workspace === undefined ? '*' : [workspace]));
   if (values.json) printLine(JSON.stringify(items, null, 2));
   else printIntegrations(items);
 }

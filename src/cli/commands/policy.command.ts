@@ -10,6 +10,7 @@ import {
   parseCommandArgs,
   printLine,
   UsageError,
+  withExistingServices,
   withServices,
 } from '../command.js';
 
@@ -46,7 +47,7 @@ async function get(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, TARGET, USAGE);
   limitPositionals(positionals, 0, USAGE);
   const { workspace, repository } = target(values);
-  const effective = await withServices((services) => services.policies.effective(workspace, repository ?? ''));
+  const effective = await withExistingServices((services) => services.policies.effective(workspace, repository ?? ''));
   printLine(JSON.stringify(effective, null, 2));
 }
 

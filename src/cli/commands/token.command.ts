@@ -10,6 +10,7 @@ import {
   printLine,
   printTable,
   UsageError,
+  withExistingServices,
   withServices,
 } from '../command.js';
 
@@ -56,7 +57,7 @@ function printTokens(tokens: TokenSummary[]): void {
 async function list(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, USAGE);
   limitPositionals(positionals, 0, USAGE);
-  const tokens = await withServices((services) => services.tokens.list());
+  const tokens = await withExistingServices((services) => services.tokens.list());
   if (values.json) printLine(JSON.stringify(tokens, null, 2));
   else printTokens(tokens);
 }
