@@ -72,6 +72,11 @@ export interface WorkerConfig {
   /** Time between retention sweeps. Default 60000. */
   readonly retentionSweepMs: number;
   /**
+   * `PACKAGE_RETENTION_DAYS` (1–3650, default 30): the retention sweeper deletes an access or
+   * export package this many days after it was produced, or earlier when the data it copied expires.
+   */
+  readonly packageRetentionDays: number;
+  /**
    * `WORKER_METRICS_PORT`: TCP port (0–65535; 0 = any free one) of `privacyctl worker`'s own
    * `/metrics` endpoint, on `HOST`; absent (unset, the default): no endpoint.
    */
@@ -148,6 +153,7 @@ function readWorker(env: Env, problems: string[]): WorkerConfig {
     leaseMs: readInteger(env, 'WORKER_LEASE_MS', 30_000, 100, 3_600_000, problems),
     maxAttempts: readInteger(env, 'WORKER_MAX_ATTEMPTS', 5, 1, 100, problems),
     retentionSweepMs: readInteger(env, 'RETENTION_SWEEP_MS', 60_000, 1_000, 86_400_000, problems),
+    packageRetentionDays: readInteger(env, 'PACKAGE_RETENTION_DAYS', 30, 1, 3650, problems),
     ...(env.WORKER_METRICS_PORT ? { metricsPort: readInteger(env, 'WORKER_METRICS_PORT', 0, 0, 65535, problems) } : {}),
   };
 }

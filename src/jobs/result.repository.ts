@@ -19,3 +19,39 @@ export async function saveResult(db: Executor, requestId: string, pkg: unknown, 
 export async function findResult(db: Executor, requestId: string) {
   return db.selectFrom('request_results').selectAll().where('request_id', '=', requestId).executeTakeFirst();
 }
+
+/** Stored packages whose expiry the retention sweeper has not computed yet, oldest first, at most `limit`. */
+export async function packagesWithoutExpiry(db: Executor, limit: number) {
+  return db
+    .selectFrom('request_results')
+    .select(['request_id', 'package', 'created_at'])
+    .where('package', 'is not', null)
+    .where('package_expires_at', 'is', null)
+    .orderBy('request_id')
+    .limit(limit)
+    .execute();
+}
+
+/** Records when a request's package is to be deleted. */
+export async function setPackageExpiry(db: Executor, requestId: string, expiresAt: string): Promise<void> {
+  await db.updateTable('request_results').set({ package_expires_at: expiresAt }).where('request_id', '=', requestId).execute();
+}
+
+/**
+ * Deletes (sets to null, marking `package_expired_at`) up to `limit` packages whose expiry is at
+ * or before `now`. @returns how many.
+ */
+export async function deleteDuePackages(db: Executor, now: string, limit: number): Promise<number> {
+  const due = db
+    .selectFrom('request_results')
+    .select('request_id')
+    .where('package', 'is not', null)
+    .where('package_expires_at', '<=', now)
+    .limit(limit);
+  const result = await db
+    .updateTable('request_results')
+    .set({ package: null, package_expired_at: now })
+    .where('request_id', 'in', due)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

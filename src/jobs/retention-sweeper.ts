@@ -4,6 +4,7 @@ import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { SweepMetrics } from '../metrics.js';
 import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
+import { expirePackages } from './package-expiry.js';
 import * as repo from './retention.repository.js';
 
 /** Default time between retention sweeps, ms (`RETENTION_SWEEP_MS` in config.ts overrides it). */
@@ -14,6 +15,9 @@ export const RETENTION_BATCH_SIZE = 500;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Days a package is kept after it was produced when `PACKAGE_RETENTION_DAYS` is not set. */
+export const DEFAULT_PACKAGE_RETENTION_DAYS = 30;
+
 /** The shortest `retention_days` a policy allows (PRODUCT.md §2.4): nothing younger can be due. */
 const MIN_RETENTION_DAYS = 1;
 
@@ -22,6 +26,7 @@ export interface SweepCounts {
   changeEvents: number;
   idempotencyRecords: number;
   webhookDeliveries: number;
+  packages: number;
 }
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -49,10 +54,12 @@ function errorName(error: unknown): string {
  * The retention sweeper (GDPR Art. 5(1)(e), storage limitation). One {@link sweep} deletes:
  * change events older than the effective `retention_days` of their (workspace, repository);
  * idempotency records past `expires_at` whose response is stored, or whose in-flight claim was
- * abandoned (never a live claim); remembered webhook deliveries past their de-duplication window.
+ * abandoned (never a live claim); remembered webhook deliveries past their de-duplication window;
+ * access and export packages past their expiry (src/jobs/package-expiry.ts).
  * Nothing is audited per row; each sweep logs its counts (no personal data).
  *
  * @param deps.batchSize - rows per delete statement, default {@link RETENTION_BATCH_SIZE}.
+ * @param deps.packageRetentionDays - days a package is kept after it was produced, default 30.
  * @param deps.metrics - told once per scheduled sweep whether it succeeded (src/metrics.ts).
  */
 export function createRetentionSweeper(deps: {
@@ -61,6 +68,7 @@ export function createRetentionSweeper(deps: {
   clock: Clock;
   log: Logger;
   batchSize?: number;
+  packageRetentionDays?: number;
   metrics?: SweepMetrics;
 }) {
   const { database, policies, clock, log } = deps;
@@ -107,9 +115,16 @@ export function createRetentionSweeper(deps: {
       batchSize,
     );
     const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize);
-    // Deleted change events held authors and titles: on SQLite, move them out of the WAL too.
-    if (changeEvents > 0) await database.checkpoint();
-    return { changeEvents, idempotencyRecords, webhookDeliveries };
+    const packages = await expirePackages({
+      db,
+      policies,
+      now,
+      retentionDays: deps.packageRetentionDays ?? DEFAULT_PACKAGE_RETENTION_DAYS,
+      batchSize,
+    });
+    // Deleted change events and packages held personal data: on SQLite, move them out of the WAL too.
+    if (changeEvents > 0 || packages > 0) await database.checkpoint();
+    return { changeEvents, idempotencyRecords, webhookDeliveries, packages };
   }
 
   /** A sweep that logs its outcome instead of throwing (the next one retries). */
@@ -117,7 +132,7 @@ export function createRetentionSweeper(deps: {
     const started = Date.now();
     try {
       const counts = await sweep(clock());
-      const deleted = counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries;
+      const deleted = counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries + counts.packages;
       log[deleted > 0 ? 'info' : 'debug']({ ...counts, durationMs: Date.now() - started }, 'retention sweep');
       deps.metrics?.sweepEnded(true, clock());
     } catch (error) {

@@ -33,6 +33,7 @@ export function startWorker(
     policies: services.policies,
     clock: services.clock,
     log,
+    packageRetentionDays: config.packageRetentionDays,
     ...(metrics ? { metrics } : {}),
   });
   worker.start();

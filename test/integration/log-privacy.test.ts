@@ -24,7 +24,14 @@ import { type BuiltCli, buildPrivacyctl, type CliResult, words } from '../helper
 
 const ISSUER = 'https://issuer.test/';
 const AUDIENCE = 'privacy-api';
-const WORKER = { inServer: false, pollMs: 20, leaseMs: 30_000, maxAttempts: 3, retentionSweepMs: 60_000 };
+const WORKER = {
+  inServer: false,
+  pollMs: 20,
+  leaseMs: 30_000,
+  maxAttempts: 3,
+  retentionSweepMs: 60_000,
+  packageRetentionDays: 30,
+};
 
 /** A loopback JWKS endpoint and a signer for JWTs it verifies (as in auth-oidc.test.ts). */
 async function startIssuer(): Promise<{ server: Server; env: Record<string, string>; sign(sub: string): Promise<string> }> {

@@ -5,6 +5,7 @@ import * as processing from './2026-11-21T0003-processing.js';
 import * as growthIndexes from './2026-11-21T0004-growth-indexes.js';
 import * as overdueIndex from './2026-11-21T0005-overdue-index.js';
 import * as requestFiler from './2026-11-23T0002-request-filer.js';
+import * as packageExpiry from './2026-11-23T0003-package-expiry.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0004-growth-indexes': growthIndexes,
   '2026-11-21T0005-overdue-index': overdueIndex,
   '2026-11-23T0002-request-filer': requestFiler,
+  '2026-11-23T0003-package-expiry': packageExpiry,
 };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findResult } from '../../jobs/result.repository.js';
+import { toTimestamp } from '../../lib/clock.js';
 import { coversWorkspace } from '../../modules/tokens/principal.js';
 import type { Services } from '../../services.js';
 import { errors } from '../errors/error-catalogue.js';
@@ -18,6 +19,19 @@ function withArticle(word: string): string {
   return `${/^[aeiou]/i.test(word) ? 'An' : 'A'} ${word}`;
 }
 
+/**
+ * When the request's package expired (deleted by the retention sweeper, or past its expiry and
+ * not swept yet), or null while it is current or was never there.
+ */
+function packageExpiredAt(
+  result: { package: string | null; package_expires_at: string | null; package_expired_at: string | null } | undefined,
+  now: string,
+): string | null {
+  if (result?.package_expired_at) return result.package_expires_at ?? result.package_expired_at;
+  if (result?.package && result.package_expires_at && result.package_expires_at <= now) return result.package_expires_at;
+  return null;
+}
+
 async function load(services: Services, request: FastifyRequest, kind: keyof typeof KINDS): Promise<string> {
   const { id } = request.params as { id: string };
   const found = await services.privacyRequests.get(id);
@@ -29,6 +43,13 @@ async function load(services: Services, request: FastifyRequest, kind: keyof typ
     throw new HttpError(409, `The request is ${found.status}; its ${kind} exists once it is completed`);
   const result = await findResult(services.database.db, id);
   const text = result?.[column];
+  const expiredAt = kind === 'package' ? packageExpiredAt(result, toTimestamp(services.clock())) : null;
+  if (expiredAt)
+    throw new HttpError(
+      410,
+      `This package expired at ${expiredAt}: packages are kept for a limited time after completion and no longer ` +
+        'than the data they copied; file a new access or export request for a current copy',
+    );
   // A package erased by a later deletion request of the same subject is gone for good.
   if (!text) throw new HttpError(410, `This ${kind} no longer exists (erased)`);
   return text;

@@ -38,5 +38,10 @@ export interface RequestResultTable {
   package: string | null;
   /** JSON: the erasure/correction report (no personal data). */
   report: string | null;
+  /** When processing produced it (RFC 3339 UTC). */
   created_at: string;
+  /** When the package is deleted: set by the retention sweeper; null until then or without a package. */
+  package_expires_at: string | null;
+  /** When the retention sweeper deleted the package; null while it exists. */
+  package_expired_at: string | null;
 }

@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Access and export packages expire (issue 11 item 5; docs/decisions.md "Packages expire"):
+ * `request_results.package_expires_at` is when the package is deleted (the earlier of
+ * `PACKAGE_RETENTION_DAYS` after completion and the first expiry of the change events it copied;
+ * filled in by the retention sweeper, NULL until then), `package_expired_at` when it was. The
+ * index serves the sweeper's "due now" search. Frozen: never edit after it lands.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('request_results').addColumn('package_expires_at', 'varchar(30)').execute();
+  await db.schema.alterTable('request_results').addColumn('package_expired_at', 'varchar(30)').execute();
+  await db.schema.createIndex('request_results_package_expires_at').on('request_results').column('package_expires_at').execute();
+}
+
+/** Drops what {@link up} added. */
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('request_results_package_expires_at').execute();
+  await db.schema.alterTable('request_results').dropColumn('package_expired_at').execute();
+  await db.schema.alterTable('request_results').dropColumn('package_expires_at').execute();
+}

@@ -1,0 +1,77 @@
+import type { Executor } from '../db/executor.js';
+import { toTimestamp } from '../lib/clock.js';
+import type { PolicyService } from '../modules/policies/policy.service.js';
+import { deleteDuePackages, packagesWithoutExpiry, setPackageExpiry } from './result.repository.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The parts of a stored package that decide its expiry: its workspace and the change events it copied. */
+interface PackageSources {
+  workspace_id?: unknown;
+  data?: { 'user.content'?: { change_events?: { repository?: unknown; received_at?: unknown }[] } };
+}
+
+/**
+ * When a package must go (docs/decisions.md, "Packages expire"): `retentionDays` after it was
+ * produced, or when the first change event it copied passes its own retention (`received_at` +
+ * the effective `retention_days` of its workspace and repository), whichever is earlier. The
+ * profile categories (account, e-mail, name) are kept by the service until erased, so they set
+ * no earlier date.
+ *
+ * @param pkg - the stored package JSON; @param producedAt - RFC 3339 UTC.
+ * @returns RFC 3339 UTC.
+ */
+export async function packageExpiry(
+  pkg: string,
+  producedAt: string,
+  retentionDays: number,
+  policies: Pick<PolicyService, 'effective'>,
+): Promise<string> {
+  let expires = new Date(producedAt).getTime() + retentionDays * DAY_MS;
+  const parsed = JSON.parse(pkg) as PackageSources;
+  const workspace = typeof parsed.workspace_id === 'string' ? parsed.workspace_id : null;
+  for (const event of parsed.data?.['user.content']?.change_events ?? []) {
+    if (workspace === null || typeof event.repository !== 'string' || typeof event.received_at !== 'string') continue;
+    const { policy } = await policies.effective(workspace, event.repository);
+    expires = Math.min(expires, new Date(event.received_at).getTime() + policy.retention_days * DAY_MS);
+  }
+  return toTimestamp(new Date(expires));
+}
+
+/**
+ * The retention sweeper's package step: computes the expiry of packages that have none yet (new
+ * ones, and those stored before expiry existed), then deletes every package past its expiry, in
+ * batches of `batchSize` with a yield between them.
+ *
+ * @returns how many packages were deleted.
+ */
+export async function expirePackages(deps: {
+  db: Executor;
+  policies: Pick<PolicyService, 'effective'>;
+  now: Date;
+  retentionDays: number;
+  batchSize: number;
+}): Promise<number> {
+  const { db, batchSize } = deps;
+  for (;;) {
+    const rows = await packagesWithoutExpiry(db, batchSize);
+    for (const row of rows)
+      await setPackageExpiry(
+        db,
+        row.request_id,
+        await packageExpiry(row.package ?? '{}', row.created_at, deps.retentionDays, deps.policies),
+      );
+    if (rows.length < batchSize) break;
+    await nextTick();
+  }
+  const now = toTimestamp(deps.now);
+  let deleted = 0;
+  for (;;) {
+    const count = await deleteDuePackages(db, now, batchSize);
+    deleted += count;
+    if (count < batchSize) return deleted;
+    await nextTick();
+  }
+}
