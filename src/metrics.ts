@@ -18,6 +18,8 @@ export type WebhookOutcome = 'accepted' | 'duplicate' | 'ignored' | 'rejected' |
 export interface SweepMetrics {
   /** One sweep ended at `at`: `ok` when it completed, false when it failed. */
   sweepEnded(ok: boolean, at: Date): void;
+  /** SQLite WAL checkpoint attempts after erasures and sweeps (db/wal-checkpoint.ts), by `result` (`clean`, `busy`). */
+  readonly walCheckpoints?: Counter<'result'>;
 }
 
 /** The service's Prometheus metrics, on a registry of its own (no global state). */
@@ -39,6 +41,7 @@ export interface Metrics extends SweepMetrics {
   readonly retentionSweeps: Counter<'result'>;
   /** Unix time (seconds) at which this process's last successful retention sweep ended; 0 before the first. */
   readonly retentionLastSuccess: Gauge;
+  readonly walCheckpoints: Counter<'result'>;
 }
 
 /** "Due soon" means due within this many days (and not yet overdue). */
@@ -185,8 +188,16 @@ export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCach
     help: "Unix time at which this process's last successful retention sweep ended; 0 before the first.",
     registers: [registry],
   });
+  const walCheckpoints = new Counter({
+    name: 'sqlite_wal_checkpoints_total',
+    help: 'SQLite WAL checkpoints after erasures and retention sweeps, by result (clean, busy: another process held a read snapshot; retried).',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  for (const result of ['clean', 'busy']) walCheckpoints.inc({ result }, 0);
   return {
     registry,
+    walCheckpoints,
     retentionSweeps,
     retentionLastSuccess,
     sweepEnded(ok, at) {

@@ -49,9 +49,13 @@ export interface Database {
   readonly externalChanges: (() => number) | undefined;
   /**
    * After an erasure: SQLite copies the WAL back into the database file and truncates it, so no
-   * erased bytes stay in the WAL (freed pages are zeroed by `secure_delete`). No-op on PostgreSQL.
+   * erased bytes stay in the WAL (freed pages are zeroed by `secure_delete`). Never waits: a
+   * reader in another process that still holds an older snapshot makes it answer false at once
+   * (`wal_checkpoint(TRUNCATE)` reports busy) instead of blocking the event loop in the busy
+   * handler; retry with {@link checkpointUntilClean} (db/wal-checkpoint.ts). Always true on PostgreSQL.
+   * @returns true when the WAL was checkpointed completely and truncated.
    */
-  checkpoint(): Promise<void>;
+  checkpoint(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -123,7 +127,9 @@ function openWritableSqlite(path: string, mustExist: boolean): SQLite.Database {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     sqlite = new SQLite(path);
     // WAL lets readers run beside the one writer; busy_timeout waits for a lock instead of failing.
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    // A WAL left larger than this after a checkpoint is truncated to it (its old frames go).
+    sqlite.pragma(`journal_size_limit = ${SQLITE_JOURNAL_SIZE_LIMIT_BYTES}`);
     sqlite.pragma('journal_mode = WAL');
     // A file SQLite can only open read-only (immutable, read-only mount of an existing WAL file)
     // opens without an error; a write, rolled back, finds out now instead of at the first request.
@@ -138,6 +144,29 @@ function openWritableSqlite(path: string, mustExist: boolean): SQLite.Database {
         'the file and its folder must be writable and the disk must have space',
     );
   }
+}
+
+/** How long a SQLite statement waits for another process's lock, ms. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** `PRAGMA journal_size_limit`: the most WAL a checkpoint leaves on disk, bytes (64 MiB). */
+export const SQLITE_JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `PRAGMA wal_checkpoint(TRUNCATE)` with the busy timeout off for that one statement, holding the
+ * connection so nothing of this process runs in between (see {@link Database.checkpoint}).
+ * @returns true when SQLite reports the checkpoint not busy (every frame copied, WAL truncated).
+ */
+async function truncateWal(db: Kysely<DB>): Promise<boolean> {
+  return db.connection().execute(async (connection) => {
+    await sql`PRAGMA busy_timeout = 0`.execute(connection);
+    try {
+      const { rows } = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(connection);
+      return rows[0]?.busy === 0;
+    } finally {
+      await sql.raw(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(connection);
+    }
+  });
 }
 
 function openSqlite(path: string, mustExist: boolean): Database {
@@ -155,7 +184,7 @@ function openSqlite(path: string, mustExist: boolean): Database {
     transact: createWriteBatcher(db, { hooks: auditBatchHooks }),
     externalChanges: () => dataVersion.get() as number,
     // Through Kysely, so it waits for the connection: never inside another caller's transaction.
-    checkpoint: async () => void (await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db)),
+    checkpoint: () => truncateWal(db),
     ping: async () => {
       try {
         sqlite.prepare('select 1').get();
@@ -292,7 +321,7 @@ function openPostgres(url: string): Database {
     dialect: 'postgres',
     transact: createWriteBatcher(db, { concurrency: PG_BATCHES_IN_FLIGHT, hooks: auditBatchHooks }),
     externalChanges: undefined,
-    checkpoint: async () => undefined,
+    checkpoint: async () => true,
     ping: async () => {
       try {
         await pool.query('select 1');

@@ -4,6 +4,7 @@ import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { SweepMetrics } from '../metrics.js';
 import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
+import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { expirePackages } from './package-expiry.js';
 import * as repo from './retention.repository.js';
 
@@ -74,6 +75,7 @@ export function createRetentionSweeper(deps: {
   const { database, policies, clock, log } = deps;
   const db = database.db;
   const batchSize = deps.batchSize ?? RETENTION_BATCH_SIZE;
+  const countCheckpoint = (result: 'clean' | 'busy') => deps.metrics?.walCheckpoints?.inc({ result });
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
@@ -123,7 +125,7 @@ export function createRetentionSweeper(deps: {
       batchSize,
     });
     // Deleted change events and packages held personal data: on SQLite, move them out of the WAL too.
-    if (changeEvents > 0 || packages > 0) await database.checkpoint();
+    if (changeEvents > 0 || packages > 0) await checkpointUntilClean(database, { log, onAttempt: countCheckpoint });
     return { changeEvents, idempotencyRecords, webhookDeliveries, packages };
   }
 
