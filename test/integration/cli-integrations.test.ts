@@ -105,7 +105,7 @@ describe('privacyctl integration without a database', () => {
         add('--kind identity --workspace-id acme --format okta --secret', STANDARD_SECRET),
         /--format: Input should be 'standard', 'clerk' or 'workos'/,
       ],
-      [add('--kind github --workspace-id acme --namespace a --colour red --secret', GITHUB_SECRET), /Unknown option '--colour'/],
+      [add('--kind github --workspace-id acme --namespace a --colour red --secret', GITHUB_SECRET), /unknown option '--colour'/],
       [add('--kind github --workspace-id acme --namespace a extra --secret', GITHUB_SECRET), /unexpected argument 'extra'/],
       [words('integration list --workspace-id', ''), /--workspace-id must be 1–200 characters/],
       [words('integration remove'), /ID is required/],

@@ -26,12 +26,14 @@ export const workerCommand: Command = {
       const endpoint =
         port === undefined ? null : await startMetricsServer(metrics.registry, config.host, port, config.metricsToken);
       if (endpoint) log.info({ url: endpoint.url }, 'worker metrics listening');
-      const worker = startWorker(services, config.worker, log, metrics);
-      log.info({ owner: worker.owner }, 'worker started');
-      await new Promise<void>((resolve) => {
+      // Listen for the signals before saying "started": whoever waits for that line may stop us at once.
+      const stopped = new Promise<void>((resolve) => {
         process.once('SIGTERM', resolve);
         process.once('SIGINT', resolve);
       });
+      const worker = startWorker(services, config.worker, log, metrics);
+      log.info({ owner: worker.owner }, 'worker started');
+      await stopped;
       await worker.stop();
       await endpoint?.close();
       log.info('worker stopped');
