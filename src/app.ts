@@ -13,6 +13,7 @@ import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
 import { DOCS_CSP, registerNoStore, registerSecurityHeaders } from './http/protection/security-headers.js';
 import { timeoutOptions } from './http/protection/timeouts.js';
+import { registerOperationDocs } from './http/openapi/document.js';
 import { registerJsonBodyParser } from './http/validation/json-body-parser.js';
 import { type RouteSchemas, validateRequest } from './http/validation/validate-request.js';
 import { loggerOptions } from './logger.js';
@@ -60,9 +61,16 @@ function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
 }
 
 async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  registerOperationDocs(app);
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Privacy request and policy service', version: '0.1.0' },
+      info: {
+        title: 'Privacy request and policy service',
+        version: '0.1.0',
+        description: 'Privacy (data-subject) requests, effective repository policy and signed webhooks.',
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      },
+      servers: [{ url: '/', description: 'This service' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
   });

@@ -1,0 +1,202 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ErrorResponse } from '../schemas/common.schemas.js';
+
+/** What the OpenAPI document says of one operation beyond its route's validation schemas. */
+export interface OperationDoc {
+  /** Unique, camelCase: client generators name methods after it. */
+  operationId: string;
+  summary: string;
+  description: string;
+  /** Answers the route can give that its schema does not list (or lists wrongly), by status. */
+  responses?: Record<number, TSchema>;
+}
+
+/** A bodiless answer, documented: 204 No Content, 304 Not Modified. */
+const empty = (description: string) => Type.Null({ description });
+
+/** The access (Art. 15) or export (Art. 20) package: JSON, `format` `privacy-access/1` or `privacy-export/1`. */
+const PackageBody = Type.Object(
+  {
+    format: Type.String(),
+    request_id: Type.String(),
+    workspace_id: Type.String(),
+    subject: Type.Object({ provider: Type.String(), id: Type.String() }),
+    generated_at: Type.String({ format: 'date-time' }),
+    data: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Per data category (`user.account`, `user.contact.email`, `user.name`, `user.content`)',
+    }),
+    controller_note: Type.String(),
+  },
+  { additionalProperties: true, description: 'The package of a completed access or export request' },
+);
+
+/** A deletion's erasure report or a correction's list of changed fields (no personal data). */
+const ReportBody = Type.Object(
+  { request_id: Type.String() },
+  {
+    additionalProperties: true,
+    description: 'What a deletion erased and kept per category, or which fields a correction changed',
+  },
+);
+
+const request = (verb: string, what: string, extra = ''): Pick<OperationDoc, 'summary' | 'description'> => ({
+  summary: `${verb} a privacy request`,
+  description: `${what} Audited with the operator and the reason.${extra}`,
+});
+
+/**
+ * Every operation of the API, by `METHOD path` as Fastify registers it. src/http/openapi/document.ts
+ * applies it to the routes; a route missing here fails the start (and the OpenAPI test), so the
+ * document can never lose an operation's id, summary or description.
+ */
+export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
+  'GET /healthz': {
+    operationId: 'getHealth',
+    summary: 'Liveness',
+    description: 'Answers 200 while the process is up. No database access.',
+    responses: { 200: Type.Object({ status: Type.Literal('ok') }) },
+  },
+  'GET /readyz': {
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description: 'Answers 200 when the database is reachable and accepts writes; 503 with Retry-After otherwise.',
+    responses: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse },
+  },
+  'POST /webhook/prhost': {
+    operationId: 'receiveGithubWebhook',
+    summary: 'Receive a GitHub webhook',
+    description:
+      'GitHub `pull_request` deliveries, verified by `X-Hub-Signature-256` over the raw body; `opened` and `synchronize` are recorded as change events, `ping` is answered, the rest ignored. Duplicates by `X-GitHub-Delivery`.',
+  },
+  'POST /webhook/mrhost': {
+    operationId: 'receiveGitlabWebhook',
+    summary: 'Receive a GitLab webhook',
+    description:
+      'GitLab `Merge Request Hook` deliveries, verified by `X-Gitlab-Token`; `open` and `update` are recorded as change events, the rest ignored. Duplicates by `Idempotency-Key` or `X-Gitlab-Event-UUID`.',
+  },
+  'POST /webhook/identity': {
+    operationId: 'receiveIdentityWebhook',
+    summary: 'Receive an identity-provider webhook',
+    description:
+      'User lifecycle events signed with Standard Webhooks, Clerk (Svix) or WorkOS, applied idempotently to the data subject and its linked accounts; `?integration=` names the integration.',
+  },
+  'POST /api/v1/privacy/requests': {
+    operationId: 'createPrivacyRequest',
+    summary: 'File a privacy request',
+    description:
+      'Files an access, export, correction or deletion request (202 + Location). `Idempotency-Key` is required: the same key and body replay the stored answer with `Idempotent-Replayed: true`. Scope `privacy:write`.',
+  },
+  'GET /api/v1/privacy/requests': {
+    operationId: 'listPrivacyRequests',
+    summary: 'List privacy requests',
+    description: 'Newest first, with cursor pagination and filters (status, type, overdue). Scope `privacy:read`.',
+  },
+  'GET /api/v1/privacy/requests/{id}': {
+    operationId: 'getPrivacyRequest',
+    summary: 'Get a privacy request',
+    description:
+      'The request resource: status, deadlines, links. A request of a workspace the token does not cover is a 404. Scope `privacy:read`.',
+  },
+  'POST /api/v1/privacy/requests/{id}/approve': {
+    operationId: 'approvePrivacyRequest',
+    ...request(
+      'Approve',
+      'Moves a `pending_approval` request to `queued`.',
+      ' The principal that filed the request cannot approve it (403).',
+    ),
+  },
+  'POST /api/v1/privacy/requests/{id}/reject': {
+    operationId: 'rejectPrivacyRequest',
+    ...request('Reject', 'Ends a request that is not final as `rejected`.'),
+  },
+  'POST /api/v1/privacy/requests/{id}/cancel': {
+    operationId: 'cancelPrivacyRequest',
+    ...request('Cancel', 'Ends a request that is not final as `canceled`.'),
+  },
+  'POST /api/v1/privacy/requests/{id}/extend': {
+    operationId: 'extendPrivacyRequest',
+    ...request('Extend', 'Extends the deadline once: GDPR by two months, CCPA by 45 days.'),
+  },
+  'POST /api/v1/privacy/requests/{id}/corrections': {
+    operationId: 'correctPrivacyRequest',
+    summary: 'Submit corrected values',
+    description: 'Gives a correction request in `action_required` its corrected values; the worker applies them. Audited.',
+  },
+  'GET /api/v1/privacy/requests/{id}/package': {
+    operationId: 'getPrivacyRequestPackage',
+    summary: 'Get an access or export package',
+    description:
+      'The package of a completed access (GDPR Art. 15) or export (Art. 20) request. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.',
+    responses: { 200: PackageBody },
+  },
+  'GET /api/v1/privacy/requests/{id}/report': {
+    operationId: 'getPrivacyRequestReport',
+    summary: 'Get a deletion or correction report',
+    description:
+      'What a completed deletion erased and kept per category, or which fields a correction changed. Scope `privacy:read`.',
+    responses: { 200: ReportBody },
+  },
+  'GET /api/v1/policies/effective': {
+    operationId: 'getEffectivePolicy',
+    summary: 'Get the effective policy of a repository',
+    description:
+      'Defaults, workspace and repository layers merged so that the stricter value wins, with the source of each field and an ETag; `If-None-Match` gives 304. Scope `policy:read`.',
+    responses: { 304: empty('Not Modified: the policy still has the ETag sent in If-None-Match') },
+  },
+  'GET /api/v1/policies/workspaces/{workspace_id}': {
+    operationId: 'getWorkspacePolicy',
+    summary: 'Get a workspace policy layer',
+    description: 'The stored workspace layer and its version. Scope `policy:read`.',
+  },
+  'PUT /api/v1/policies/workspaces/{workspace_id}': {
+    operationId: 'putWorkspacePolicy',
+    summary: 'Replace a workspace policy layer',
+    description: 'The body is the whole layer; unknown fields are refused. Versioned and audited. Scope `policy:write`.',
+  },
+  'DELETE /api/v1/policies/workspaces/{workspace_id}': {
+    operationId: 'deleteWorkspacePolicy',
+    summary: 'Delete a workspace policy layer',
+    description: 'The defaults apply again where the workspace layer set a value. Versioned and audited. Scope `policy:write`.',
+  },
+  'GET /api/v1/policies/workspaces/{workspace_id}/repositories/{repository}': {
+    operationId: 'getRepositoryPolicy',
+    summary: 'Get a repository policy layer',
+    description: 'The stored repository layer (repository URL-encoded). Scope `policy:read`.',
+  },
+  'PUT /api/v1/policies/workspaces/{workspace_id}/repositories/{repository}': {
+    operationId: 'putRepositoryPolicy',
+    summary: 'Replace a repository policy layer',
+    description: 'A repository layer can only tighten the workspace. Versioned and audited. Scope `policy:write`.',
+  },
+  'DELETE /api/v1/policies/workspaces/{workspace_id}/repositories/{repository}': {
+    operationId: 'deleteRepositoryPolicy',
+    summary: 'Delete a repository policy layer',
+    description: 'Versioned and audited. Scope `policy:write`.',
+  },
+  'POST /api/v1/integrations': {
+    operationId: 'createIntegration',
+    summary: 'Register an integration',
+    description: 'A GitHub, GitLab or identity webhook source of a workspace, with its secret (never returned). Scope `admin`.',
+  },
+  'GET /api/v1/integrations': {
+    operationId: 'listIntegrations',
+    summary: 'List integrations',
+    description: 'The integrations of the workspaces the token covers, without secrets. Scope `admin`.',
+  },
+  'GET /api/v1/integrations/{id}': {
+    operationId: 'getIntegration',
+    summary: 'Get an integration',
+    description: 'Without its secret. Scope `admin`.',
+  },
+  'DELETE /api/v1/integrations/{id}': {
+    operationId: 'deleteIntegration',
+    summary: 'Remove an integration',
+    description: 'Its deliveries are refused from then on. Audited. Scope `admin`.',
+    responses: { 204: empty('Removed') },
+  },
+  'GET /api/v1/change-events': {
+    operationId: 'listChangeEvents',
+    summary: 'List change events',
+    description: 'Recorded pull/merge-request events with their policy decision, newest first. Scope `privacy:read`.',
+  },
+};
