@@ -198,12 +198,15 @@ for (const dialect of dialects()) {
       assert.deepEqual(JSON.parse(cli(words('integration list --workspace-id nobody --json')).stdout), []);
     });
 
-    it('a namespace that already has an integration of the kind exits 1, in any case', () => {
+    it('a namespace the workspace already has an integration of the kind for exits 1, in any case', () => {
       for (const namespace of ['octo-org', 'OCTO-ORG']) {
         const result = cli(add(`--kind github --workspace-id acme --namespace ${namespace} --secret`, GITHUB_SECRET));
         assert.equal(result.status, 1, result.stderr);
         assert.equal(result.stdout, '');
-        assert.equal(result.stderr, 'privacyctl integration: an integration of kind github already covers namespace octo-org\n');
+        assert.equal(
+          result.stderr,
+          'privacyctl integration: workspace acme already has an integration of kind github for namespace octo-org\n',
+        );
       }
       assert.equal(listed().length, 3);
     });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
+import { firstVerified } from '../shared/first-verified.js';
 import { webhookErrors } from '../shared/webhook-errors.js';
 import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
 import { githubNamespace, githubPayloadText, parseGithubPullRequest } from './parse.js';
@@ -10,20 +11,26 @@ const RECORDED_ACTIONS = new Set(['opened', 'synchronize']);
 
 /**
  * The integration the delivery is for, once its signature checks out over `body` (the raw body
- * as UTF-8 text, or empty when it is not UTF-8). `payload` (parsed, unverified) is read for
- * routing only.
+ * as UTF-8 text, or empty when it is not UTF-8): the one `?integration=` names, else the first
+ * of the owner's candidates (any workspace) whose secret verifies. `payload` (parsed,
+ * unverified) is read for routing only.
  */
 async function authenticate(request: FastifyRequest, services: Services, body: string, payload: unknown) {
   const query = request.query as { integration?: string };
   const namespace = payload === undefined ? undefined : githubNamespace(payload);
-  const target = await services.integrations.forDelivery(
-    'github',
-    query.integration ? { integrationId: query.integration } : { namespaces: namespace ? [namespace] : [] },
-  );
-  const verified = target !== null && (await verifyGithubSignature(target.secret, body, header(request, 'x-hub-signature-256')));
-  if (!target || !verified) {
+  const candidates = query.integration
+    ? [await services.integrations.forDelivery('github', { integrationId: query.integration })].filter((c) => c !== null)
+    : await services.integrations.candidatesFor('github', namespace ? [namespace] : []);
+  const signature = header(request, 'x-hub-signature-256');
+  const target = await firstVerified(candidates, (c) => verifyGithubSignature(c.secret, body, signature));
+  if (!target) {
     request.log.warn(
-      { source: 'github', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
+      {
+        source: 'github',
+        integrationId: candidates.length === 1 ? candidates[0]?.id : undefined,
+        candidates: candidates.length,
+        reason: candidates.length > 0 ? 'bad_signature' : 'no_integration',
+      },
       'webhook rejected',
     );
     throw webhookErrors.unauthenticated();
