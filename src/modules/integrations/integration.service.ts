@@ -51,6 +51,11 @@ export class NamespaceTakenError extends Error {}
  */
 export const MAX_ROUTING_CANDIDATES = 8;
 
+/** True when `value` could be a stored id or namespace (at most 500 characters, no NUL). */
+function storableKey(value: string): boolean {
+  return value.length <= 500 && !value.includes('\u0000');
+}
+
 /** Compares a presented GitLab token with the stored hash: SHA-256 both sides, so equal lengths for timingSafeEqual. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -191,6 +196,7 @@ export function createIntegrationService(deps: {
      * @throws AmbiguousIntegrationError for an identity delivery without `integrationId` when several exist.
      */
     async forDelivery(kind: IntegrationKind, target: { integrationId?: string }): Promise<DeliveryTarget | null> {
+      if (target.integrationId !== undefined && !storableKey(target.integrationId)) return null;
       const key = ['id', kind, target.integrationId ?? ''].join('\u0000');
       const cached = targets.get(key);
       if (cached) return cached[0] ?? null;
@@ -206,7 +212,9 @@ export function createIntegrationService(deps: {
      * verifies the delivery against every one and takes the first that verifies.
      */
     async candidatesFor(kind: 'github' | 'gitlab', namespaces: readonly string[]): Promise<readonly DeliveryTarget[]> {
-      const lower = namespaces.map((n) => n.toLowerCase());
+      // Read before the delivery is verified: a namespace no integration can have (over the
+      // column's 500 characters, or with a NUL, which PostgreSQL refuses) matches nothing.
+      const lower = namespaces.filter(storableKey).map((n) => n.toLowerCase());
       const key = ['ns', kind, ...lower].join('\u0000');
       const cached = targets.get(key);
       if (cached) return cached;

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { changeEventProblem } from '../../modules/change-events/change-event-bounds.js';
+import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/delivery.repository.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
 import { firstVerified } from '../shared/first-verified.js';
@@ -62,10 +64,14 @@ export async function githubWebhookRoute(app: FastifyInstance, opts: { services:
       const change = event === 'pull_request' ? parseGithubPullRequest(payload) : null;
       if (event === 'pull_request' && change === null) throw webhookErrors.badPayload();
       if (!change) return { status: 'ignored', reason: `${event ?? 'unnamed'} events are not recorded` };
+      const problem = changeEventProblem(change);
+      if (problem) throw webhookErrors.schemaViolation('GitHub pull_request', problem);
       if (!RECORDED_ACTIONS.has(change.action))
-        return { status: 'ignored', reason: `pull_request action ${change.action} is not recorded` };
+        return { status: 'ignored', reason: `pull_request action ${change.action.slice(0, 100)} is not recorded` };
       const deliveryId = header(request, 'x-github-delivery') ?? '';
       if (deliveryId === '') throw webhookErrors.badPayload();
+      if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
+        throw webhookErrors.deliveryIdTooLong('X-GitHub-Delivery', MAX_DELIVERY_ID_CHARS);
       return services.changeEvents.record(target, deliveryId, change);
     },
   );

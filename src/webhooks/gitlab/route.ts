@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { changeEventProblem } from '../../modules/change-events/change-event-bounds.js';
+import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/delivery.repository.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
 import { firstVerified } from '../shared/first-verified.js';
@@ -55,10 +57,14 @@ export async function gitlabWebhookRoute(app: FastifyInstance, opts: { services:
       if (event !== 'Merge Request Hook') return { status: 'ignored', reason: `${event ?? 'unnamed'} events are not recorded` };
       const change = parseGitlabMergeRequest(payload);
       if (!change) throw webhookErrors.badPayload();
+      const problem = changeEventProblem(change);
+      if (problem) throw webhookErrors.schemaViolation('GitLab Merge Request Hook', problem);
       if (!RECORDED_ACTIONS.has(change.action))
-        return { status: 'ignored', reason: `merge request action ${change.action} is not recorded` };
+        return { status: 'ignored', reason: `merge request action ${change.action.slice(0, 100)} is not recorded` };
       const deliveryId = header(request, 'idempotency-key') ?? header(request, 'x-gitlab-event-uuid') ?? '';
       if (deliveryId === '') throw webhookErrors.badPayload();
+      if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
+        throw webhookErrors.deliveryIdTooLong('Idempotency-Key or X-Gitlab-Event-UUID', MAX_DELIVERY_ID_CHARS);
       return services.changeEvents.record(target, deliveryId, change);
     },
   );
