@@ -12,6 +12,9 @@ export const webhookErrors = {
   /** Authentic, but the delivery id header is longer than the service keeps. */
   deliveryIdTooLong: (headerName: string, max: number) =>
     new HttpError(400, `Webhook ${headerName} header must be at most ${max} characters`),
+  /** Authentic identity event dated later than now plus the signature tolerance. */
+  futureEvent: () =>
+    new HttpError(400, 'Identity event occurred_at is more than 5 minutes in the future: check the sender clock'),
   unsupportedMediaType: () => new HttpError(415, 'Unsupported media type: send application/json'),
   ambiguousIntegration: () => new HttpError(400, 'Several identity integrations exist: name one with ?integration=int_…'),
 };
