@@ -163,7 +163,8 @@ for (const dialect of dialects()) {
       const args = add('--kind identity --workspace-id acme --format standard --subject-provider clerk --secret-stdin');
       const body = created(args, `${STANDARD_SECRET}\n`);
       const shown = [body.kind, body.namespace, body.format, body.subject_provider, body.webhook_path];
-      assert.deepEqual(shown, ['identity', null, 'standard', 'clerk', '/webhook/identity']);
+      // Issue 11: the path the docs tell users to configure, with ?integration=.
+      assert.deepEqual(shown, ['identity', null, 'standard', 'clerk', `/webhook/identity?integration=${body.id}`]);
       ids.identity = body.id;
       assert.equal((await inspect(database.url, body.id)).secret, STANDARD_SECRET);
     });

@@ -141,7 +141,7 @@ for (const dialect of dialects()) {
       const standard = await created(identity({ namespace: 'ignored' }));
       assert.deepEqual(
         [standard.namespace, standard.format, standard.subject_provider, standard.webhook_path],
-        [null, 'standard', 'clerk', '/webhook/identity'],
+        [null, 'standard', 'clerk', `/webhook/identity?integration=${standard.id}`],
       );
       const workos = await created(identity({ format: 'workos', subject_provider: 'workos', secret: WORKOS_SECRET }));
       assert.equal(workos.format, 'workos');

@@ -61,6 +61,15 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
+/**
+ * The path to give the sender. Identity deliveries carry no namespace, so their path names the
+ * integration (`/webhook/identity?integration=int_…`, as docs/integrations.md tells users to
+ * configure it); code hosts are routed by namespace and secret, and may add it.
+ */
+function webhookPath(kind: IntegrationKind, id: string): string {
+  return kind === 'identity' ? `${WEBHOOK_PATHS.identity}?integration=${id}` : WEBHOOK_PATHS[kind];
+}
+
 function toResource(row: repo.IntegrationRow): IntegrationResource {
   const { id, kind, workspace_id, namespace, format, subject_provider, created_at } = row;
   return {
@@ -71,7 +80,7 @@ function toResource(row: repo.IntegrationRow): IntegrationResource {
     format,
     subject_provider,
     created_at,
-    webhook_path: WEBHOOK_PATHS[kind as IntegrationKind],
+    webhook_path: webhookPath(kind as IntegrationKind, id),
   };
 }
 
