@@ -77,6 +77,7 @@ for (const dialect of dialects()) {
           integration_id: ids.gitlabhq,
           provider: 'gitlab',
           repository: 'gitlabhq/gitlab-test',
+          repository_display: 'gitlabhq/gitlab-test',
           number: 1,
           action: 'open',
           head_sha: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',

@@ -85,6 +85,7 @@ export function createChangeEventService(deps: {
           integration_id: integration.id,
           provider,
           repository,
+          repository_display: event.repository,
           number,
           action,
           head_sha,
