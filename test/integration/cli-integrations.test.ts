@@ -163,7 +163,8 @@ for (const dialect of dialects()) {
       const args = add('--kind identity --workspace-id acme --format standard --subject-provider clerk --secret-stdin');
       const body = created(args, `${STANDARD_SECRET}\n`);
       const shown = [body.kind, body.namespace, body.format, body.subject_provider, body.webhook_path];
-      assert.deepEqual(shown, ['identity', null, 'standard', 'clerk', '/webhook/identity']);
+      // Issue 11: the path the docs tell users to configure, with ?integration=.
+      assert.deepEqual(shown, ['identity', null, 'standard', 'clerk', `/webhook/identity?integration=${body.id}`]);
       ids.identity = body.id;
       assert.equal((await inspect(database.url, body.id)).secret, STANDARD_SECRET);
     });
@@ -198,12 +199,15 @@ for (const dialect of dialects()) {
       assert.deepEqual(JSON.parse(cli(words('integration list --workspace-id nobody --json')).stdout), []);
     });
 
-    it('a namespace that already has an integration of the kind exits 1, in any case', () => {
+    it('a namespace the workspace already has an integration of the kind for exits 1, in any case', () => {
       for (const namespace of ['octo-org', 'OCTO-ORG']) {
         const result = cli(add(`--kind github --workspace-id acme --namespace ${namespace} --secret`, GITHUB_SECRET));
         assert.equal(result.status, 1, result.stderr);
         assert.equal(result.stdout, '');
-        assert.equal(result.stderr, 'privacyctl integration: an integration of kind github already covers namespace octo-org\n');
+        assert.equal(
+          result.stderr,
+          'privacyctl integration: workspace acme already has an integration of kind github for namespace octo-org\n',
+        );
       }
       assert.equal(listed().length, 3);
     });

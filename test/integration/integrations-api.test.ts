@@ -141,7 +141,7 @@ for (const dialect of dialects()) {
       const standard = await created(identity({ namespace: 'ignored' }));
       assert.deepEqual(
         [standard.namespace, standard.format, standard.subject_provider, standard.webhook_path],
-        [null, 'standard', 'clerk', '/webhook/identity'],
+        [null, 'standard', 'clerk', `/webhook/identity?integration=${standard.id}`],
       );
       const workos = await created(identity({ format: 'workos', subject_provider: 'workos', secret: WORKOS_SECRET }));
       assert.equal(workos.format, 'workos');
@@ -185,17 +185,22 @@ for (const dialect of dialects()) {
       assert.deepEqual(await counts(), before);
     });
 
-    it('allows one integration per namespace and kind, in any case: 409 for a second', async () => {
+    it('allows one integration per namespace and kind in a workspace, in any case: 409 for a second', async () => {
       const before = await counts();
       for (const namespace of ['octo-org', 'OCTO-ORG']) {
         const res = await post(admin, github({ namespace, secret: 'another-secret-123' }));
         assertDetail(res, 409);
+        assert.equal(res.json().detail, 'This workspace already has an integration of kind github for this namespace');
         assertNoSecret(res);
       }
-      const otherTenant = await post(everywhere, github({ workspace_id: 'other', namespace: 'Octo-org' }));
-      assertDetail(otherTenant, 409);
       assertDetail(await post(admin, gitlab({ namespace: 'platform/BACKEND', secret: 'x-token-000000' })), 409);
       assert.deepEqual(await counts(), before, 'a refused create writes neither an integration nor an audit event');
+      // Issue 11: another workspace may register the same namespace (deliveries go to the one
+      // whose secret verifies), and is told nothing about the first.
+      const otherTenant = await post(everywhere, github({ workspace_id: 'other', namespace: 'Octo-org' }));
+      assert.equal(otherTenant.statusCode, 201, otherTenant.body);
+      assert.ok(!otherTenant.body.includes(ids.github ?? 'x') && !otherTenant.body.includes('"acme"'));
+      ids.otherOcto = otherTenant.json().id;
       // The same namespace under another kind is another source.
       ids.gitlabOcto = (await created(gitlab({ namespace: 'octo-org' }))).id;
     });
@@ -218,8 +223,8 @@ for (const dialect of dialects()) {
       assertDetail(await get(admin, `${BASE}?workspace_id=other`), 403);
       const all = await get(everywhere, BASE);
       assertNoSecret(all);
-      assert.deepEqual(idsOf(all), [...acmeIds, ids.other]);
-      assert.deepEqual(idsOf(await get(everywhere, `${BASE}?workspace_id=other`)), [ids.other]);
+      assert.deepEqual(idsOf(all), [ids.github, ids.gitlab, ids.standard, ids.workos, ids.otherOcto, ids.gitlabOcto, ids.other]);
+      assert.deepEqual(idsOf(await get(everywhere, `${BASE}?workspace_id=other`)), [ids.otherOcto, ids.other]);
       assert.deepEqual((await get(everywhere, `${BASE}?workspace_id=nobody`)).json(), { items: [] });
     });
 
@@ -285,6 +290,7 @@ for (const dialect of dialects()) {
         ['integration.created', ids.gitlab, 'acme'],
         ['integration.created', ids.standard, 'acme'],
         ['integration.created', ids.workos, 'acme'],
+        ['integration.created', ids.otherOcto, 'other'],
         ['integration.created', ids.gitlabOcto, 'acme'],
         ['integration.created', ids.other, 'other'],
         ['integration.removed', ids.workos, 'acme'],
@@ -292,7 +298,7 @@ for (const dialect of dialects()) {
       const everywhereId = (await t.services.tokens.authenticate(everywhere.slice('Bearer '.length)))?.id;
       assert.deepEqual(
         events.map((e) => e.actor),
-        [adminId, adminId, adminId, adminId, adminId, everywhereId, adminId],
+        [adminId, adminId, adminId, adminId, everywhereId, adminId, everywhereId, adminId],
       );
       assert.deepEqual(JSON.parse(events[0]?.details ?? '{}'), { kind: 'github' });
       const audit = JSON.stringify(events);

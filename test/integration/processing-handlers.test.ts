@@ -120,10 +120,13 @@ for (const dialect of dialects()) {
         assert.deepEqual(pkg.data['user.contact.email'], { email: p.email, earlier_values: [p.oldEmail] });
         assert.deepEqual(pkg.data['user.name'], { name: p.name, earlier_values: [] });
         const events = pkg.data['user.content']?.change_events ?? [];
+        // Issue 11: the repository as GitHub spelled it (`App`), not the lower-cased matching key.
         assert.deepEqual(
           events.map((e) => [e.repository, e.number, e.title, e.author_login]),
-          [[`${s.owner}/app`, 1, 'Add the widget', null]],
+          [[`${s.owner}/App`, 1, 'Add the widget', null]],
         );
+        const stored = await changeEvent(events[0]?.id ?? '');
+        assert.deepEqual([stored.repository, stored.repository_display], [`${s.owner}/app`, `${s.owner}/App`]);
         assert.match(pkg.processing['user.content']?.retention ?? '', /^45 days/);
         assert.deepEqual(Object.keys(pkg.processing), ['user.account', 'user.contact.email', 'user.name', 'user.content']);
         assert.match(pkg.controller_note, /Art\. 15/);

@@ -98,6 +98,7 @@ for (const dialect of dialects()) {
           integration_id: integrationId,
           provider: 'github',
           repository: 'codertocat/hello-world',
+          repository_display: 'Codertocat/Hello-World',
           number: 2,
           action: 'opened',
           head_sha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',

@@ -77,6 +77,7 @@ for (const dialect of dialects()) {
           integration_id: ids.gitlabhq,
           provider: 'gitlab',
           repository: 'gitlabhq/gitlab-test',
+          repository_display: 'gitlabhq/gitlab-test',
           number: 1,
           action: 'open',
           head_sha: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
@@ -141,14 +142,20 @@ for (const dialect of dialects()) {
       assert.deepEqual(await storedCounts(t.services), before);
     });
 
-    it('routes a project to the longest matching group: group/sub wins over group', async () => {
+    it('routes a project to the matching group whose token verifies, group/sub before group', async () => {
       const sub = await sendGitlab(t.app, { body: inProject('Group/Sub/Proj'), token: SUB_TOKEN });
       assert.equal(sub.statusCode, 200, sub.body);
       const subRow = await eventRow(sub.json().event_id);
       assert.deepEqual([subRow.workspace_id, subRow.integration_id, subRow.repository], ['ws-sub', ids.sub, 'group/sub/proj']);
-      const before = await storedCounts(t.services);
+      // Issue 11: the parent group's hook (GitLab fires it for sub-group projects too) is no longer
+      // lost to the more specific integration: its token verifies the parent's.
       const parentToken = await sendGitlab(t.app, { body: inProject('group/sub/proj'), token: GROUP_TOKEN });
-      assert.equal(parentToken.statusCode, 401, 'the sub-group’s integration verifies its projects');
+      assert.equal(parentToken.statusCode, 200, parentToken.body);
+      const parentRow = await eventRow(parentToken.json().event_id);
+      assert.deepEqual([parentRow.workspace_id, parentRow.integration_id], ['ws-group', ids.group]);
+      const before = await storedCounts(t.services);
+      const wrong = await sendGitlab(t.app, { body: inProject('group/sub/proj'), token: 'gl-no-such-token-0000' });
+      assert.equal(wrong.statusCode, 401);
       assert.deepEqual(await storedCounts(t.services), before);
       const other = await sendGitlab(t.app, { body: inProject('group/other/deep/proj'), token: GROUP_TOKEN });
       assert.equal(other.statusCode, 200, other.body);

@@ -78,6 +78,7 @@ const KNOWN: SubjectData = {
       integration_id: 'int_1',
       provider: 'github',
       repository: 'acme/app',
+      repository_display: null,
       number: 7,
       action: 'opened',
       head_sha: 'abc',

@@ -87,7 +87,8 @@ export async function addBody(args: string[]): Promise<{ input: CreateIntegratio
  * Registers a webhook source and prints it as JSON (the API's resource: never the secret).
  *
  * @throws UsageError (exit 2) for bad flags or a field the kind needs; CommandFailure (exit 1)
- *   when the namespace already has an integration of this kind.
+ *   when the workspace already has an integration of this kind for the namespace (another
+ *   workspace's never matters, nor is it told).
  */
 async function add(args: string[]): Promise<void> {
   const { input, secretFromStdin } = await addBody(args);
@@ -102,7 +103,7 @@ async function add(args: string[]): Promise<void> {
       }
       if (error instanceof NamespaceTakenError) {
         throw new CommandFailure(
-          `an integration of kind ${input.kind} already covers namespace ${cell((input.namespace ?? '').toLowerCase())}`,
+          `workspace ${cell(input.workspace_id)} already has an integration of kind ${input.kind} for namespace ${cell((input.namespace ?? '').toLowerCase())}`,
         );
       }
       throw error;

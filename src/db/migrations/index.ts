@@ -4,6 +4,7 @@ import * as webhooks from './2026-11-21T0002-webhooks.js';
 import * as processing from './2026-11-21T0003-processing.js';
 import * as growthIndexes from './2026-11-21T0004-growth-indexes.js';
 import * as overdueIndex from './2026-11-21T0005-overdue-index.js';
+import * as webhookTenancy from './2026-11-23T0001-webhook-tenancy.js';
 import * as requestFiler from './2026-11-23T0002-request-filer.js';
 import * as packageExpiry from './2026-11-23T0003-package-expiry.js';
 
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0003-processing': processing,
   '2026-11-21T0004-growth-indexes': growthIndexes,
   '2026-11-21T0005-overdue-index': overdueIndex,
+  '2026-11-23T0001-webhook-tenancy': webhookTenancy,
   '2026-11-23T0002-request-filer': requestFiler,
   '2026-11-23T0003-package-expiry': packageExpiry,
 };

@@ -46,7 +46,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
       } catch (error) {
         if (error instanceof IntegrationInputError) throw inputError(error, body);
         if (error instanceof NamespaceTakenError)
-          throw new HttpError(409, `An integration of kind ${body.kind} already covers this namespace`);
+          throw new HttpError(409, `This workspace already has an integration of kind ${body.kind} for this namespace`);
         throw error;
       }
     },

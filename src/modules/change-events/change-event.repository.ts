@@ -13,6 +13,7 @@ const CHANGE_EVENT_COLUMNS = [
   'integration_id',
   'provider',
   'repository',
+  'repository_display',
   'number',
   'action',
   'head_sha',
@@ -29,9 +30,12 @@ const insertRow = preparedQuery<ChangeEventRow, never>(CHANGE_EVENT_COLUMNS, (db
   db.insertInto('change_events').values(row),
 );
 
-/** Inserts a change event (every column of `row`). */
-export async function insertChangeEvent(db: Executor, row: ChangeEventRow): Promise<void> {
-  await insertRow(db, row);
+/** Inserts a change event (every column of `row`; `repository_display` null when absent). */
+export async function insertChangeEvent(
+  db: Executor,
+  row: Omit<ChangeEventRow, 'repository_display'> & { repository_display?: string | null },
+): Promise<void> {
+  await insertRow(db, { ...row, repository_display: row.repository_display ?? null });
 }
 
 /** A change event and the delivery that brought it (same integration, same received_at). */

@@ -8,6 +8,7 @@ import type { PolicyService } from '../policies/policy.service.js';
 import { normalizeRepository } from '../policies/policy-merge.fns.js';
 import { isTombstoned } from '../subjects/subject.repository.js';
 import { decide, storedAuthor } from './change-decision.fns.js';
+import { boundedTitle } from './change-event-bounds.js';
 import * as repo from './change-event.repository.js';
 import type { ChangeDecision, ChangeEventResource, IncomingChangeEvent } from './change-event.types.js';
 
@@ -53,7 +54,10 @@ export function createChangeEventService(deps: {
 }) {
   const { db, transact, clock, policies, pseudonymKey } = deps;
   return {
-    /** Records one event delivered to `integration` under `deliveryId`. */
+    /**
+     * Records one event delivered to `integration` under `deliveryId`. The caller has checked the
+     * event with `changeEventProblem` (change-event-bounds.ts); the title is stored truncated.
+     */
     async record(
       integration: { id: string; workspace_id: string },
       deliveryId: string,
@@ -73,13 +77,15 @@ export function createChangeEventService(deps: {
         const decision = decide(effective.policy, effective.version, author.reason);
         const outcome: RecordOutcome = { status: 'accepted', event_id: id, decision };
         const repository = normalizeRepository(event.repository);
-        const { provider, number, action, head_sha, title } = event;
+        const { provider, number, action, head_sha } = event;
+        const title = boundedTitle(event.title);
         const recorded = await repo.insertForNewDelivery(tx, {
           id,
           workspace_id: workspaceId,
           integration_id: integration.id,
           provider,
           repository,
+          repository_display: event.repository,
           number,
           action,
           head_sha,

@@ -8,7 +8,10 @@ export interface ChangeEventTable {
   workspace_id: string;
   integration_id: string;
   provider: string;
+  /** Lower-cased (policies and filters match it case-insensitively). */
   repository: string;
+  /** The repository as the provider spelled it (`Codertocat/Hello-World`); null for events stored before 2026-11-23. */
+  repository_display: string | null;
   number: number;
   action: string;
   head_sha: string | null;

@@ -1,6 +1,9 @@
 import type { Executor } from '../../db/executor.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 
+/** The longest delivery id kept (`webhook_deliveries.delivery_id` is `varchar(300)`); a longer one is a 400. */
+export const MAX_DELIVERY_ID_CHARS = 300;
+
 /** A `webhook_deliveries` row. */
 export type DeliveryRow = {
   integration_id: string;

@@ -4,7 +4,7 @@ import type { IntegrationTable } from './integration.table.js';
 
 export type IntegrationRow = Selectable<IntegrationTable>;
 
-/** Inserts an integration; the (kind, namespace) unique index refuses a second owner of a namespace. */
+/** Inserts an integration; the (kind, workspace_id, namespace) unique index refuses a workspace's second one for a namespace. */
 export async function insertIntegration(db: Executor, row: IntegrationRow): Promise<void> {
   await db.insertInto('integrations').values(row).execute();
 }
@@ -24,16 +24,30 @@ export async function listIntegrations(db: Executor, workspaces: readonly string
   return query.execute();
 }
 
-/** The integration of `kind` whose namespace is one of `candidates`, longest first (a sub-group wins over its group). */
-export async function findByNamespace(db: Executor, kind: string, candidates: string[]): Promise<IntegrationRow | undefined> {
-  if (candidates.length === 0) return undefined;
+/**
+ * The integrations of `kind` whose namespace is one of `namespaces` (any workspace): the `limit`
+ * oldest (by `created_at`, then id), then ordered most specific (longest namespace) first, oldest
+ * first among equals. Picking the oldest keeps a later registration from pushing an established
+ * integration out of the bounded candidate set.
+ */
+export async function listByNamespace(
+  db: Executor,
+  kind: string,
+  namespaces: readonly string[],
+  limit: number,
+): Promise<IntegrationRow[]> {
+  if (namespaces.length === 0) return [];
   const rows = await db
     .selectFrom('integrations')
     .selectAll()
     .where('kind', '=', kind)
-    .where('namespace', 'in', candidates)
+    .where('namespace', 'in', [...namespaces])
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
     .execute();
-  return rows.sort((a, b) => (b.namespace?.length ?? 0) - (a.namespace?.length ?? 0))[0];
+  // Array.prototype.sort is stable: equal namespaces keep their age order.
+  return rows.sort((a, b) => (b.namespace?.length ?? 0) - (a.namespace?.length ?? 0));
 }
 
 /** Every identity integration (normally one or a few). */

@@ -39,12 +39,35 @@ export class IntegrationInputError extends Error {
 /** A delivery names no integration and several could take it (identity): the sender must name one. */
 export class AmbiguousIntegrationError extends Error {}
 
-/** Another integration of the same kind already covers the namespace (409). */
+/** The workspace already has an integration of the same kind for the namespace (409; other workspaces never cause it). */
 export class NamespaceTakenError extends Error {}
+
+/**
+ * At most this many integrations are tried for one delivery routed by namespace. Each candidate
+ * costs one constant-time verification (for GitHub an HMAC over the whole body, up to
+ * `BODY_LIMIT_BYTES`), and every candidate is tried (no early exit, so the answer's timing does
+ * not tell where a match was); the cap bounds that work per unauthenticated delivery. The oldest
+ * integrations are the ones tried, so later registrations cannot push an established one out.
+ */
+export const MAX_ROUTING_CANDIDATES = 8;
+
+/** True when `value` could be a stored id or namespace (at most 500 characters, no NUL). */
+function storableKey(value: string): boolean {
+  return value.length <= 500 && !value.includes('\u0000');
+}
 
 /** Compares a presented GitLab token with the stored hash: SHA-256 both sides, so equal lengths for timingSafeEqual. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/**
+ * The path to give the sender. Identity deliveries carry no namespace, so their path names the
+ * integration (`/webhook/identity?integration=int_…`, as docs/integrations.md tells users to
+ * configure it); code hosts are routed by namespace and secret, and may add it.
+ */
+function webhookPath(kind: IntegrationKind, id: string): string {
+  return kind === 'identity' ? `${WEBHOOK_PATHS.identity}?integration=${id}` : WEBHOOK_PATHS[kind];
 }
 
 function toResource(row: repo.IntegrationRow): IntegrationResource {
@@ -57,7 +80,7 @@ function toResource(row: repo.IntegrationRow): IntegrationResource {
     format,
     subject_provider,
     created_at,
-    webhook_path: WEBHOOK_PATHS[kind as IntegrationKind],
+    webhook_path: webhookPath(kind as IntegrationKind, id),
   };
 }
 
@@ -96,38 +119,38 @@ export function createIntegrationService(deps: {
   // Every delivery resolves its integration and decrypts its secret; both are cached (found ones
   // only, so unknown namespaces cannot crowd it). This process's writes clear it; another's are
   // seen within EXTERNAL_CHECK_MS on SQLite, TARGET_TTL_MS on PostgreSQL.
-  const targets = createTtlCache<DeliveryTarget>({
+  const targets = createTtlCache<readonly DeliveryTarget[]>({
     ttlMs: deps.externalChanges ? 60_000 : TARGET_TTL_MS,
     maxEntries: 1_000,
     ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
   });
 
-  async function resolveTarget(
-    kind: IntegrationKind,
-    target: { integrationId?: string; namespaces?: string[] },
-  ): Promise<DeliveryTarget | null> {
+  function toTarget(row: repo.IntegrationRow): DeliveryTarget {
+    const secret = row.secret_hash ?? (row.secret_ciphertext ? secretBox.open(row.secret_ciphertext) : '');
+    return Object.freeze({
+      id: row.id,
+      workspace_id: row.workspace_id,
+      format: row.format,
+      subject_provider: row.subject_provider,
+      secret,
+    });
+  }
+
+  async function resolveTarget(kind: IntegrationKind, integrationId: string | undefined): Promise<DeliveryTarget | null> {
     let row: repo.IntegrationRow | undefined;
-    if (target.integrationId) row = await repo.findIntegration(db, target.integrationId);
-    else if (target.namespaces)
-      row = await repo.findByNamespace(
-        db,
-        kind,
-        target.namespaces.map((n) => n.toLowerCase()),
-      );
+    if (integrationId) row = await repo.findIntegration(db, integrationId);
     else if (kind === 'identity') {
       const all = await repo.listIdentityIntegrations(db);
       if (all.length > 1) throw new AmbiguousIntegrationError('several identity integrations');
       row = all[0];
     }
-    if (!row || row.kind !== kind) return null;
-    const secret = row.secret_hash ?? (row.secret_ciphertext ? secretBox.open(row.secret_ciphertext) : '');
-    return { id: row.id, workspace_id: row.workspace_id, format: row.format, subject_provider: row.subject_provider, secret };
+    return row && row.kind === kind ? toTarget(row) : null;
   }
 
   return {
     /**
      * @throws IntegrationInputError when a field the kind needs is missing or the secret is unusable.
-     * @throws NamespaceTakenError when the namespace already has an integration of this kind.
+     * @throws NamespaceTakenError when the workspace already has an integration of this kind for the namespace.
      */
     async create(input: CreateIntegrationInput, actor: string): Promise<IntegrationResource> {
       checkShape(input);
@@ -175,21 +198,37 @@ export function createIntegrationService(deps: {
     },
 
     /**
-     * The integration a delivery is addressed to, with its secret (plaintext HMAC secret, or the
-     * SHA-256 of a GitLab token): by `integrationId` when given, else by the longest namespace of
-     * `namespaces` that has one, else (identity only) the only identity integration.
-     * @returns null when none matches.
+     * The integration a delivery names with `integrationId` (`?integration=`), or, without one,
+     * the only identity integration; with its secret (plaintext HMAC secret, or the SHA-256 of a
+     * GitLab token).
+     * @returns null when none matches (or the id is of another kind).
      * @throws AmbiguousIntegrationError for an identity delivery without `integrationId` when several exist.
      */
-    async forDelivery(
-      kind: IntegrationKind,
-      target: { integrationId?: string; namespaces?: string[] },
-    ): Promise<DeliveryTarget | null> {
-      const key = [kind, target.integrationId ?? '', ...(target.namespaces ?? [])].join('\u0000');
+    async forDelivery(kind: IntegrationKind, target: { integrationId?: string }): Promise<DeliveryTarget | null> {
+      if (target.integrationId !== undefined && !storableKey(target.integrationId)) return null;
+      const key = ['id', kind, target.integrationId ?? ''].join('\u0000');
+      const cached = targets.get(key);
+      if (cached) return cached[0] ?? null;
+      const found = await resolveTarget(kind, target.integrationId);
+      if (found) targets.set(key, [found]);
+      return found;
+    },
+
+    /**
+     * The integrations that may own a delivery of `kind` routed by its payload's namespaces (the
+     * GitHub owner, or a GitLab project's group paths), in any workspace: at most
+     * {@link MAX_ROUTING_CANDIDATES}, most specific first, oldest first among equals. The caller
+     * verifies the delivery against every one and takes the first that verifies.
+     */
+    async candidatesFor(kind: 'github' | 'gitlab', namespaces: readonly string[]): Promise<readonly DeliveryTarget[]> {
+      // Read before the delivery is verified: a namespace no integration can have (over the
+      // column's 500 characters, or with a NUL, which PostgreSQL refuses) matches nothing.
+      const lower = namespaces.filter(storableKey).map((n) => n.toLowerCase());
+      const key = ['ns', kind, ...lower].join('\u0000');
       const cached = targets.get(key);
       if (cached) return cached;
-      const found = await resolveTarget(kind, target);
-      if (found) targets.set(key, Object.freeze(found));
+      const found = (await repo.listByNamespace(db, kind, lower, MAX_ROUTING_CANDIDATES)).map(toTarget);
+      if (found.length > 0) targets.set(key, Object.freeze(found));
       return found;
     },
 

@@ -25,7 +25,7 @@ export interface IntegrationResource {
   format: string | null;
   subject_provider: string | null;
   created_at: string;
-  /** Where the source should deliver (path on this service). */
+  /** Where the source should deliver (path on this service; for identity with `?integration=<id>`). */
   webhook_path: string;
 }
 

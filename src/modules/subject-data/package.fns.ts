@@ -64,8 +64,10 @@ function accountData(data: SubjectData): AccountData {
   };
 }
 
+/** A change event as a package shows it: the repository as the provider spelled it (lower-cased for older events). */
 function changeEventData(row: ChangeEventRow): ChangeEventData {
-  const { id, provider, repository, number, action, title, head_sha, received_at, author_account_id, author_login } = row;
+  const { id, provider, number, action, title, head_sha, received_at, author_account_id, author_login } = row;
+  const repository = row.repository_display ?? row.repository;
   return { id, provider, repository, number, action, title, head_sha, received_at, author_account_id, author_login };
 }
 

@@ -29,9 +29,11 @@ export function parseGithubPullRequest(payload: unknown): IncomingChangeEvent | 
   const head = asObject(pr?.head);
   if (typeof repository !== 'string' || typeof number !== 'number' || typeof root?.action !== 'string') return null;
   const user = asObject(pr?.user);
+  // GitHub account ids are integers: 1.5 or 1e300 is not one of its payloads.
+  if (typeof user?.id === 'number' && !Number.isSafeInteger(user.id)) return null;
   const author =
-    typeof user?.id === 'number' || typeof user?.id === 'string'
-      ? { account_id: String(user.id), login: typeof user.login === 'string' ? user.login : null }
+    Number.isSafeInteger(user?.id) || typeof user?.id === 'string'
+      ? { account_id: String(user?.id), login: typeof user?.login === 'string' ? user.login : null }
       : null;
   return {
     provider: 'github',

@@ -25,9 +25,11 @@ export function parseGitlabMergeRequest(payload: unknown): IncomingChangeEvent |
   if (root?.object_kind !== 'merge_request' || typeof repository !== 'string' || typeof attrs?.iid !== 'number') return null;
   const action = typeof attrs.action === 'string' ? attrs.action : 'unknown';
   const authorId = attrs.author_id;
+  // GitLab user ids are integers: 1.5 or 1e300 is not one of its payloads.
+  if (typeof authorId === 'number' && !Number.isSafeInteger(authorId)) return null;
   const user = asObject(root.user);
   const author =
-    typeof authorId === 'number' || typeof authorId === 'string'
+    Number.isSafeInteger(authorId) || typeof authorId === 'string'
       ? {
           account_id: String(authorId),
           login: user && String(user.id) === String(authorId) && typeof user.username === 'string' ? user.username : null,

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { changeEventProblem } from '../../modules/change-events/change-event-bounds.js';
+import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/delivery.repository.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
+import { firstVerified } from '../shared/first-verified.js';
 import { webhookErrors } from '../shared/webhook-errors.js';
 import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
 import { gitlabNamespaces, parseGitlabMergeRequest } from './parse.js';
@@ -8,15 +11,25 @@ import { verifyGitlabToken } from './verify.js';
 
 const RECORDED_ACTIONS = new Set(['open', 'update']);
 
+/**
+ * The integration the delivery is for: the one `?integration=` names, else the first of the
+ * project's group candidates (most specific first, any workspace) whose token matches.
+ */
 async function authenticate(request: FastifyRequest, services: Services, payload: unknown) {
   const query = request.query as { integration?: string };
-  const target = await services.integrations.forDelivery(
-    'gitlab',
-    query.integration ? { integrationId: query.integration } : { namespaces: gitlabNamespaces(payload) },
-  );
-  if (!target || !verifyGitlabToken(target.secret, header(request, 'x-gitlab-token'))) {
+  const candidates = query.integration
+    ? [await services.integrations.forDelivery('gitlab', { integrationId: query.integration })].filter((c) => c !== null)
+    : await services.integrations.candidatesFor('gitlab', gitlabNamespaces(payload));
+  const token = header(request, 'x-gitlab-token');
+  const target = await firstVerified(candidates, (c) => verifyGitlabToken(c.secret, token));
+  if (!target) {
     request.log.warn(
-      { source: 'gitlab', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
+      {
+        source: 'gitlab',
+        integrationId: candidates.length === 1 ? candidates[0]?.id : undefined,
+        candidates: candidates.length,
+        reason: candidates.length > 0 ? 'bad_signature' : 'no_integration',
+      },
       'webhook rejected',
     );
     throw webhookErrors.unauthenticated();
@@ -44,10 +57,14 @@ export async function gitlabWebhookRoute(app: FastifyInstance, opts: { services:
       if (event !== 'Merge Request Hook') return { status: 'ignored', reason: `${event ?? 'unnamed'} events are not recorded` };
       const change = parseGitlabMergeRequest(payload);
       if (!change) throw webhookErrors.badPayload();
+      const problem = changeEventProblem(change);
+      if (problem) throw webhookErrors.schemaViolation('GitLab Merge Request Hook', problem);
       if (!RECORDED_ACTIONS.has(change.action))
-        return { status: 'ignored', reason: `merge request action ${change.action} is not recorded` };
+        return { status: 'ignored', reason: `merge request action ${change.action.slice(0, 100)} is not recorded` };
       const deliveryId = header(request, 'idempotency-key') ?? header(request, 'x-gitlab-event-uuid') ?? '';
       if (deliveryId === '') throw webhookErrors.badPayload();
+      if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
+        throw webhookErrors.deliveryIdTooLong('Idempotency-Key or X-Gitlab-Event-UUID', MAX_DELIVERY_ID_CHARS);
       return services.changeEvents.record(target, deliveryId, change);
     },
   );

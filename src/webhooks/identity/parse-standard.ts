@@ -10,9 +10,12 @@ import { asObject } from '../shared/webhook-body.js';
 export type ParsedIdentityEvent =
   { kind: 'event'; event: CanonicalIdentityEvent } | { kind: 'ignored'; reason: string } | { kind: 'invalid' };
 
-/** A bounded non-empty string, or undefined. */
+/**
+ * A bounded non-empty string without NUL characters (PostgreSQL refuses them), or undefined. Every
+ * stored identity field passes through here, so each has a bound (the column's size).
+ */
 export function text(value: unknown, max = 300): string | undefined {
-  return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
+  return typeof value === 'string' && value.length > 0 && value.length <= max && !value.includes('\u0000') ? value : undefined;
 }
 
 /** An optional profile field: absent stays absent, null clears, a bounded string sets. `false` when malformed. */
@@ -58,9 +61,10 @@ function linkedAccounts(value: unknown): LinkedAccount[] | undefined | false {
   for (const item of value) {
     const o = asObject(item);
     const provider = text(o?.provider, 100);
-    const accountId = typeof o?.account_id === 'number' ? String(o.account_id) : text(o?.account_id);
-    if (!provider || !accountId) return false;
-    accounts.push({ provider, account_id: accountId, login: text(o?.login) ?? null });
+    const accountId = Number.isSafeInteger(o?.account_id) ? String(o?.account_id) : text(o?.account_id);
+    const login = optionalText(o?.login, 300);
+    if (!provider || !accountId || login === false) return false;
+    accounts.push({ provider, account_id: accountId, login: login ?? null });
   }
   return accounts;
 }

@@ -8,7 +8,7 @@ import { fileErasureOnDeprovision } from './auto-erase.js';
 import { parseClerkEvent } from './parse-clerk.js';
 import { type ParsedIdentityEvent, parseStandardEvent } from './parse-standard.js';
 import { parseWorkosEvent } from './parse-workos.js';
-import { messageId, verifyStandardWebhook, verifyWorkosSignature } from './verify.js';
+import { messageId, TIMESTAMP_TOLERANCE_MS, verifyStandardWebhook, verifyWorkosSignature } from './verify.js';
 
 async function resolve(request: FastifyRequest, services: Services): Promise<DeliveryTarget | null> {
   const { integration } = request.query as { integration?: string };
@@ -33,10 +33,18 @@ function parse(request: FastifyRequest, target: DeliveryTarget, payload: unknown
 }
 
 /**
+ * True when `occurredAt` is later than `now` plus {@link TIMESTAMP_TOLERANCE_MS}. Such an event is
+ * refused: stored, it would sort after every real event and make the subject ignore them all.
+ */
+function inFuture(occurredAt: string, now: Date): boolean {
+  return Date.parse(occurredAt) > now.getTime() + TIMESTAMP_TOLERANCE_MS;
+}
+
+/**
  * `POST /webhook/identity[?integration=int_…]`: identity-lifecycle events (PRODUCT.md §2.6) in
  * the integration's format (Standard Webhooks, Clerk via Svix, WorkOS). Verified before anything
- * is parsed; applied idempotently to the subject; `user.deleted` under
- * `auto_erase_on_deprovision` files a deletion request.
+ * is parsed; an event dated more than the tolerance in the future is a 400; applied idempotently
+ * to the subject; `user.deleted` under `auto_erase_on_deprovision` files a deletion request.
  */
 export async function identityWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
@@ -57,6 +65,7 @@ export async function identityWebhookRoute(app: FastifyInstance, opts: { service
       if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
       if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };
       const { event } = parsed;
+      if (inFuture(event.occurred_at, services.clock())) throw webhookErrors.futureEvent();
       const result = await services.subjects.applyIdentityEvent(
         target.workspace_id,
         target.subject_provider ?? target.format ?? 'identity',
