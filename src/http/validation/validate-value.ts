@@ -243,6 +243,7 @@ function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
   return out;
 }
 
+/** `allOf`: each part in order on the value so far; the first part that fails ends the check (its errors only). */
 function validateAllOf(parts: Schema[], value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
   let result = value;
   for (const part of parts) {
