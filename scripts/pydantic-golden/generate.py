@@ -33,8 +33,12 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
+import urllib.parse
+
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
+                      ValidationError)
+from pydantic_core import PydanticCustomError, PydanticKnownError
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test" / "golden" / "validation-cases.json"
@@ -43,21 +47,58 @@ OUT = ROOT / "test" / "golden" / "validation-cases.json"
 # Schemas (field order matters: Pydantic reports errors in declaration order).
 # --------------------------------------------------------------------------------------------
 
-ScopeKey = Literal[
-    "user", "user.account", "user.contact", "user.contact.email", "user.name", "user.content"
+# Constraints Pydantic does not have, written as a FastAPI service would write them
+# (docs/validation.md names the error types):
+
+
+def _no_nul(value: str) -> str:
+    """PostgreSQL text cannot hold U+0000: every str field refuses it, after its own constraints."""
+    if "\x00" in value:
+        raise PydanticCustomError("string_nul", "String should not contain a NUL character")
+    return value
+
+
+def _unique(items: list) -> list:
+    """A list that is a set: no item twice (runs only once the list itself is valid)."""
+    if len(set(items)) != len(items):
+        raise PydanticCustomError("list_unique", "List should have unique items")
+    return items
+
+
+def _str_first(value: Any) -> Any:
+    """`list[str]` checked against the keys afterwards: a non-string is `string_type` first, a
+    string with a NUL `string_nul` (as every str), then an unknown key `literal_error`."""
+    if not isinstance(value, str):
+        raise PydanticKnownError("string_type")
+    return _no_nul(value)
+
+
+NoNul = AfterValidator(_no_nul)
+Unique = AfterValidator(_unique)
+
+
+def Str(**constraints: Any) -> Any:
+    """A str field with length/pattern constraints that refuses NUL."""
+    return Annotated[str, Field(**constraints), NoNul] if constraints else Annotated[str, NoNul]
+
+
+ScopeKey = Annotated[
+    Literal["user", "user.account", "user.contact", "user.contact.email", "user.name",
+            "user.content"],
+    BeforeValidator(_str_first),
 ]
 
 
 class CreatePrivacyRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
-    request_type: Annotated[str, Field(pattern=r"^(access|export|correction|deletion)$")]
+    request_type: Str(pattern=r"^(access|export|correction|deletion)$")
     scope: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
-    subject_id: Annotated[str, Field(min_length=1, max_length=300)]
-    subject_provider: Annotated[str, Field(min_length=1, max_length=100)]
-    workspace_id: Annotated[str, Field(min_length=1, max_length=200)]
-    client_request_id: Annotated[str, Field(min_length=8, max_length=200)]
-    intake_ref: Annotated[str, Field(min_length=1, max_length=1100)]
+    subject_id: Str(min_length=1, max_length=300)
+    subject_provider: Str(min_length=1, max_length=100)
+    workspace_id: Str(min_length=1, max_length=200)
+    client_request_id: Str(min_length=8, max_length=200)
+    intake_ref: Str(min_length=1, max_length=1100)
 
 
 class _Inherit:
@@ -72,15 +113,20 @@ INHERIT: Any = _Inherit()
 
 
 class PolicyLayer(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+    # extra="forbid": a PUT replaces the layer, so a misspelt field must not pass as "inherit".
+    model_config = ConfigDict(strict=True, extra="forbid", arbitrary_types_allowed=True)
 
     processing_allowed: bool = INHERIT
     retention_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
     author_identity: Literal["full", "pseudonymous", "none"] = INHERIT
     excluded_paths: Annotated[
-        list[Annotated[str, Field(min_length=1, max_length=500)]], Field(max_length=100)
+        list[Str(min_length=1, max_length=500)], Field(max_length=100), Unique
     ] = INHERIT
-    regulations: Annotated[list[Literal["gdpr", "ccpa"]], Field(max_length=2)] = INHERIT
+    regulations: Annotated[
+        list[Literal["gdpr", "ccpa"]], Field(min_length=1, max_length=2), Unique
+    ] = INHERIT
+    require_approval: bool = INHERIT
+    auto_erase_on_deprovision: bool = INHERIT
 
 
 class Param:
@@ -101,8 +147,7 @@ ROUTES: dict[str, dict[str, Any]] = {
         "method": "POST",
         "path": "/api/v1/privacy/requests",
         "params": [
-            Param("header", "idempotency_key",
-                  Annotated[str, Field(min_length=8, max_length=200)], required=True),
+            Param("header", "idempotency_key", Str(min_length=8, max_length=200), required=True),
         ],
         "body": CreatePrivacyRequest,
     },
@@ -110,8 +155,7 @@ ROUTES: dict[str, dict[str, Any]] = {
         "method": "GET",
         "path": "/api/v1/privacy/requests",
         "params": [
-            Param("query", "workspace_id", Annotated[str, Field(min_length=1, max_length=200)],
-                  required=True),
+            Param("query", "workspace_id", Str(min_length=1, max_length=200), required=True),
             Param("query", "status", Optional[Literal[
                 "pending_approval", "queued", "processing", "completed", "action_required",
                 "failed", "rejected", "canceled"]], required=False, default=None),
@@ -119,8 +163,7 @@ ROUTES: dict[str, dict[str, Any]] = {
                   Optional[Literal["access", "export", "correction", "deletion"]],
                   required=False, default=None),
             Param("query", "overdue", Optional[bool], required=False, default=None),
-            Param("query", "cursor", Annotated[Optional[str], Field(max_length=500)],
-                  required=False, default=None),
+            Param("query", "cursor", Optional[Str(max_length=500)], required=False, default=None),
             Param("query", "limit", Annotated[int, Field(ge=1, le=100)],
                   required=False, default=50),
         ],
@@ -130,10 +173,8 @@ ROUTES: dict[str, dict[str, Any]] = {
         "method": "GET",
         "path": "/api/v1/policies/effective",
         "params": [
-            Param("query", "workspace_id", Annotated[str, Field(min_length=1, max_length=200)],
-                  required=True),
-            Param("query", "repository", Annotated[str, Field(min_length=1, max_length=500)],
-                  required=True),
+            Param("query", "workspace_id", Str(min_length=1, max_length=200), required=True),
+            Param("query", "repository", Str(min_length=1, max_length=500), required=True),
         ],
         "body": None,
     },
@@ -142,6 +183,21 @@ ROUTES: dict[str, dict[str, Any]] = {
         "path": "/api/v1/policies/workspaces/acme",
         "params": [],
         "body": PolicyLayer,
+    },
+    "policy_put_repository": {
+        "method": "PUT",
+        "path": "/api/v1/policies/workspaces/{workspace_id}/repositories/{repository}",
+        "params": [
+            Param("path", "workspace_id", Str(min_length=1, max_length=200), required=True),
+            Param("path", "repository", Str(min_length=1, max_length=500), required=True),
+        ],
+        "body": PolicyLayer,
+    },
+    "request_get": {
+        "method": "GET",
+        "path": "/api/v1/privacy/requests/{id}",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": None,
     },
 }
 
@@ -203,7 +259,7 @@ def is_json_content_type(value: Optional[str]) -> bool:
     return False
 
 
-def emulate(route: str, query: dict, headers: dict, body: Optional[str]) -> dict:
+def emulate(route: str, path: dict, query: dict, headers: dict, body: Optional[str]) -> dict:
     spec = ROUTES[route]
     body_value: Any = None
     if spec["body"] is not None and body:
@@ -223,7 +279,10 @@ def emulate(route: str, query: dict, headers: dict, body: Optional[str]) -> dict
         for p in spec["params"]:
             if p.where != where:
                 continue
-            raw = query_get(query, p.alias) if where == "query" else header_get(headers, p.alias)
+            if where == "path":
+                raw = path.get(p.alias)  # Starlette: percent-decoded, never absent on a matched route
+            else:
+                raw = query_get(query, p.alias) if where == "query" else header_get(headers, p.alias)
             loc = (where, p.alias)
             if raw is None:
                 if p.required:
@@ -269,8 +328,9 @@ FAMILY = "\U0001F469\u200d\U0001F469\u200d\U0001F467"  # 5 code points, 8 UTF-16
 
 
 def add(name: str, route: str, *, query: Optional[dict] = None, headers: Optional[dict] = None,
-        body: Optional[str] = None) -> None:
+        body: Optional[str] = None, path: Optional[dict] = None) -> None:
     spec = ROUTES[route]
+    path = path or {}
     query = query or {}
     headers = dict(headers or {})
     for k, v in headers.items():
@@ -279,11 +339,12 @@ def add(name: str, route: str, *, query: Optional[dict] = None, headers: Optiona
         "name": name,
         "route": route,
         "method": spec["method"],
-        "path": spec["path"],
+        # Path parameters are sent percent-encoded (every byte but unreserved ones).
+        "path": spec["path"].format(**{k: urllib.parse.quote(v, safe="") for k, v in path.items()}),
         "query": query,
         "headers": headers,
         "body": body,
-        "expected": emulate(route, query, headers, body),
+        "expected": emulate(route, path, query, headers, body),
     })
 
 
@@ -394,6 +455,9 @@ def build_create_cases() -> None:
     create("scope items unknown at indexes 0, 7 and 19 of 20",
            c(scope=["users", *["user"] * 6, "USER", *["user.name"] * 11, "user.contact.phone"]))
     create("scope items of wrong JSON types", c(scope=["user", 5, None, ["user"], {"k": "user"}, True]))
+    create("scope items: type checked first (string_type), then the key (literal_error)",
+           c(scope=[7, "user.email", "user", None, "USER", 1.5]))
+    create("scope item float and unknown key only", c(scope=["bogus", 2.0]))
     create("scope item with surrounding whitespace", c(scope=[" user"]))
     create("scope is a string", c(scope="user"))
     create("scope is null", c(scope=None))
@@ -416,6 +480,18 @@ def build_create_cases() -> None:
     create("subject_id array", c(subject_id=["583231"]))
     create("subject_id object", c(subject_id={"id": "583231"}))
     create("workspace_id whitespace only is long enough", c(workspace_id=" "))
+
+    # ---- NUL (U+0000): refused in every string after its own constraints (PostgreSQL text)
+    create("subject_id with a NUL", c(subject_id="5832\u000031"))
+    create("workspace_id only a NUL", c(workspace_id="\u0000"))
+    create("every string field with a NUL, scope item too",
+           c(request_type="access\u0000", scope=["user\u0000"], subject_id="\u0000",
+             subject_provider="git\u0000hub", workspace_id="acme\u0000", client_request_id="req-\u0000-0001",
+             intake_ref="https://x.example/\u0000"))
+    create("client_request_id 7 chars with a NUL (too_short first)", c(client_request_id="req\u0000001"))
+    create("intake_ref 1101 chars with a NUL (too_long first)", c(intake_ref="\u0000" * 1101))
+    create("NUL in an unknown field is ignored", c(note="a\u0000b"))
+    create("NUL escaped in raw JSON", None, raw=dumps(c(subject_id="@@")).replace('"@@"', '"58\\u00003"'))
 
     # ---- unicode at length boundaries
     create("client_request_id 7 emoji (14 UTF-16 units) is too short", c(client_request_id=EMOJI * 7))
@@ -538,6 +614,12 @@ def build_list_cases() -> None:
         "limit": "0", "cursor": pad("c", 501), "overdue": "maybe", "request_type": "purge",
         "status": "done", "workspace_id": ""})
     lst("workspace_id missing and limit invalid", {"limit": "abc"})
+    lst("workspace_id with a NUL", {"workspace_id": "ac\u0000me"})
+    lst("cursor with a NUL", {"workspace_id": "acme", "cursor": "\u0000"})
+    lst("NUL in every param", {"workspace_id": "\u0000", "status": "queued\u0000",
+                               "request_type": "\u0000", "overdue": "true\u0000",
+                               "cursor": "c\u0000", "limit": "5\u0000"})
+    lst("NUL in an unknown param is ignored", {"workspace_id": "acme", "x": "\u0000"})
 
 
 def build_effective_cases() -> None:
@@ -557,6 +639,9 @@ def build_effective_cases() -> None:
     eff("repository 501", {"workspace_id": "acme", "repository": pad("github.com/acme/", 501)})
     eff("repository 501 emoji, workspace_id missing", {"repository": EMOJI * 501})
     eff("repeated repository, last wins", {"workspace_id": "acme", "repository": ["acme/api", ""]})
+    eff("repository with a NUL", {"workspace_id": "acme", "repository": "acme/\u0000api"})
+    eff("workspace_id with a NUL, repository too long with a NUL",
+        {"workspace_id": "\u0000", "repository": "\u0000" * 501})
 
 
 def build_policy_cases() -> None:
@@ -566,17 +651,46 @@ def build_policy_cases() -> None:
             body=raw if raw is not None else dumps(body))
 
     full = {"processing_allowed": True, "retention_days": 365, "author_identity": "pseudonymous",
-            "excluded_paths": ["vendor/", "docs/**/*.md"], "regulations": ["gdpr", "ccpa"]}
+            "excluded_paths": ["vendor/", "docs/**/*.md"], "regulations": ["gdpr", "ccpa"],
+            "require_approval": True, "auto_erase_on_deprovision": False}
     put("valid empty object inherits everything", {})
     put("valid every field", full)
-    put("valid bounds: retention 1, empty lists", {"processing_allowed": False, "retention_days": 1,
-                                                    "author_identity": "none", "excluded_paths": [],
-                                                    "regulations": []})
+    put("valid bounds: retention 1, empty excluded_paths, one regulation",
+        {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
+         "excluded_paths": [], "regulations": ["ccpa"]})
     put("valid bounds: retention 3650, 100 paths of 500 chars, 2 regulations",
         {"retention_days": 3650, "excluded_paths": [pad(f"src/{i}/", 500) for i in range(100)],
-         "regulations": ["ccpa", "ccpa"]})
+         "regulations": ["ccpa", "gdpr"]})
     put("valid excluded path 1 char and 500 emoji", {"excluded_paths": ["a", EMOJI * 500]})
-    put("valid unknown fields ignored", {"retention_days": 30, "inherit": True, "version": 3})
+    put("valid paths differing only in case are distinct", {"excluded_paths": ["Vendor/", "vendor/"]})
+
+    # ---- sets: regulations at least one, no duplicates; excluded_paths no duplicates
+    put("regulations empty", {"regulations": []})
+    put("regulations duplicated", {"regulations": ["ccpa", "ccpa"]})
+    put("regulations duplicated gdpr, other fields valid",
+        {"retention_days": 30, "regulations": ["gdpr", "gdpr"], "require_approval": True})
+    put("regulations 3 items with duplicates (only too_long)", {"regulations": ["ccpa", "ccpa", "ccpa"]})
+    put("regulations duplicated unknown key (only literal_error)", {"regulations": ["hipaa", "hipaa"]})
+    put("excluded_paths duplicated", {"excluded_paths": ["vendor/", "docs/", "vendor/"]})
+    put("excluded_paths duplicated and an invalid item (only the item error)",
+        {"excluded_paths": ["vendor/", "vendor/", ""]})
+    put("excluded_paths 101 duplicates (only too_long)", {"excluded_paths": ["vendor/"] * 101})
+    put("regulations empty and excluded_paths duplicated",
+        {"excluded_paths": ["a", "a"], "regulations": []})
+
+    # ---- unknown fields: extra="forbid" (a typo must not wipe a setting)
+    put("unknown field: typo retension_days", {"retension_days": 7})
+    put("unknown fields after field errors, in input order",
+        {"zeta": None, "retention_days": 0, "alpha": [1], "regulations": []})
+    put("unknown fields next to valid ones", {"retention_days": 30, "inherit": True, "version": 3})
+    put("unknown field with an object value (input echoed, _sa keys dropped)",
+        {"settings": {"retention_days": 7, "_sa_state": 1}})
+    put("unknown field __proto__", None, raw='{"__proto__": {"retention_days": 7}}')
+
+    # ---- NUL
+    put("excluded_paths item with a NUL", {"excluded_paths": ["src/", "vendor/\u0000"]})
+    put("excluded_paths item 501 NULs (only too_long)", {"excluded_paths": ["\u0000" * 501]})
+    put("regulations item with a NUL (literal_error)", {"regulations": ["gdpr\u0000"]})
     put("empty body", None, raw="")
     add("policy_put: no body, no content-type", "policy_put", headers={}, body=None)
     put("JSON null body", None, raw="null")
@@ -624,12 +738,33 @@ def build_policy_cases() -> None:
     put("text/plain body is not parsed", full,
         headers={"content-type": "text/plain; charset=utf-8"})
 
+    def put_repo(name: str, workspace_id: str, repository: str, body: Any) -> None:
+        add("policy_put_repository: " + name, "policy_put_repository", headers=JSON_CT,
+            path={"workspace_id": workspace_id, "repository": repository}, body=dumps(body))
+
+    put_repo("valid", "acme", "payments-api", {"regulations": ["ccpa"]})
+    put_repo("workspace_id with a NUL", "ac\u0000me", "payments-api", {})
+    put_repo("repository with a NUL, body errors after path errors", "acme", "pay\u0000ments",
+             {"regulations": [], "retension_days": 7})
+    put_repo("both path params only a NUL", "\u0000", "\u0000", {})
+
+
+def build_request_get_cases() -> None:
+    def get(name: str, request_id: str) -> None:
+        add("request_get: " + name, "request_get", path={"id": request_id})
+
+    get("valid unknown id", "pr_01J0000000000000000000000")
+    get("id with a NUL", "pr_\u0000")
+    get("id only a NUL", "\u0000")
+    get("id 41 chars (too_long before the NUL check)", "\u0000" * 41)
+
 
 def main() -> None:
     build_create_cases()
     build_list_cases()
     build_effective_cases()
     build_policy_cases()
+    build_request_get_cases()
     names = [case["name"] for case in CASES]
     dupes = {n for n in names if names.count(n) > 1}
     assert not dupes, f"duplicate case names: {dupes}"

@@ -1,7 +1,8 @@
 /**
- * fast-check fuzzing of bodies, headers and query strings against the validation contract
- * (PRODUCT.md §2.1): never a 5xx, every 422 well-formed, every other error `{"detail": string}`,
- * and a refused request stores nothing.
+ * fast-check fuzzing of bodies, headers, query strings and path ids against the validation
+ * contract (PRODUCT.md §2.1): never a 5xx, every 422 well-formed, every other error
+ * `{"detail": string}`, and a refused request stores nothing. Runs on both databases; strings
+ * include control characters and NUL (which PostgreSQL text cannot hold).
  */
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
@@ -24,8 +25,16 @@ const headerText = fc
 const encodedBytes = fc
   .uint8Array({ maxLength: 40 })
   .map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
+/** Text with any ASCII control character, NUL included, and sometimes a NUL for sure. */
+const controlText = fc.oneof(
+  fc.string({ unit: 'binary-ascii', maxLength: 40 }),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([a, b]) => `${a}\u0000${b}`),
+);
+/** Any JSON value, or a string with control characters / NUL. */
+const fieldValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), controlText);
 const queryValue = fc.oneof(
   fc.string({ maxLength: 40 }).map(encodeURIComponent),
+  controlText.map(encodeURIComponent),
   encodedBytes,
   fc.constantFrom('', 'true', 'false', '0', '-1', '1e3', '%', '%zz'),
 );
@@ -51,7 +60,7 @@ const POLICY_FIELDS = [
 /** A body close to `valid`: some fields replaced by any JSON value, some removed. */
 function nearValid(valid: Record<string, unknown>, fields: string[]) {
   return fc
-    .record({ replace: fc.dictionary(fc.constantFrom(...fields), fc.jsonValue({ maxDepth: 3 })), drop: fc.subarray(fields) })
+    .record({ replace: fc.dictionary(fc.constantFrom(...fields), fieldValue), drop: fc.subarray(fields) })
     .map(({ replace, drop }) => {
       const body: Record<string, unknown> = { ...valid, ...replace };
       for (const field of drop) delete body[field];
@@ -167,7 +176,11 @@ for (const dialect of dialects()) {
     });
 
     it('PUT policy layers: any body, any repository path', async () => {
-      const repository = fc.oneof(fc.constantFrom('octo/repo', 'group/sub/project'), fc.string({ minLength: 1, maxLength: 60 }));
+      const repository = fc.oneof(
+        fc.constantFrom('octo/repo', 'group/sub/project'),
+        fc.string({ minLength: 1, maxLength: 60 }),
+        controlText.filter((text) => text.length > 0),
+      );
       await fc.assert(
         fc.asyncProperty(
           fc.boolean(),
@@ -185,6 +198,27 @@ for (const dialect of dialects()) {
             });
           },
         ),
+        RUNS,
+      );
+    });
+
+    it('path ids: any text (NUL and other control characters included) in every route that takes one', async () => {
+      const id = fc.oneof(
+        fc.string({ minLength: 1, maxLength: 50 }),
+        controlText.filter((text) => text.length > 0),
+      );
+      const route = fc.constantFrom(
+        ['GET', '/api/v1/privacy/requests/{}'],
+        ['POST', '/api/v1/privacy/requests/{}/approve'],
+        ['GET', '/api/v1/privacy/requests/{}/report'],
+        ['GET', '/api/v1/policies/workspaces/{}'],
+        ['DELETE', '/api/v1/policies/workspaces/acme/repositories/{}'],
+      );
+      await fc.assert(
+        fc.asyncProperty(route, id, async ([method, template], value) => {
+          const url = template.replace('{}', encodeURIComponent(value));
+          await sendChecked(`${method} ${url}`, { method: method as 'GET', url, headers: { authorization: auth } });
+        }),
         RUNS,
       );
     });

@@ -229,5 +229,21 @@ for (const dialect of dialects()) {
       assert.match(malformed.stderr, /not valid JSON/);
       assert.match(JSON.parse(cli('policy', 'get', '--workspace', 'zero').stdout).version, /\.w0\.r0$/);
     });
+
+    it('policy set refuses unknown fields and empty or duplicated sets (exit 2): a typo changes nothing', () => {
+      const before = JSON.parse(cli('policy', 'get', '--workspace', 'acme').stdout);
+      assert.equal(before.policy.retention_days, 30);
+      const typo = cli('policy', 'set', '--workspace', 'acme', '--json', '{"retension_days":7}');
+      assert.equal(typo.status, 2, typo.stdout);
+      assert.equal(typo.stdout, '');
+      assert.match(typo.stderr, /body\.retension_days: Extra inputs are not permitted/);
+      const sets = cli('policy', 'set', '--workspace', 'acme', '--json', '{"regulations":[],"excluded_paths":["a","a"]}');
+      assert.equal(sets.status, 2, sets.stdout);
+      assert.match(sets.stderr, /body\.excluded_paths: List should have unique items/);
+      assert.match(sets.stderr, /body\.regulations: List should have at least 1 item after validation, not 0/);
+      const after = JSON.parse(cli('policy', 'get', '--workspace', 'acme').stdout);
+      assert.equal(after.version, before.version);
+      assert.deepEqual(after.policy, before.policy);
+    });
   });
 }

@@ -223,3 +223,48 @@ describe('codePointLength and string lengths', () => {
     ]);
   });
 });
+
+describe('sets, forbidden extras, ordered checks and NUL (issue 11)', () => {
+  test('uniqueItems compares items as JSON values, and only on an otherwise valid list', () => {
+    const SET: Schema = { type: 'array', items: {}, uniqueItems: true };
+    assert.deepEqual(run(SET, [1, '1', [1], { a: 1 }], 'strict').types, []);
+    assert.deepEqual(run(SET, [{ a: 1 }, { a: 1 }], 'strict').types, ['list_unique']);
+    const BOUNDED: Schema = { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 2, uniqueItems: true };
+    assert.deepEqual(run(BOUNDED, ['a', 'a', 'a'], 'strict').types, ['too_long']);
+    assert.deepEqual(run(BOUNDED, ['', ''], 'strict').types, ['string_too_short', 'string_too_short']);
+  });
+
+  test('additionalProperties false: extra_forbidden per unknown key, after the declared fields, with its value', () => {
+    const MODEL: Schema = {
+      type: 'object',
+      properties: { a: { type: 'integer' }, s: { type: 'string', writeOnly: true } },
+      additionalProperties: false,
+    };
+    const { errors, result } = run(MODEL, { z: [1], a: 'x', __proto__x: null, s: 'secret' }, 'strict', ['body']);
+    assert.deepEqual(
+      errors.map((e) => [e.type, e.loc, e.input]),
+      [
+        ['int_type', ['body', 'a'], 'x'],
+        ['extra_forbidden', ['body', 'z'], [1]],
+        ['extra_forbidden', ['body', '__proto__x'], null],
+      ],
+    );
+    assert.deepEqual(result, { a: 'x', s: 'secret' });
+  });
+
+  test('allOf reports the first failing part only', () => {
+    const KEY: Schema = { allOf: [{ type: 'string' }, { type: 'string', enum: ['user'] }] };
+    assert.deepEqual(run(KEY, 5, 'strict').types, ['string_type']);
+    assert.deepEqual(run(KEY, 'users', 'strict').types, ['literal_error']);
+    assert.deepEqual(run(KEY, 'user\u0000', 'strict').types, ['string_nul']);
+    assert.deepEqual(run(KEY, 'user', 'strict').types, []);
+  });
+
+  test('NUL: refused in any string after its own constraints; an enum reports literal_error', () => {
+    assert.deepEqual(run({ type: 'string' }, 'a\u0000b', 'lax').types, ['string_nul']);
+    assert.deepEqual(run({ type: 'string', maxLength: 2 }, '\u0000\u0000\u0000', 'strict').types, ['string_too_long']);
+    assert.deepEqual(run({ type: 'string', pattern: '^a$' }, 'a\u0000', 'strict').types, ['string_pattern_mismatch']);
+    assert.deepEqual(run({ type: 'string', enum: ['a'] }, 'a\u0000', 'strict').types, ['literal_error']);
+    assert.deepEqual(run({ type: 'string' }, '\u0001\u001f\u007f', 'strict').types, [], 'other control characters pass');
+  });
+});

@@ -4,16 +4,25 @@ import { StringEnum } from './common.schemas.js';
 const AUTHOR_IDENTITY = ['full', 'pseudonymous', 'none'] as const;
 const REGULATIONS = ['gdpr', 'ccpa'] as const;
 
-/** A layer's settings: every field optional (absent inherits). PRODUCT.md §2.4. */
-export const PolicyLayerBody = Type.Object({
-  processing_allowed: Type.Optional(Type.Boolean()),
-  retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-  author_identity: Type.Optional(StringEnum(AUTHOR_IDENTITY)),
-  excluded_paths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
-  regulations: Type.Optional(Type.Array(StringEnum(REGULATIONS), { maxItems: 2 })),
-  require_approval: Type.Optional(Type.Boolean()),
-  auto_erase_on_deprovision: Type.Optional(Type.Boolean()),
-});
+/**
+ * A layer's settings: every field optional (absent inherits). PRODUCT.md §2.4. The set fields
+ * take no duplicates, `regulations` at least one; unknown fields are refused (`extra_forbidden`):
+ * a PUT replaces the whole layer, so a misspelt field would silently drop the setting it meant.
+ */
+export const PolicyLayerBody = Type.Object(
+  {
+    processing_allowed: Type.Optional(Type.Boolean()),
+    retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    author_identity: Type.Optional(StringEnum(AUTHOR_IDENTITY)),
+    excluded_paths: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100, uniqueItems: true }),
+    ),
+    regulations: Type.Optional(Type.Array(StringEnum(REGULATIONS), { minItems: 1, maxItems: 2, uniqueItems: true })),
+    require_approval: Type.Optional(Type.Boolean()),
+    auto_erase_on_deprovision: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
 /** A complete policy. */
 export const PolicySchema = Type.Object({

@@ -2,10 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { REQUEST_STATUSES, REQUEST_TYPES, SCOPE_KEYS } from '../../modules/privacy-requests/privacy-request.types.js';
 import { StringEnum } from './common.schemas.js';
 
+/**
+ * A scope key: a string first (`string_type`), then one of the keys (`literal_error`), as FastAPI
+ * reports a `list[str]` item checked against the keys afterwards.
+ */
+const ScopeKey = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(), StringEnum(SCOPE_KEYS)] });
+
 /** `POST /api/v1/privacy/requests` body (PRODUCT.md §2.3). Field order is the order errors are reported in. */
 export const CreatePrivacyRequestBody = Type.Object({
   request_type: Type.String({ pattern: '^(access|export|correction|deletion)$' }),
-  scope: Type.Array(StringEnum(SCOPE_KEYS), { minItems: 1, maxItems: 20 }),
+  scope: Type.Array(ScopeKey, { minItems: 1, maxItems: 20 }),
   subject_id: Type.String({ minLength: 1, maxLength: 300 }),
   subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
   workspace_id: Type.String({ minLength: 1, maxLength: 200 }),

@@ -141,6 +141,27 @@ export const pydanticError = {
     msg: 'Input should be a valid dictionary',
     input,
   }),
+  /** Not built into Pydantic: the `AfterValidator` of scripts/pydantic-golden raises it (docs/validation.md). */
+  listUnique: (loc: Loc, input: unknown): ErrorItem => ({
+    type: 'list_unique',
+    loc,
+    msg: 'List should have unique items',
+    input,
+  }),
+  /** Not built into Pydantic: the `AfterValidator` of scripts/pydantic-golden raises it (docs/validation.md). */
+  stringNul: (loc: Loc, input: unknown): ErrorItem => ({
+    type: 'string_nul',
+    loc,
+    msg: 'String should not contain a NUL character',
+    input,
+  }),
+  /** A key the model does not declare, under `extra="forbid"`. */
+  extraForbidden: (loc: Loc, input: unknown): ErrorItem => ({
+    type: 'extra_forbidden',
+    loc,
+    msg: 'Extra inputs are not permitted',
+    input,
+  }),
   jsonInvalid: (pos: number, error: string): ErrorItem => ({
     type: 'json_invalid',
     loc: ['body', pos],

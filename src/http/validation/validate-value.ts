@@ -2,8 +2,10 @@ import { pydanticError as E, type ErrorItem, type Loc } from './error-item.js';
 
 /**
  * The subset of JSON Schema (as TypeBox writes it) that the validator understands:
- * objects with properties, strings with lengths/pattern/enum, integers with bounds, booleans,
- * arrays with item counts, and records (`additionalProperties`).
+ * objects with properties (`additionalProperties: false` forbids other keys), strings with
+ * lengths/pattern/enum, integers with bounds, booleans, arrays with item counts and
+ * `uniqueItems`, records (`additionalProperties` a schema), and `allOf` (checked in order, the
+ * first failing part reports).
  */
 export interface Schema {
   type?: string;
@@ -19,6 +21,10 @@ export interface Schema {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  /** No two items equal (Pydantic has no such constraint: an `AfterValidator` raising `list_unique`). */
+  uniqueItems?: boolean;
+  /** Every part in order; the first that fails reports, the rest are not checked. */
+  allOf?: Schema[];
   default?: unknown;
   /** A secret: never echoed in an error's `input` (replaced by `[redacted]`). */
   writeOnly?: boolean;
@@ -81,6 +87,10 @@ function validateString(schema: Schema, value: unknown, loc: Loc, errors: ErrorI
     errors.push(E.stringTooLong(loc, value, schema.maxLength));
   } else if (schema.pattern !== undefined && !compiledPattern(schema.pattern).test(value)) {
     errors.push(E.stringPatternMismatch(loc, value, schema.pattern));
+  } else if (value.includes('\u0000')) {
+    // PostgreSQL text cannot hold NUL: every string refuses it, after its own constraints (as an
+    // AfterValidator would), so both databases answer the same 422 (docs/validation.md).
+    errors.push(E.stringNul(loc, value));
   }
   return value;
 }
@@ -170,7 +180,14 @@ function validateArray(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
   if (errors.length === before && schema.minItems !== undefined && value.length < schema.minItems) {
     errors.push(E.tooShort(loc, value, schema.minItems, value.length));
   }
+  // Uniqueness is an AfterValidator in the Pydantic model: it runs only on a list that passed.
+  if (errors.length === before && schema.uniqueItems && !allDistinct(value)) errors.push(E.listUnique(loc, value));
   return result;
+}
+
+/** True when no two items are equal as JSON values. */
+function allDistinct(items: unknown[]): boolean {
+  return new Set(items.map((item) => JSON.stringify(item))).size === items.length;
 }
 
 /** A JSON object: not an array, null or a boxed value such as {@link PyFloat}. */
@@ -217,18 +234,37 @@ function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
       out[key] = structuredClone(fieldSchema.default);
     }
   }
+  // `extra="forbid"`: after the declared fields, each unknown key in the input's order.
+  if (schema.additionalProperties === false) {
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(schema.properties ?? {}, key)) errors.push(E.extraForbidden([...loc, key], value[key]));
+    }
+  }
   return out;
+}
+
+/** `allOf`: each part in order on the value so far; the first part that fails ends the check (its errors only). */
+function validateAllOf(parts: Schema[], value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  let result = value;
+  for (const part of parts) {
+    const before = errors.length;
+    result = validateValue(part, result, loc, mode, errors);
+    if (errors.length > before) break;
+  }
+  return result;
 }
 
 /**
  * Validates `value` against `schema` the way Pydantic v2 validates the equivalent model, pushing
  * one {@link ErrorItem} per failure (all of them, in field declaration order) onto `errors`.
- * Unknown object keys are dropped (Pydantic's `extra="ignore"`).
+ * Unknown object keys are dropped (Pydantic's `extra="ignore"`), or reported as `extra_forbidden`
+ * where the schema says `additionalProperties: false` (`extra="forbid"`).
  *
  * @returns the validated value (integers and booleans parsed in `lax` mode, defaults filled,
  *   unknown keys removed); meaningless when errors were pushed.
  */
 export function validateValue(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
+  if (schema.allOf) return validateAllOf(schema.allOf, value, loc, mode, errors);
   if (schema.enum) return validateLiteral(schema, value, loc, errors);
   switch (schema.type) {
     case 'string':

@@ -7,6 +7,7 @@ import { appendAuditEvent } from '../audit/audit.repository.js';
 import * as repo from './policy.repository.js';
 import type { Policy, PolicyLayerSettings, PolicySources } from './policy.types.js';
 import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
+import { readStoredSettings } from './stored-layer.fns.js';
 
 /** The effective policy of one repository (PRODUCT.md §2.4). */
 export interface EffectivePolicy {
@@ -18,7 +19,10 @@ export interface EffectivePolicy {
   evaluated_at: string;
 }
 
-/** One stored layer. `repository` is null for the workspace layer. */
+/**
+ * One stored layer. `repository` is null for the workspace layer. `settings` are the fields in
+ * force: a stored field the API would refuse today is left out (readStoredSettings).
+ */
 export interface PolicyLayer {
   workspace_id: string;
   repository: string | null;
@@ -31,7 +35,7 @@ function toLayer(row: repo.PolicyLayerRow): PolicyLayer {
   return {
     workspace_id: row.workspace_id,
     repository: row.repository === '' ? null : row.repository,
-    settings: JSON.parse(row.settings) as PolicyLayerSettings,
+    settings: readStoredSettings(row.settings),
     version: row.version,
     updated_at: row.updated_at,
   };
@@ -112,8 +116,8 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
     const workspace = rows.find((r) => r.repository === '');
     const repositoryLayer = rows.find((r) => r.repository === key && key !== '');
     const result = mergePolicy({
-      workspace: workspace ? JSON.parse(workspace.settings) : null,
-      repository: repositoryLayer ? JSON.parse(repositoryLayer.settings) : null,
+      workspace: workspace ? readStoredSettings(workspace.settings) : null,
+      repository: repositoryLayer ? readStoredSettings(repositoryLayer.settings) : null,
     });
     return { ...result, version: effectiveVersion(workspace?.version ?? 0, repositoryLayer?.version ?? 0) };
   }

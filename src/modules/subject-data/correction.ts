@@ -56,8 +56,18 @@ function isCorrectable(field: string): field is CorrectableField {
 }
 
 /**
+ * A string of 1 to `maxLength` code points without a NUL character (PostgreSQL text cannot hold
+ * one; refused on both databases alike).
+ */
+function isStorableText(value: unknown, maxLength: number): value is string {
+  if (typeof value !== 'string' || value.includes('\u0000')) return false;
+  const length = [...value].length;
+  return length >= 1 && length <= maxLength;
+}
+
+/**
  * Checks `changes` against the request's scope: every key a correctable field its scope covers,
- * every value a string of 1 to the field's maximum code points.
+ * every value a string of 1 to the field's maximum code points, without a NUL character.
  * @returns the refused fields (empty when all are fine).
  */
 export function correctionProblems(
@@ -68,8 +78,7 @@ export function correctionProblems(
   for (const [field, value] of Object.entries(changes)) {
     if (!isCorrectable(field)) problems.push({ field, problem: 'not_correctable' });
     else if (!covers(scope, CORRECTABLE_FIELDS[field].category)) problems.push({ field, problem: 'not_in_scope' });
-    else if (typeof value !== 'string' || [...value].length < 1 || [...value].length > CORRECTABLE_FIELDS[field].maxLength)
-      problems.push({ field, problem: 'invalid_value' });
+    else if (!isStorableText(value, CORRECTABLE_FIELDS[field].maxLength)) problems.push({ field, problem: 'invalid_value' });
   }
   return problems;
 }
