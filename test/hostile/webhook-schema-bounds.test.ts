@@ -196,7 +196,13 @@ for (const dialect of dialects()) {
         await refused(() => sendGitlab(t.app, { body: gitlab(() => undefined), token: GL_TOKEN, query }), 422, /string_nul/);
         const event = canonicalEvent('evt_q', 'user.created', new Date().toISOString(), { user_id: 'u_q' });
         await refused(
-          () => postIdentity(t, event, standardHeaders(identitySecret, 'msg_q', event), query.slice('?integration='.length)),
+          () =>
+            postIdentity(
+              t,
+              event,
+              standardHeaders(identitySecret, 'msg_q', event),
+              decodeURIComponent(query.slice('?integration='.length)),
+            ),
           422,
           /string_nul/,
         );
