@@ -70,10 +70,18 @@ for (const dialect of dialects()) {
     describe('routing', () => {
       const body = canonicalEvent('evt_r1', 'user.created', '2026-01-01T00:00:00Z', { user_id: 'u_r', email: 'r@example.com' });
 
-      it('answers 400 when several identity integrations exist and none is named, storing nothing', async () => {
-        const res = await postIdentity(t, body, signed(standardSecret, body));
-        assert.equal(res.statusCode, 400, res.body);
-        assert.match(res.json().detail, /integration/);
+      it('routes a delivery without ?integration= to the integration whose secret verifies it; none: 401, nothing stored', async () => {
+        const routed = canonicalEvent('evt_r0', 'user.created', '2026-01-01T00:00:00Z', {
+          user_id: 'u_r0',
+          email: 'r0@example.com',
+        });
+        const res = await postIdentity(t, routed, signed(eraseSecret, routed));
+        assert.deepEqual(res.json(), { status: 'accepted', event_id: 'evt_r0' }, 'the second workspace, found by its secret');
+        assert.equal((await t.services.subjects.get('erasing', 'okta', 'u_r0'))?.email, 'r0@example.com');
+        assert.equal(await t.services.subjects.get('acme', 'okta', 'u_r0'), null);
+        const forged = await postIdentity(t, body, signed(newStandardSecret(), body));
+        assert.equal(forged.statusCode, 401, forged.body);
+        assert.doesNotMatch(forged.body, /several|integrations exist|int_/i, 'no answer tells of other integrations');
         assert.equal(await t.services.subjects.get('acme', 'okta', 'u_r'), null);
       });
 

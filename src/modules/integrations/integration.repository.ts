@@ -50,9 +50,9 @@ export async function listByNamespace(
   return rows.sort((a, b) => (b.namespace?.length ?? 0) - (a.namespace?.length ?? 0));
 }
 
-/** Every identity integration (normally one or a few). */
-export async function listIdentityIntegrations(db: Executor): Promise<IntegrationRow[]> {
-  return db.selectFrom('integrations').selectAll().where('kind', '=', 'identity').orderBy('id').limit(2).execute();
+/** The oldest `limit` identity integrations, oldest first (ids sort by creation time). */
+export async function listIdentityIntegrations(db: Executor, limit: number): Promise<IntegrationRow[]> {
+  return db.selectFrom('integrations').selectAll().where('kind', '=', 'identity').orderBy('id').limit(limit).execute();
 }
 
 /** Deletes an integration; returns false when there was none. */

@@ -36,9 +36,6 @@ export class IntegrationInputError extends Error {
   }
 }
 
-/** A delivery names no integration and several could take it (identity): the sender must name one. */
-export class AmbiguousIntegrationError extends Error {}
-
 /** The workspace already has an integration of the same kind for the namespace (409; other workspaces never cause it). */
 export class NamespaceTakenError extends Error {}
 
@@ -139,11 +136,6 @@ export function createIntegrationService(deps: {
   async function resolveTarget(kind: IntegrationKind, integrationId: string | undefined): Promise<DeliveryTarget | null> {
     let row: repo.IntegrationRow | undefined;
     if (integrationId) row = await repo.findIntegration(db, integrationId);
-    else if (kind === 'identity') {
-      const all = await repo.listIdentityIntegrations(db);
-      if (all.length > 1) throw new AmbiguousIntegrationError('several identity integrations');
-      row = all[0];
-    }
     return row && row.kind === kind ? toTarget(row) : null;
   }
 
@@ -202,7 +194,6 @@ export function createIntegrationService(deps: {
      * the only identity integration; with its secret (plaintext HMAC secret, or the SHA-256 of a
      * GitLab token).
      * @returns null when none matches (or the id is of another kind).
-     * @throws AmbiguousIntegrationError for an identity delivery without `integrationId` when several exist.
      */
     async forDelivery(kind: IntegrationKind, target: { integrationId?: string }): Promise<DeliveryTarget | null> {
       if (target.integrationId !== undefined && !storableKey(target.integrationId)) return null;
@@ -211,6 +202,20 @@ export function createIntegrationService(deps: {
       if (cached) return cached[0] ?? null;
       const found = await resolveTarget(kind, target.integrationId);
       if (found) targets.set(key, [found]);
+      return found;
+    },
+
+    /**
+     * The identity integrations a delivery without `?integration=` may belong to, in any
+     * workspace: the oldest {@link MAX_ROUTING_CANDIDATES}. The caller verifies the delivery
+     * against every one and takes the first that verifies, so no answer tells whether other
+     * workspaces have one; later ones are reached through `?integration=` only.
+     */
+    async identityCandidates(): Promise<readonly DeliveryTarget[]> {
+      const cached = targets.get('identity');
+      if (cached) return cached;
+      const found = (await repo.listIdentityIntegrations(db, MAX_ROUTING_CANDIDATES)).map(toTarget);
+      if (found.length > 0) targets.set('identity', Object.freeze(found));
       return found;
     },
 

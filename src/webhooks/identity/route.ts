@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AmbiguousIntegrationError, type DeliveryTarget } from '../../modules/integrations/integration.service.js';
+import type { DeliveryTarget } from '../../modules/integrations/integration.service.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
+import { firstVerified } from '../shared/first-verified.js';
 import { webhookErrors } from '../shared/webhook-errors.js';
 import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
 import { fileErasureOnDeprovision } from './auto-erase.js';
@@ -10,14 +11,30 @@ import { type ParsedIdentityEvent, parseStandardEvent } from './parse-standard.j
 import { parseWorkosEvent } from './parse-workos.js';
 import { messageId, TIMESTAMP_TOLERANCE_MS, verifyStandardWebhook, verifyWorkosSignature } from './verify.js';
 
-async function resolve(request: FastifyRequest, services: Services): Promise<DeliveryTarget | null> {
+/**
+ * The integration the delivery is for, once its signature checks out: the one `?integration=`
+ * names, else the first of the identity integrations (any workspace, the oldest few) whose
+ * secret verifies it. Each candidate is checked in its own format.
+ */
+async function authenticate(request: FastifyRequest, services: Services, now: Date): Promise<DeliveryTarget> {
   const { integration } = request.query as { integration?: string };
-  try {
-    return await services.integrations.forDelivery('identity', integration ? { integrationId: integration } : {});
-  } catch (error) {
-    if (error instanceof AmbiguousIntegrationError) throw webhookErrors.ambiguousIntegration();
-    throw error;
+  const candidates = integration
+    ? [await services.integrations.forDelivery('identity', { integrationId: integration })].filter((c) => c !== null)
+    : await services.integrations.identityCandidates();
+  const target = await firstVerified(candidates, (c) => verified(request, c, now));
+  if (!target) {
+    request.log.warn(
+      {
+        source: 'identity',
+        integrationId: integration && candidates.length === 1 ? candidates[0]?.id : undefined,
+        candidates: candidates.length,
+        reason: candidates.length > 0 ? 'bad_signature' : 'no_integration',
+      },
+      'webhook rejected',
+    );
+    throw webhookErrors.unauthenticated();
   }
+  return target;
 }
 
 function verified(request: FastifyRequest, target: DeliveryTarget, now: Date): boolean {
@@ -53,14 +70,7 @@ export async function identityWebhookRoute(app: FastifyInstance, opts: { service
     { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
     async (request) => {
       const body = rawText(request);
-      const target = await resolve(request, services);
-      if (!target || !verified(request, target, services.clock())) {
-        request.log.warn(
-          { source: 'identity', integrationId: target?.id, reason: target ? 'bad_signature' : 'no_integration' },
-          'webhook rejected',
-        );
-        throw webhookErrors.unauthenticated();
-      }
+      const target = await authenticate(request, services, services.clock());
       const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
       if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
       if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };

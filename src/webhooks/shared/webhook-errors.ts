@@ -16,7 +16,6 @@ export const webhookErrors = {
   futureEvent: () =>
     new HttpError(400, 'Identity event occurred_at is more than 5 minutes in the future: check the sender clock'),
   unsupportedMediaType: () => new HttpError(415, 'Unsupported media type: send application/json'),
-  ambiguousIntegration: () => new HttpError(400, 'Several identity integrations exist: name one with ?integration=int_…'),
 };
 
 /** Why a delivery was refused, for the log line (never the payload, never a header value). */
