@@ -26,7 +26,7 @@ function target(values: { workspace?: string; repository?: string }) {
 
 /**
  * Parses and validates a layer exactly as `PUT /api/v1/policies/…` does its body (CPython JSON,
- * Pydantic strict mode; unknown keys dropped).
+ * Pydantic strict mode; unknown keys refused as `extra_forbidden`, so a typo writes nothing).
  *
  * @throws UsageError listing each `loc: msg`.
  */
