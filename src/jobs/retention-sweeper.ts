@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
+import { nextTurn } from '../lib/yielding.js';
 import * as repo from './retention.repository.js';
 
 /** Default time between retention sweeps, ms (`RETENTION_SWEEP_MS` in config.ts overrides it). */
@@ -23,19 +24,21 @@ export interface SweepCounts {
   webhookDeliveries: number;
 }
 
-const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** The sweeper was stopped mid-sweep: the sweep ends at its next yield point (the next one does the rest). */
+class SweepStopped extends Error {}
 
 /**
- * Runs `step` (one batch delete) until a batch comes back short. Yields to the event loop between
- * batches: better-sqlite3 is synchronous, and `serve` must keep answering during a big backlog.
+ * Runs `step` (one batch delete) until a batch comes back short. Awaits `pause` (a yield to the
+ * event loop) between batches: better-sqlite3 is synchronous, and `serve` must keep answering
+ * (and honour SIGTERM) during a big backlog.
  */
-async function drain(step: () => Promise<number>, batchSize: number): Promise<number> {
+async function drain(step: () => Promise<number>, batchSize: number, pause: () => Promise<void>): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = await step();
     total += deleted;
     if (deleted < batchSize) return total;
-    await nextTick();
+    await pause();
   }
 }
 
@@ -67,6 +70,13 @@ export function createRetentionSweeper(deps: {
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let stopping = false;
+
+  /** A yield between batches; throws {@link SweepStopped} once `stop()` was called. */
+  async function nextTick(): Promise<void> {
+    await nextTurn();
+    if (stopping) throw new SweepStopped();
+  }
 
   /**
    * Walks the (workspace, repository) pairs one index search at a time ({@link repo.nextChangeEventScope}),
@@ -83,7 +93,7 @@ export function createRetentionSweeper(deps: {
         const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
         const pair = scope;
         if (pair.oldest < cutoff)
-          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize);
+          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize, nextTick);
       }
       await nextTick();
     }
@@ -102,8 +112,9 @@ export function createRetentionSweeper(deps: {
     const idempotencyRecords = await drain(
       () => repo.deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize),
       batchSize,
+      nextTick,
     );
-    const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize);
+    const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize, nextTick);
     // Deleted change events held authors and titles: on SQLite, move them out of the WAL too.
     if (changeEvents > 0) await database.checkpoint();
     return { changeEvents, idempotencyRecords, webhookDeliveries };
@@ -117,6 +128,7 @@ export function createRetentionSweeper(deps: {
       const deleted = counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries;
       log[deleted > 0 ? 'info' : 'debug']({ ...counts, durationMs: Date.now() - started }, 'retention sweep');
     } catch (error) {
+      if (error instanceof SweepStopped) return log.info({ durationMs: Date.now() - started }, 'retention sweep stopped');
       log.warn({ error: errorName(error), durationMs: Date.now() - started }, 'retention sweep failed');
     }
   }
@@ -140,9 +152,10 @@ export function createRetentionSweeper(deps: {
       running = true;
       loop = run(intervalMs);
     },
-    /** Stops the schedule; resolves once a sweep in progress has finished. */
+    /** Stops the schedule and a sweep in progress at its next batch; resolves once it has. */
     async stop(): Promise<void> {
       running = false;
+      stopping = true;
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;
