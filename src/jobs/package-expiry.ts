@@ -53,8 +53,11 @@ export async function expirePackages(deps: {
   now: Date;
   retentionDays: number;
   batchSize: number;
+  /** Awaited between batches (default: one event-loop turn); the sweeper's stops a sweep at SIGTERM. */
+  pause?: () => Promise<void>;
 }): Promise<number> {
   const { db, batchSize } = deps;
+  const pause = deps.pause ?? nextTick;
   for (;;) {
     const rows = await packagesWithoutExpiry(db, batchSize);
     for (const row of rows)
@@ -64,7 +67,7 @@ export async function expirePackages(deps: {
         await packageExpiry(row.package ?? '{}', row.created_at, deps.retentionDays, deps.policies),
       );
     if (rows.length < batchSize) break;
-    await nextTick();
+    await pause();
   }
   const now = toTimestamp(deps.now);
   let deleted = 0;
@@ -72,6 +75,6 @@ export async function expirePackages(deps: {
     const count = await deleteDuePackages(db, now, batchSize);
     deleted += count;
     if (count < batchSize) return deleted;
-    await nextTick();
+    await pause();
   }
 }

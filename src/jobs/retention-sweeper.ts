@@ -5,6 +5,7 @@ import type { SweepMetrics } from '../metrics.js';
 import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
+import { nextTurn } from '../lib/yielding.js';
 import { expirePackages } from './package-expiry.js';
 import * as repo from './retention.repository.js';
 
@@ -30,19 +31,21 @@ export interface SweepCounts {
   packages: number;
 }
 
-const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** The sweeper was stopped mid-sweep: the sweep ends at its next yield point (the next one does the rest). */
+class SweepStopped extends Error {}
 
 /**
- * Runs `step` (one batch delete) until a batch comes back short. Yields to the event loop between
- * batches: better-sqlite3 is synchronous, and `serve` must keep answering during a big backlog.
+ * Runs `step` (one batch delete) until a batch comes back short. Awaits `pause` (a yield to the
+ * event loop) between batches: better-sqlite3 is synchronous, and `serve` must keep answering
+ * (and honour SIGTERM) during a big backlog.
  */
-async function drain(step: () => Promise<number>, batchSize: number): Promise<number> {
+async function drain(step: () => Promise<number>, batchSize: number, pause: () => Promise<void>): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = await step();
     total += deleted;
     if (deleted < batchSize) return total;
-    await nextTick();
+    await pause();
   }
 }
 
@@ -80,6 +83,13 @@ export function createRetentionSweeper(deps: {
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let stopping = false;
+
+  /** A yield between batches; throws {@link SweepStopped} once `stop()` was called. */
+  async function nextTick(): Promise<void> {
+    await nextTurn();
+    if (stopping) throw new SweepStopped();
+  }
 
   /**
    * Walks the (workspace, repository) pairs one index search at a time ({@link repo.nextChangeEventScope}),
@@ -96,7 +106,7 @@ export function createRetentionSweeper(deps: {
         const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
         const pair = scope;
         if (pair.oldest < cutoff)
-          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize);
+          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize, nextTick);
       }
       await nextTick();
     }
@@ -115,14 +125,16 @@ export function createRetentionSweeper(deps: {
     const idempotencyRecords = await drain(
       () => repo.deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize),
       batchSize,
+      nextTick,
     );
-    const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize);
+    const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize, nextTick);
     const packages = await expirePackages({
       db,
       policies,
       now,
       retentionDays: deps.packageRetentionDays ?? DEFAULT_PACKAGE_RETENTION_DAYS,
       batchSize,
+      pause: nextTick,
     });
     // Deleted change events and packages held personal data: on SQLite, move them out of the WAL too.
     if (changeEvents > 0 || packages > 0) await checkpointUntilClean(database, { log, onAttempt: countCheckpoint });
@@ -138,6 +150,7 @@ export function createRetentionSweeper(deps: {
       log[deleted > 0 ? 'info' : 'debug']({ ...counts, durationMs: Date.now() - started }, 'retention sweep');
       deps.metrics?.sweepEnded(true, clock());
     } catch (error) {
+      if (error instanceof SweepStopped) return log.info({ durationMs: Date.now() - started }, 'retention sweep stopped');
       log.warn({ error: errorName(error), durationMs: Date.now() - started }, 'retention sweep failed');
       deps.metrics?.sweepEnded(false, clock());
     }
@@ -162,9 +175,10 @@ export function createRetentionSweeper(deps: {
       running = true;
       loop = run(intervalMs);
     },
-    /** Stops the schedule; resolves once a sweep in progress has finished. */
+    /** Stops the schedule and a sweep in progress at its next batch; resolves once it has. */
     async stop(): Promise<void> {
       running = false;
+      stopping = true;
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;

@@ -8,8 +8,10 @@ import { appendAuditEvent } from '../modules/audit/audit.repository.js';
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle.fns.js';
 import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
 import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
-import { claimNext, extendLease, finishAttempt } from './job.repository.js';
-import { saveResult } from './result.repository.js';
+import { nextTurn, stringifyYielding } from '../lib/yielding.js';
+import type { Executor } from '../db/executor.js';
+import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
+import { saveResultJson } from './result.repository.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -21,6 +23,9 @@ export interface WorkerOptions {
 /** The attempt ended because the lease was lost (another worker took over, or the request was canceled). */
 class LeaseLost extends Error {}
 
+/** The worker is stopping: the attempt is abandoned at a yield point and the request given back. */
+class WorkerStopping extends Error {}
+
 /** A failure reason safe to store and show: the error's class, never its message (it may quote data). */
 function failureReason(error: unknown): string {
   return error instanceof Error ? error.name : 'Error';
@@ -28,10 +33,16 @@ function failureReason(error: unknown): string {
 
 /**
  * The request processor: claims due requests (the `privacy_requests` table is the queue), runs
- * the handler of the request type inside one transaction that also records the outcome, keeps
- * its lease alive while it works, retries failures with exponential backoff, and marks a request
- * `failed` after `maxAttempts`. A request whose worker dies is claimed again when its lease
- * expires; completion is conditional on still holding the lease, so each request completes once.
+ * the handler of the request type, records the outcome in a transaction that checks the lease,
+ * keeps its lease alive while it works, retries failures with exponential backoff, and marks a
+ * request `failed` after `maxAttempts`. A request whose worker dies is claimed again when its
+ * lease expires; completion is conditional on still holding the lease, so each request completes once.
+ *
+ * It shares the event loop with HTTP (`serve`), so it never holds it for long: it yields
+ * (setImmediate) between requests, handlers read and write in pages with `pause` between them,
+ * packages are serialized in slices ({@link stringifyYielding}), and read-only handlers (access,
+ * export) run outside any transaction, their outcome stored by a short one. `stop()` takes
+ * effect at the next yield point: the request in hand is given back ({@link releaseClaim}).
  */
 export function createWorker(deps: {
   database: Database;
@@ -49,27 +60,60 @@ export function createWorker(deps: {
   let running = false;
   let loop: Promise<void> | null = null;
 
+  let stopping = false;
+
+  /** Yields to the event loop; throws {@link WorkerStopping} once `stop()` was called. */
+  async function pause(): Promise<void> {
+    await nextTurn();
+    if (stopping) throw new WorkerStopping();
+  }
+
+  /** Records the outcome (status, result, audit) in `tx`, only while this worker holds the lease. */
+  async function record(
+    tx: Executor,
+    request: PrivacyRequestRow,
+    outcome: HandlerOutcome,
+    result: { pkg: string | null; report: string | null },
+  ): Promise<void> {
+    const at = toTimestamp(clock());
+    const done = outcome.status === 'completed';
+    const fields = done
+      ? { status: 'completed', completed_at: at, status_reason: null }
+      : { status: 'action_required', status_reason: outcome.reason };
+    if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
+    if (done) await saveResultJson(tx, request.id, result.pkg, result.report, at);
+    await appendAuditEvent(tx, {
+      actor: 'worker',
+      action: `privacy_request.${fields.status}`,
+      targetType: 'privacy_request',
+      targetId: request.id,
+      workspaceId: request.workspace_id,
+      details: { attempt: request.attempts },
+      occurredAt: at,
+    });
+  }
+
+  /** The outcome's package and report as JSON text, serialized in slices. */
+  async function serialize(outcome: HandlerOutcome) {
+    if (outcome.status !== 'completed') return { pkg: null, report: null };
+    const json = async (value: unknown) => (value === undefined ? null : ((await stringifyYielding(value, pause)) ?? null));
+    return { pkg: await json(outcome.package), report: await json(outcome.report) };
+  }
+
   async function complete(request: PrivacyRequestRow, now: Date): Promise<HandlerOutcome> {
     const handler = deps.handlers[request.request_type];
     if (!handler) throw new Error(`no handler for ${request.request_type}`);
+    const context = { request, now, pseudonymKey: deps.pseudonymKey, pause };
+    if (handler.readOnly) {
+      // Built outside any transaction; stored by a short one that checks the lease.
+      const outcome = await handler({ ...context, tx: db });
+      const result = await serialize(outcome);
+      await db.transaction().execute((tx) => record(tx, request, outcome, result));
+      return outcome;
+    }
     return db.transaction().execute(async (tx) => {
-      const outcome = await handler({ tx, request, now, pseudonymKey: deps.pseudonymKey });
-      const at = toTimestamp(clock());
-      const done = outcome.status === 'completed';
-      const fields = done
-        ? { status: 'completed', completed_at: at, status_reason: null }
-        : { status: 'action_required', status_reason: outcome.reason };
-      if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
-      if (done) await saveResult(tx, request.id, outcome.package, outcome.report, at);
-      await appendAuditEvent(tx, {
-        actor: 'worker',
-        action: `privacy_request.${fields.status}`,
-        targetType: 'privacy_request',
-        targetId: request.id,
-        workspaceId: request.workspace_id,
-        details: { attempt: request.attempts },
-        occurredAt: at,
-      });
+      const outcome = await handler({ ...context, tx });
+      await record(tx, request, outcome, await serialize(outcome));
       return outcome;
     });
   }
@@ -106,6 +150,24 @@ export function createWorker(deps: {
     );
   }
 
+  let wake: (() => void) | null = null;
+  /** Waits `pollMs`, or less when `stop()` is called. */
+  function idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, options.pollMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Gives an abandoned request back (stopping); if that fails, its lease brings it back. */
+  async function giveBack(request: PrivacyRequestRow): Promise<void> {
+    const released = await releaseClaim(db, request.id, owner, toTimestamp(clock())).catch(() => false);
+    log.info({ requestId: request.id, released }, 'worker stopping; request given back');
+  }
+
   /** Claims and processes at most one request. @returns true when one was claimed. */
   async function runOnce(): Promise<boolean> {
     const now = clock();
@@ -127,6 +189,7 @@ export function createWorker(deps: {
     } catch (error) {
       if (error instanceof LeaseLost)
         log.info({ requestId: request.id }, 'lease lost; another worker or an operator took the request');
+      else if (error instanceof WorkerStopping) await giveBack(request);
       else await retryOrFail(request, error);
     } finally {
       clearInterval(heartbeat);
@@ -136,11 +199,14 @@ export function createWorker(deps: {
 
   async function run(): Promise<void> {
     while (running) {
+      // Between requests: HTTP and signals get their turn, however long the backlog.
+      await nextTurn();
+      if (!running) return;
       const worked = await runOnce().catch((error: unknown) => {
         log.warn({ error: failureReason(error) }, 'worker poll failed');
         return false;
       });
-      if (!worked && running) await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+      if (!worked && running) await idle();
     }
   }
 
@@ -153,9 +219,14 @@ export function createWorker(deps: {
       running = true;
       loop = run();
     },
-    /** Stops after the request in hand (if any) is finished. */
+    /**
+     * Stops at once: no further claim, and the request in hand (if any) is abandoned at its next
+     * yield point and given back (`queued`, the attempt not counted). Resolves when that is done.
+     */
     async stop(): Promise<void> {
       running = false;
+      stopping = true;
+      wake?.();
       await loop;
     },
   };

@@ -1,15 +1,58 @@
 import pino from 'pino';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import { prepareSchema } from '../../db/migrator.js';
+import { SqliteFileInUse, lockDatabaseUrl } from '../../db/sqlite-process-lock.js';
 import { startWorker } from '../../jobs/start-worker.js';
 import { loggerOptions } from '../../logger.js';
 import { createMetrics } from '../../metrics.js';
-import { type Command, limitPositionals, parseCommandArgs, withServices } from '../command.js';
+import { openServices } from '../../services.js';
+import { type Command, CommandFailure, limitPositionals, parseCommandArgs, withDatabase } from '../command.js';
 import { startMetricsServer } from '../worker-metrics-server.js';
 
 const USAGE = ['worker'];
 
+/** The SQLite file's process lock (db/sqlite-process-lock.ts); a refusal becomes exit 1 with its message. */
+function lockOrFail(url: string) {
+  try {
+    return lockDatabaseUrl(url);
+  } catch (error) {
+    if (error instanceof SqliteFileInUse) throw new CommandFailure(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Migrates (or checks), serves the worker's own `/metrics` when WORKER_METRICS_PORT is set,
+ * starts the worker and the sweeper, and stops them at SIGTERM/SIGINT.
+ */
+async function runUntilSignal(database: Database, config: Config): Promise<void> {
+  await prepareSchema(database.db, config.migrateOnStart);
+  const services = await openServices({ config, database });
+  const log = pino(loggerOptions(config.logLevel));
+  // No database: the gauges read from the database are `serve`'s (docs/operations.md, Metrics).
+  const metrics = createMetrics();
+  const port = config.worker.metricsPort;
+  const endpoint = port === undefined ? null : await startMetricsServer(metrics.registry, config.host, port, config.metricsToken);
+  if (endpoint) log.info({ url: endpoint.url }, 'worker metrics listening');
+  // Listen for the signals before saying "started": whoever waits for that line may stop us at once.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  const worker = startWorker(services, config.worker, log, metrics);
+  log.info({ owner: worker.owner }, 'worker started');
+  await stopped;
+  await worker.stop();
+  await endpoint?.close();
+  log.info('worker stopped');
+}
+
 /**
  * `privacyctl worker`: runs the request worker alone (no HTTP) until SIGTERM or SIGINT, then
- * finishes the request in hand and exits 0. Settings: WORKER_POLL_MS, WORKER_LEASE_MS,
+ * stops at once (a request in hand stops at its next yield point and is given back) and exits 0.
+ * On SQLite it first takes the file's process lock: exit 1 when `serve` or another worker holds
+ * it (PostgreSQL takes any number of workers). Settings: WORKER_POLL_MS, WORKER_LEASE_MS,
  * WORKER_MAX_ATTEMPTS (see README). With WORKER_METRICS_PORT, serves its own Prometheus
  * `/metrics` on HOST:WORKER_METRICS_PORT (processed requests, retention sweeps, process metrics).
  */
@@ -18,25 +61,14 @@ export const workerCommand: Command = {
   async run(args) {
     const { positionals } = parseCommandArgs(args, {}, USAGE);
     limitPositionals(positionals, 0, USAGE);
-    await withServices(async (services, config) => {
-      const log = pino(loggerOptions(config.logLevel));
-      // No database: the gauges read from the database are `serve`'s (docs/operations.md, Metrics).
-      const metrics = createMetrics();
-      const port = config.worker.metricsPort;
-      const endpoint =
-        port === undefined ? null : await startMetricsServer(metrics.registry, config.host, port, config.metricsToken);
-      if (endpoint) log.info({ url: endpoint.url }, 'worker metrics listening');
-      // Listen for the signals before saying "started": whoever waits for that line may stop us at once.
-      const stopped = new Promise<void>((resolve) => {
-        process.once('SIGTERM', resolve);
-        process.once('SIGINT', resolve);
-      });
-      const worker = startWorker(services, config.worker, log, metrics);
-      log.info({ owner: worker.owner }, 'worker started');
-      await stopped;
-      await worker.stop();
-      await endpoint?.close();
-      log.info('worker stopped');
+    await withDatabase(async (database, config) => {
+      const lock = lockOrFail(config.databaseUrl);
+      try {
+        await runUntilSignal(database, config);
+      } finally {
+        // Given back once the worker has stopped; the OS gives it back too if the process dies.
+        lock.release();
+      }
     });
   },
 };

@@ -6,9 +6,10 @@ import type { RequestHandler } from './handler.types.js';
  * subject and its linked identities in scope, writes the tombstones, and completes with the
  * erasure report (per category: erased counts, kept records and why; no personal data). A
  * subject the service has never seen completes with zero counts (its tombstone still written).
- * Idempotent inside `tx`: a rolled-back attempt leaves nothing, a rerun erases what is left.
+ * Runs in the worker's transaction (atomic), reading in pages and writing in batches with
+ * `pause` between them. Idempotent inside `tx`: a rolled-back attempt leaves nothing, a rerun erases what is left.
  */
-export const deletionHandler: RequestHandler = async ({ tx, request, now, pseudonymKey }) => ({
+export const deletionHandler: RequestHandler = async ({ tx, request, now, pseudonymKey, pause }) => ({
   status: 'completed',
-  report: await eraseSubjectData(tx, request, pseudonymKey, now),
+  report: await eraseSubjectData(tx, request, pseudonymKey, now, pause),
 });

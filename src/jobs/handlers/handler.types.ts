@@ -1,13 +1,25 @@
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Executor } from '../../db/executor.js';
 import type { PrivacyRequestRow } from '../../modules/privacy-requests/privacy-request.repository.js';
 
-/** What a handler gets: the transaction its effects must use, the claimed request, the time, the pseudonym key. */
+/**
+ * What a handler gets: where to read and write, the claimed request, the time, the pseudonym
+ * key, and `pause`, to await between pages and batches of long work.
+ */
 export interface HandlerContext {
-  tx: Transaction<DB>;
+  /**
+   * The transaction its effects must use; for a {@link RequestHandler.readOnly} handler the
+   * worker passes the database itself (no transaction: reads in pages, nothing held between them).
+   */
+  tx: Executor;
   request: PrivacyRequestRow;
   now: Date;
   pseudonymKey: string;
+  /**
+   * Yields to the event loop (setImmediate) so HTTP requests and signals are served; throws when
+   * the worker is stopping (the attempt is abandoned and the request given back). Absent when a
+   * test calls a handler directly: then a plain yield.
+   */
+  pause?: () => Promise<void>;
 }
 
 /**
@@ -19,7 +31,11 @@ export type HandlerOutcome =
   { status: 'completed'; package?: unknown; report?: unknown } | { status: 'action_required'; reason: string };
 
 /**
- * Processes one request inside `ctx.tx`. Must be idempotent: if the worker dies before commit,
- * the transaction rolls back and the request runs again. Throws to fail the attempt (retried).
+ * Processes one request. Must be idempotent: if the worker dies before commit, the transaction
+ * rolls back and the request runs again. Throws to fail the attempt (retried).
+ *
+ * `readOnly` handlers (access, export) write nothing themselves: the worker runs them outside
+ * any transaction and stores their outcome afterwards in a short one that also checks the lease.
+ * The others run inside the transaction that records the outcome.
  */
-export type RequestHandler = (ctx: HandlerContext) => Promise<HandlerOutcome>;
+export type RequestHandler = ((ctx: HandlerContext) => Promise<HandlerOutcome>) & { readonly readOnly?: boolean };

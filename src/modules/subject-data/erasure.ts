@@ -1,13 +1,14 @@
 import type { Executor } from '../../db/executor.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
+import { nextTurn } from '../../lib/yielding.js';
 import { requestLocation } from '../privacy-requests/privacy-request.fns.js';
 import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
 import { buildErasureReport, type ErasureCounts, type ErasureReport, zeroCounts } from './erasure-report.fns.js';
 import * as writes from './erasure.repository.js';
 import { packageWithout } from './package.fns.js';
 import { categoriesInScope, type DataCategory, parseScope } from './scope.fns.js';
-import { gatherSubjectData } from './subject-data.repository.js';
+import { gatherSubjectData, SUBJECT_PAGE_SIZE } from './subject-data.repository.js';
 import type { SubjectData } from './subject-data.types.js';
 
 const PROFILE_FIELDS = { 'user.contact.email': 'email', 'user.name': 'name' } as const;
@@ -49,16 +50,28 @@ async function eraseProfile(tx: Executor, data: SubjectData, scope: readonly Dat
   }
 }
 
-/** Change events of the account set: anonymous (author columns null; title null with user.content). */
-async function eraseChangeEvents(tx: Executor, data: SubjectData, scope: readonly DataCategory[], c: ErasureCounts) {
+/**
+ * Change events of the account set: anonymous (author columns null; title null with user.content),
+ * {@link SUBJECT_PAGE_SIZE} per statement with `pause` between them.
+ */
+async function eraseChangeEvents(
+  tx: Executor,
+  data: SubjectData,
+  scope: readonly DataCategory[],
+  c: ErasureCounts,
+  pause: () => Promise<void>,
+) {
   const content = scope.includes('user.content');
   if (!content && !scope.includes('user.account')) return;
   const events = data.changeEvents;
-  await writes.anonymizeChangeEvents(
-    tx,
-    events.map((e) => e.id),
-    content,
-  );
+  for (let i = 0; i < events.length; i += SUBJECT_PAGE_SIZE) {
+    if (i > 0) await pause();
+    await writes.anonymizeChangeEvents(
+      tx,
+      events.slice(i, i + SUBJECT_PAGE_SIZE).map((e) => e.id),
+      content,
+    );
+  }
   c.changeEventAuthors = events.length;
   const titled = events.filter((e) => e.title !== null).length;
   if (content) c.changeEventTitles = titled;
@@ -66,9 +79,16 @@ async function eraseChangeEvents(tx: Executor, data: SubjectData, scope: readonl
 }
 
 /** Earlier access/export packages of the subject: the erased categories removed; dropped when none is left. */
-async function erasePackages(tx: Executor, data: SubjectData, erased: readonly DataCategory[], c: ErasureCounts) {
+async function erasePackages(
+  tx: Executor,
+  data: SubjectData,
+  erased: readonly DataCategory[],
+  c: ErasureCounts,
+  pause: () => Promise<void>,
+) {
   for (const result of data.results) {
     if (result.package === null) continue;
+    await pause();
     const { json, removed } = packageWithout(result.package, erased);
     if (removed.length === 0) continue;
     await writes.replacePackage(tx, result.request_id, json);
@@ -98,6 +118,10 @@ function erasedCategories(scope: readonly DataCategory[]): DataCategory[] {
  * about it are stored without identity. Privacy request records and the audit trail stay
  * (Art. 5(2), 17(3)(b)).
  *
+ * One transaction, so the report is exact and nothing is half erased; inside it the history is
+ * read in pages and written in batches with `pause` awaited between them (the event loop stays
+ * free; on SQLite other writers wait for the commit, asynchronously).
+ *
  * @returns the report: per category, what was erased (counts) and kept (why); no personal data.
  */
 export async function eraseSubjectData(
@@ -105,14 +129,15 @@ export async function eraseSubjectData(
   request: PrivacyRequestRow,
   pseudonymKey: string,
   now: Date,
+  pause: () => Promise<void> = nextTurn,
 ): Promise<ErasureReport> {
   const scope = categoriesInScope(parseScope(request.scope));
-  const data = await gatherSubjectData(tx, request, pseudonymKey, { lock: true });
+  const data = await gatherSubjectData(tx, request, pseudonymKey, { lock: true, pause });
   const counts = zeroCounts();
   const at = toTimestamp(now);
   await eraseProfile(tx, data, scope, counts, at);
-  await eraseChangeEvents(tx, data, scope, counts);
-  await erasePackages(tx, data, erasedCategories(scope), counts);
+  await eraseChangeEvents(tx, data, scope, counts, pause);
+  await erasePackages(tx, data, erasedCategories(scope), counts, pause);
   if (scope.includes('user.account')) {
     // This request's own record copies only the request; it goes too, but is not the subject's data held before.
     await writes.deleteIdempotencyRecords(tx, [requestLocation(request.id)]);

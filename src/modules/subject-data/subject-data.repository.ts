@@ -1,9 +1,10 @@
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
+import { nextTurn } from '../../lib/yielding.js';
 import type { ChangeEventRow } from '../change-events/change-event.repository.js';
 import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
-import { listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
+import { type IdentityEventRow, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
 import { accountSet } from './accounts.fns.js';
 import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';
 
@@ -39,25 +40,47 @@ export async function resolveSubject(db: Executor, key: SubjectKey, lock = false
   return (lock ? forUpdate(db, linked) : linked).executeTakeFirst();
 }
 
+/** Rows read per statement when a subject's history is read in pages. */
+export const SUBJECT_PAGE_SIZE = 500;
+
+/** Stored results read per statement: each can hold a whole package. */
+const RESULT_PAGE_SIZE = 16;
+
+/** Awaited between pages: lets the event loop serve HTTP; the worker's version also stops work on SIGTERM. */
+type Pause = () => Promise<void>;
+
+/** Reads the rows of `ids` `size` at a time, awaiting `pause` between statements; order kept per page. */
+async function readInPages<T>(ids: readonly string[], size: number, pause: Pause, read: (page: string[]) => Promise<T[]>) {
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += size) {
+    if (i > 0) await pause();
+    for (const row of await read(ids.slice(i, i + size))) rows.push(row);
+  }
+  return rows;
+}
+
 /**
  * Change events of the workspace authored by any account of the set: stored under the account's
  * keyed pseudonym (`pseudonymous` and `full` policies), or with its account id (`full`).
- * Oldest first. Events stored without an author (`none`, erased) cannot be attributed.
+ * Oldest first (id order). Events stored without an author (`none`, erased) cannot be attributed.
+ * Read in pages: first the ids (one index search), then {@link SUBJECT_PAGE_SIZE} rows per
+ * statement with `pause` between them, so a long history never holds the event loop at once.
  */
 export async function findAuthoredChangeEvents(
   db: Executor,
   workspaceId: string,
   accounts: readonly Account[],
   pseudonymKey: string,
+  pause: Pause = nextTurn,
 ): Promise<ChangeEventRow[]> {
   if (accounts.length === 0) return [];
   const pseudonyms = accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));
   // Every branch of the OR names the workspace, so each one is an index search (SQLite's
   // multi-index OR, PostgreSQL's BitmapOr). With `workspace_id = ?` outside the OR, SQLite
   // searched the pseudonym index by workspace alone and read every event of the workspace.
-  return db
+  const ids = await db
     .selectFrom('change_events')
-    .selectAll()
+    .select('id')
     .where((eb) =>
       eb.or([
         eb.and([eb('workspace_id', '=', workspaceId), eb('author_pseudonym', 'in', pseudonyms)]),
@@ -72,19 +95,29 @@ export async function findAuthoredChangeEvents(
     )
     .orderBy('id')
     .execute();
+  return readInPages(
+    ids.map((r) => r.id),
+    SUBJECT_PAGE_SIZE,
+    pause,
+    (page) => db.selectFrom('change_events').selectAll().where('id', 'in', page).orderBy('id').execute(),
+  );
 }
 
-/** The workspace's privacy requests naming any account of the set, except `excludeId`; oldest first. */
+/**
+ * The workspace's privacy requests naming any account of the set, except `excludeId`; oldest
+ * first. Read in pages like {@link findAuthoredChangeEvents}.
+ */
 export async function findSubjectRequests(
   db: Executor,
   workspaceId: string,
   accounts: readonly Account[],
   excludeId: string,
+  pause: Pause = nextTurn,
 ): Promise<PrivacyRequestRow[]> {
   if (accounts.length === 0) return [];
-  return db
+  const ids = await db
     .selectFrom('privacy_requests')
-    .selectAll()
+    .select('id')
     .where('workspace_id', '=', workspaceId)
     .where('id', '!=', excludeId)
     .where((eb) =>
@@ -92,48 +125,79 @@ export async function findSubjectRequests(
     )
     .orderBy('id')
     .execute();
+  return readInPages(
+    ids.map((r) => r.id),
+    SUBJECT_PAGE_SIZE,
+    pause,
+    (page) => db.selectFrom('privacy_requests').selectAll().where('id', 'in', page).orderBy('id').execute(),
+  );
 }
 
-/** The stored results of the given requests. */
-export async function findResults(db: Executor, requestIds: readonly string[]): Promise<RequestResultRow[]> {
-  if (requestIds.length === 0) return [];
-  return db
-    .selectFrom('request_results')
-    .selectAll()
-    .where('request_id', 'in', [...requestIds])
-    .execute();
+/** The stored results of the given requests, a few per statement (each may hold a large package). */
+export async function findResults(
+  db: Executor,
+  requestIds: readonly string[],
+  pause: Pause = nextTurn,
+): Promise<RequestResultRow[]> {
+  return readInPages(requestIds, RESULT_PAGE_SIZE, pause, (page) =>
+    db.selectFrom('request_results').selectAll().where('request_id', 'in', page).execute(),
+  );
+}
+
+/** The subject's identity events in fold order (occurred_at, event_id), {@link SUBJECT_PAGE_SIZE} per statement. */
+async function findIdentityEvents(db: Executor, subjectRef: string, pause: Pause): Promise<IdentityEventRow[]> {
+  const rows: IdentityEventRow[] = [];
+  for (let after: IdentityEventRow | undefined; ;) {
+    const from = after;
+    const page = await db
+      .selectFrom('identity_events')
+      .selectAll()
+      .where('subject_ref', '=', subjectRef)
+      .$if(from !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('occurred_at', '>', from!.occurred_at),
+            eb.and([eb('occurred_at', '=', from!.occurred_at), eb('event_id', '>', from!.event_id)]),
+          ]),
+        ),
+      )
+      .orderBy('occurred_at')
+      .orderBy('event_id')
+      .limit(SUBJECT_PAGE_SIZE)
+      .execute();
+    for (const row of page) rows.push(row);
+    if (page.length < SUBJECT_PAGE_SIZE) return rows;
+    after = page[page.length - 1];
+    await pause();
+  }
 }
 
 /**
  * Gathers everything the service holds about the subject a request names and its linked
- * identities (see {@link SubjectData}). Read-only.
+ * identities (see {@link SubjectData}). Read-only. Long histories are read in pages with
+ * `options.pause` awaited between them (default: the next turn of the event loop).
  *
  * @param request - the request being processed: its key, and its id (left out of `requests`).
  * @param options.lock - lock the subject row (for an erasure or correction in the same transaction).
+ * @param options.pause - awaited between pages; the worker's throws when it is stopping.
  */
 export async function gatherSubjectData(
   db: Executor,
   request: SubjectKey & { id: string },
   pseudonymKey: string,
-  options: { lock?: boolean } = {},
+  options: { lock?: boolean; pause?: Pause } = {},
 ): Promise<SubjectData> {
+  const pause = options.pause ?? nextTurn;
   const subject = (await resolveSubject(db, request, options.lock ?? false)) ?? null;
   const linked = subject ? await listLinkedIdentities(db, subject.id) : [];
   const accounts = accountSet(request, subject, linked);
-  const identityEvents = subject
-    ? await db
-        .selectFrom('identity_events')
-        .selectAll()
-        .where('subject_ref', '=', subject.id)
-        .orderBy('occurred_at')
-        .orderBy('event_id')
-        .execute()
-    : [];
-  const changeEvents = await findAuthoredChangeEvents(db, request.workspace_id, accounts, pseudonymKey);
-  const requests = await findSubjectRequests(db, request.workspace_id, accounts, request.id);
+  const identityEvents = subject ? await findIdentityEvents(db, subject.id, pause) : [];
+  const changeEvents = await findAuthoredChangeEvents(db, request.workspace_id, accounts, pseudonymKey, pause);
+  const requests = await findSubjectRequests(db, request.workspace_id, accounts, request.id, pause);
   const results = await findResults(
     db,
     requests.map((r) => r.id),
+    pause,
   );
   return { subject, linked, accounts, identityEvents, changeEvents, requests, results };
 }

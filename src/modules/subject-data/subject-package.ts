@@ -22,14 +22,16 @@ async function workspacePolicy(db: Executor, workspaceId: string): Promise<Packa
 /**
  * The export package (GDPR Art. 20) for an `export` request: everything in scope about its
  * subject and linked identities. Read-only; a subject never seen gives empty categories.
+ * `pause` is awaited between the pages the data is read in ({@link gatherSubjectData}).
  */
 export async function exportPackage(
   db: Executor,
   request: PrivacyRequestRow,
   pseudonymKey: string,
   now: Date,
+  pause?: () => Promise<void>,
 ): Promise<ExportPackage> {
-  const data = await gatherSubjectData(db, request, pseudonymKey);
+  const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
   return buildExportPackage(packageRequest(request), data, now);
 }
 
@@ -42,7 +44,8 @@ export async function accessPackage(
   request: PrivacyRequestRow,
   pseudonymKey: string,
   now: Date,
+  pause?: () => Promise<void>,
 ): Promise<AccessPackage> {
-  const data = await gatherSubjectData(db, request, pseudonymKey);
+  const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
   return buildAccessPackage(packageRequest(request), data, await workspacePolicy(db, request.workspace_id), now);
 }
