@@ -9,6 +9,8 @@ export const CHECKPOINT_RETRY_DELAYS_MS: readonly number[] = [
   20, 50, 100, 250, 500, 1000, 2000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000,
 ];
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * Checkpoints the WAL until it is clean (SQLite; PostgreSQL is clean at once): tries, and while
  * a reader in another process holds an older snapshot, tries again after each of `delaysMs`
@@ -20,7 +22,13 @@ export const CHECKPOINT_RETRY_DELAYS_MS: readonly number[] = [
  */
 export async function checkpointUntilClean(
   database: Pick<Database, 'checkpoint' | 'dialect'>,
-  deps: { log: Logger; onAttempt?: (result: 'clean' | 'busy') => void; delaysMs?: readonly number[] },
+  deps: {
+    log: Logger;
+    onAttempt?: (result: 'clean' | 'busy') => void;
+    delaysMs?: readonly number[];
+    /** Waits between attempts (default a plain timer); the worker's is cut short, and throws, at SIGTERM. */
+    wait?: (ms: number) => Promise<void>;
+  },
 ): Promise<boolean> {
   if (database.dialect !== 'sqlite') return true;
   const delays = deps.delaysMs ?? CHECKPOINT_RETRY_DELAYS_MS;
@@ -36,6 +44,6 @@ export async function checkpointUntilClean(
       );
       return false;
     }
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    await (deps.wait ?? sleep)(delay);
   }
 }

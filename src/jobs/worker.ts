@@ -10,8 +10,9 @@ import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-requ
 import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
 import { nextTurn, stringifyYielding } from '../lib/yielding.js';
 import type { Executor } from '../db/executor.js';
+import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
-import { saveResultJson } from './result.repository.js';
+import { findResult, saveResultJson } from './result.repository.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -25,6 +26,15 @@ class LeaseLost extends Error {}
 
 /** The worker is stopping: the attempt is abandoned at a yield point and the request given back. */
 class WorkerStopping extends Error {}
+
+/**
+ * An erasure committed, but SQLite's WAL could not be emptied (another process held an older
+ * read snapshot throughout): the attempt fails and is retried; the next one finds the committed
+ * report and only checkpoints again.
+ */
+class WalCheckpointBusy extends Error {
+  override name = 'WalCheckpointBusy';
+}
 
 /** A failure reason safe to store and show: the error's class, never its message (it may quote data). */
 function failureReason(error: unknown): string {
@@ -51,8 +61,8 @@ export function createWorker(deps: {
   pseudonymKey: string;
   handlers: Record<string, RequestHandler>;
   options: WorkerOptions;
-  /** Counts attempts by outcome: completed, action_required, retried, failed. */
-  metrics?: Pick<Metrics, 'requestsProcessed'>;
+  /** Counts attempts by outcome (completed, action_required, retried, failed) and WAL checkpoints. */
+  metrics?: Pick<Metrics, 'requestsProcessed'> & Partial<Pick<Metrics, 'walCheckpoints'>>;
 }) {
   const { database, clock, log, options } = deps;
   const db = database.db;
@@ -61,6 +71,21 @@ export function createWorker(deps: {
   let loop: Promise<void> | null = null;
 
   let stopping = false;
+
+  const sleepers = new Set<() => void>();
+  /** Waits `ms` (cut short by `stop()`); throws {@link WorkerStopping} once `stop()` was called. */
+  async function nap(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+    if (stopping) throw new WorkerStopping();
+  }
 
   /** Yields to the event loop; throws {@link WorkerStopping} once `stop()` was called. */
   async function pause(): Promise<void> {
@@ -104,6 +129,7 @@ export function createWorker(deps: {
     const handler = deps.handlers[request.request_type];
     if (!handler) throw new Error(`no handler for ${request.request_type}`);
     const context = { request, now, pseudonymKey: deps.pseudonymKey, pause };
+    if (handler.erases) return completeErasure(handler, request, context);
     if (handler.readOnly) {
       // Built outside any transaction; stored by a short one that checks the lease.
       const outcome = await handler({ ...context, tx: db });
@@ -116,6 +142,41 @@ export function createWorker(deps: {
       await record(tx, request, outcome, await serialize(outcome));
       return outcome;
     });
+  }
+
+  /**
+   * An `erases` handler (deletion) in two steps: its effects and its report commit together
+   * (while the lease is held), then SQLite's WAL is checkpointed until no copy of the erased
+   * rows remains ({@link checkpointUntilClean}), and only then is `completed` recorded. An
+   * attempt that finds the report already committed (the WAL was busy before, or the worker
+   * stopped or died in between) skips straight to the checkpoint.
+   * @throws WalCheckpointBusy when the WAL stays busy; LeaseLost; WorkerStopping.
+   */
+  async function completeErasure(
+    handler: RequestHandler,
+    request: PrivacyRequestRow,
+    context: Omit<Parameters<RequestHandler>[0], 'tx'>,
+  ): Promise<HandlerOutcome> {
+    let report = (await findResult(db, request.id))?.report ?? null;
+    let outcome: HandlerOutcome = { status: 'completed', report: report === null ? undefined : JSON.parse(report) };
+    if (report === null) {
+      outcome = await db.transaction().execute(async (tx) => {
+        const result = await handler({ ...context, tx });
+        report = (await serialize(result)).report;
+        const until = toTimestamp(new Date(clock().getTime() + options.leaseMs));
+        if (!(await extendLease(tx, request.id, owner, until))) throw new LeaseLost();
+        await saveResultJson(tx, request.id, null, report, toTimestamp(clock()));
+        return result;
+      });
+    }
+    const clean = await checkpointUntilClean(database, {
+      log,
+      wait: nap,
+      onAttempt: (result) => deps.metrics?.walCheckpoints?.inc({ result }),
+    });
+    if (!clean) throw new WalCheckpointBusy();
+    await db.transaction().execute((tx) => record(tx, request, outcome, { pkg: null, report }));
+    return outcome;
   }
 
   async function retryOrFail(request: PrivacyRequestRow, error: unknown): Promise<void> {
@@ -183,7 +244,6 @@ export function createWorker(deps: {
     );
     try {
       const outcome = await complete(request, now);
-      if (request.request_type === 'deletion') await database.checkpoint();
       deps.metrics?.requestsProcessed.inc({ request_type: request.request_type, outcome: outcome.status });
       log.info({ requestId: request.id, status: outcome.status }, 'privacy request processed');
     } catch (error) {
@@ -227,6 +287,7 @@ export function createWorker(deps: {
       running = false;
       stopping = true;
       wake?.();
+      for (const sleeper of [...sleepers]) sleeper();
       await loop;
     },
   };

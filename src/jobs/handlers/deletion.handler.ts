@@ -9,7 +9,10 @@ import type { RequestHandler } from './handler.types.js';
  * Runs in the worker's transaction (atomic), reading in pages and writing in batches with
  * `pause` between them. Idempotent inside `tx`: a rolled-back attempt leaves nothing, a rerun erases what is left.
  */
-export const deletionHandler: RequestHandler = async ({ tx, request, now, pseudonymKey, pause }) => ({
-  status: 'completed',
-  report: await eraseSubjectData(tx, request, pseudonymKey, now, pause),
-});
+export const deletionHandler: RequestHandler = Object.assign(
+  async ({ tx, request, now, pseudonymKey, pause }: Parameters<RequestHandler>[0]) => ({
+    status: 'completed' as const,
+    report: await eraseSubjectData(tx, request, pseudonymKey, now, pause),
+  }),
+  { erases: true },
+);

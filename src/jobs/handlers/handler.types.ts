@@ -37,5 +37,12 @@ export type HandlerOutcome =
  * `readOnly` handlers (access, export) write nothing themselves: the worker runs them outside
  * any transaction and stores their outcome afterwards in a short one that also checks the lease.
  * The others run inside the transaction that records the outcome.
+ *
+ * `erases` handlers (deletion) complete only once no copy of what they erased remains in the
+ * database's storage: the worker commits their effects and their report first, checkpoints
+ * SQLite's WAL until it is clean, and only then records `completed` (docs/decisions.md).
  */
-export type RequestHandler = ((ctx: HandlerContext) => Promise<HandlerOutcome>) & { readonly readOnly?: boolean };
+export type RequestHandler = ((ctx: HandlerContext) => Promise<HandlerOutcome>) & {
+  readonly readOnly?: boolean;
+  readonly erases?: boolean;
+};
