@@ -27,6 +27,15 @@ const T0 = '2026-03-02T10:00:00.000Z';
 const T1 = '2026-03-02T11:00:00.000Z';
 const T0_DUE = '2026-04-02T10:00:00.000Z'; // GDPR: one calendar month
 
+/** Resolves once `check` holds (polling every 10 ms), or fails after 5 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The value of the series `name{labels}` (exactly as Prometheus prints it), or undefined when absent. */
 function sample(body: string, series: string): number | undefined {
   const line = body.split('\n').find((l) => l.startsWith(`${series} `));
@@ -259,7 +268,9 @@ for (const dialect of dialects()) {
       assert.equal(sample(body, 'retention_sweeps_total{result="success"}'), 0);
       assert.equal(sample(body, 'retention_sweeps_total{result="failure"}'), 0);
       assert.equal(sample(body, 'retention_sweep_last_success_timestamp_seconds'), 0);
-      sweeper.start(60_000); // sweeps at once; stop() waits for that sweep
+      // Sweeps at once (stop() would cut a sweep short at its next yield: wait for its end first).
+      sweeper.start(60_000);
+      await until(async () => sample(await scrape(), 'retention_sweeps_total{result="success"}') === 1);
       await sweeper.stop();
       body = await scrape();
       assert.equal(sample(body, 'retention_sweeps_total{result="success"}'), 1);
@@ -278,6 +289,7 @@ for (const dialect of dialects()) {
           metrics,
         });
         failing.start(60_000);
+        await until(async () => sample(await scrape(), 'retention_sweeps_total{result="failure"}') === 1);
         await failing.stop();
       } finally {
         await broken.close();
