@@ -56,7 +56,9 @@ export async function measureHealthzUnderBacklog(
 /** Prints the row: p99 idle next to p99 under the backlog. */
 export function printBacklog(result: BacklogResult | null): void {
   if (!result) {
-    console.log('healthz under a backlog: not measured (fewer than 500 requests queued; run the create scenario)');
+    console.log(
+      `healthz under a backlog: not measured (fewer than ${MIN_BACKLOG} requests left queued after the create scenario and the worker phase; raise BENCH_DURATION)`,
+    );
     return;
   }
   const { idle, backlog } = result;
