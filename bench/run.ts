@@ -38,6 +38,7 @@ import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from '.
 import { type BenchDatabase, benchDatabases } from './databases.js';
 import { createBody, seedDatabase, seedThroughApi } from './seed.js';
 import { measureWorker, type WorkerResult } from './worker-phase.js';
+import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './backlog-phase.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, '.bench');
@@ -86,6 +87,7 @@ async function startService(
   logLevel: string,
   profiled: boolean,
   leg: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ child: Child; url: string }> {
   const server = join(ROOT, 'dist/server.js');
   if (!existsSync(server)) throw new Error('dist/server.js is missing: run `npm run build` first');
@@ -101,6 +103,7 @@ async function startService(
     WORKER_IN_SERVER: 'false',
     // BENCH_RATE_LIMITS=on: limits too high to trigger, to measure what counting costs.
     ...(process.env.BENCH_RATE_LIMITS === 'on' ? UNREACHABLE_RATE_LIMITS : NO_RATE_LIMITS),
+    ...extraEnv,
   };
   const child = startNode('service', [...SERVICE_NODE_FLAGS, ...profileArgs, server], env, join(OUT_DIR, `service-${leg}.log`));
   const url = `http://127.0.0.1:${port}`;
@@ -140,11 +143,20 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
       console.error('  privacyctl worker on the filed queue…');
       worker = await measureWorker(database.url, load.durationSec, join(OUT_DIR, `worker-${database.name}.log`));
     }
+    let backlog: BacklogResult | null = null;
+    const healthz = all.find((scenario) => scenario.id === 'healthz');
+    if (healthz && (only.length === 0 || only.includes('backlog'))) {
+      console.error('  /healthz idle and with the in-server worker on the queue…');
+      backlog = await measureHealthzUnderBacklog(database.url, healthz, load, (env) =>
+        startService(database.url, logLevel, false, `${database.name}-backlog`, env),
+      );
+    }
     const goals = evaluateGoals(results, peakRssMb);
     const ok = allRequestsSucceeded(results);
     console.log(`\n### ${database.name}`);
     printReport(results, peakRssMb, goals, worker);
-    return { database: database.name, results, peakRssMb, goals, worker, ok };
+    printBacklog(backlog);
+    return { database: database.name, results, peakRssMb, goals, worker, backlog, ok };
   } catch (error) {
     console.error(`service log tail:\n${logTail(service.child)}`);
     throw error;
