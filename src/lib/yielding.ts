@@ -10,6 +10,32 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmedia
 export const STRINGIFY_SLICE_MS = 4;
 
 /**
+ * Values of at most this many nodes (objects, arrays and leaves) are serialized by one
+ * `JSON.stringify` call: well under a millisecond, so no yield is needed inside them.
+ */
+export const STRINGIFY_SYNC_NODES = 2_000;
+
+/**
+ * Whether `value` has at most `limit` nodes. Walks at most `limit` of them, so asking costs no
+ * more than serializing a value of that size. This is the fast path of {@link stringifyYielding}:
+ * a typical package (tens of nodes) is one `JSON.stringify` instead of one await per node, which
+ * cost the worker ~15 % of its throughput on small requests.
+ */
+function hasAtMostNodes(value: unknown, limit: number): boolean {
+  let budget = limit;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (--budget < 0) return false;
+    if (next !== null && typeof next === 'object') {
+      if (Array.isArray(next)) pending.push(...next);
+      else pending.push(...Object.values(next as Record<string, unknown>));
+    }
+  }
+  return true;
+}
+
+/**
  * `JSON.stringify(value)` (same text, `toJSON` and omitted `undefined` included), built piece by
  * piece, awaiting `pause()` whenever {@link STRINGIFY_SLICE_MS} have passed: a package of many
  * megabytes never holds the event loop for its whole serialization.
@@ -19,8 +45,9 @@ export const STRINGIFY_SLICE_MS = 4;
  */
 export async function stringifyYielding(value: unknown, pause: () => Promise<void>): Promise<string | undefined> {
   let since = performance.now();
-  async function tick(): Promise<void> {
-    if (performance.now() - since < STRINGIFY_SLICE_MS) return;
+  /** True when the slice is used up: the caller then awaits {@link breathe} (no await otherwise). */
+  const due = () => performance.now() - since >= STRINGIFY_SLICE_MS;
+  async function breathe(): Promise<void> {
     await pause();
     since = performance.now();
   }
@@ -28,16 +55,19 @@ export async function stringifyYielding(value: unknown, pause: () => Promise<voi
     let v = input;
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
       v = (v as { toJSON(key: string): unknown }).toJSON(key);
-    if (v === null || typeof v !== 'object') return JSON.stringify(v);
-    await tick();
+    if (v === null || typeof v !== 'object' || hasAtMostNodes(v, STRINGIFY_SYNC_NODES)) return JSON.stringify(v);
     if (Array.isArray(v)) {
       const items: string[] = [];
-      for (let i = 0; i < v.length; i++) items.push((await encode(v[i], String(i))) ?? 'null');
+      for (let i = 0; i < v.length; i++) {
+        if (due()) await breathe();
+        items.push((await encode(v[i], String(i))) ?? 'null');
+      }
       return `[${items.join(',')}]`;
     }
     const record = v as Record<string, unknown>;
     const fields: string[] = [];
     for (const name of Object.keys(record)) {
+      if (due()) await breathe();
       const encoded = await encode(record[name], name);
       if (encoded !== undefined) fields.push(`${JSON.stringify(name)}:${encoded}`);
     }
