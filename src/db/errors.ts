@@ -43,3 +43,11 @@ export function databaseFailure(error: unknown): 'unreachable' | 'storage' | nul
   }
   return error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message) ? 'unreachable' : null;
 }
+
+/** Thrown by {@link createDatabase} with `mustExist` when the SQLite file is not there. */
+export class DatabaseMissingError extends Error {
+  constructor(path: string) {
+    super(`SQLite database ${path} does not exist (check DATABASE_URL; \`privacyctl migrate\` creates one)`);
+    this.name = 'DatabaseMissingError';
+  }
+}
