@@ -11,6 +11,7 @@ export class DemoFailure extends Error {
 /** A parsed JSON answer and its status. */
 export interface Answer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON answer, read field by field by the demo
   body: any;
 }
 

@@ -6,7 +6,7 @@ export type Transact = <T>(work: (tx: Transaction<DB>) => Promise<T>) => Promise
 
 /**
  * Writes that the units of a batch defer to its commit (the audit chain's appends, see
- * modules/audit/audit-batch.repository.ts). The batcher calls them in this order: `open` once per
+ * `auditBatchHooks` in modules/audit/audit.repository.ts). The batcher calls them in this order: `open` once per
  * batch transaction, `mark` before each unit, `rollback` when that unit was rolled back to its
  * savepoint (drop what it deferred since the mark), and `flush` right before COMMIT, after the
  * last unit. A batch that is retried gets a new transaction and starts over with `open`.

@@ -11,6 +11,7 @@ export interface HttpAnswer {
   /** Lower-case header names. */
   headers: Record<string, string>;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON answer, read field by field by the flow
   json(): any;
 }
 

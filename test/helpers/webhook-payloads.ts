@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** A JSON object payload, edited freely by tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider payloads are edited at any depth by tests
 export type Payload = Record<string, any>;
 
 interface ExampleGroup {

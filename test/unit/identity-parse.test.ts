@@ -6,6 +6,7 @@ import { parseClerkEvent } from '../../src/webhooks/identity/parse-clerk.js';
 import { parseStandardEvent } from '../../src/webhooks/identity/parse-standard.js';
 import { parseWorkosEvent } from '../../src/webhooks/identity/parse-workos.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider fixtures are edited at any depth by the tests
 type Json = Record<string, any>;
 const fixture = (name: string): Json => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
 const clerkCreated = () => fixture('clerk-user.created.json');
