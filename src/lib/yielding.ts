@@ -28,8 +28,10 @@ function hasAtMostNodes(value: unknown, limit: number): boolean {
     const next = pending.pop();
     if (--budget < 0) return false;
     if (next !== null && typeof next === 'object') {
-      if (Array.isArray(next)) pending.push(...next);
-      else pending.push(...Object.values(next as Record<string, unknown>));
+      // One push per child, stopping at the budget: a spread of a huge array would overflow the stack.
+      const children = Array.isArray(next) ? next : Object.values(next as Record<string, unknown>);
+      for (let i = 0; i < children.length && pending.length <= budget; i++) pending.push(children[i]);
+      if (pending.length > budget) return false;
     }
   }
   return true;

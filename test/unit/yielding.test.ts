@@ -17,6 +17,11 @@ describe('stringifyYielding', () => {
     for (const value of values) assert.equal(await stringifyYielding(value, nextTurn), JSON.stringify(value));
   });
 
+  it('serializes an array too long to spread into a call (a million items)', async () => {
+    const huge = { ids: Array.from({ length: 1_000_000 }, (_, i) => i) };
+    assert.equal(await stringifyYielding(huge, nextTurn), JSON.stringify(huge));
+  });
+
   it('yields while serializing a large value, and stops when pause throws', async () => {
     const large = { events: Array.from({ length: 50_000 }, (_, i) => ({ id: i, title: `title ${i} ${'x'.repeat(200)}` })) };
     let pauses = 0;
