@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createOidcVerifier, type OidcVerifier } from './http/auth/oidc-verifier.js';
+import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
@@ -45,7 +46,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     clock,
     tokens: createTokenService({ db, clock, externalChanges }),
     policies,
-    privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies }),
+    privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies, filingRecord: filingRecordCodec }),
     requestActions: createPrivacyRequestActions({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey), externalChanges }),

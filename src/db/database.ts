@@ -11,7 +11,6 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
-import { auditBatchHooks } from '../modules/audit/audit.repository.js';
 import { DatabaseMissingError } from './errors.js';
 import { statementName } from './prepared-query.js';
 import type { DB } from './schema.js';
@@ -34,7 +33,7 @@ export interface Database {
   /**
    * Runs a unit of work in a transaction; resolves after it committed. Concurrent units of one
    * process share one commit (group commit, see db/write-batcher.ts), each still atomic on its
-   * own; their audit entries are appended once per batch, and a batch aborted by a
+   * own; what they defer (db/unit-of-work.ts) is written once per batch, and a batch aborted by a
    * deadlock is run again. `work` must therefore be database work only (no network calls, no
    * effects outside `tx`): it can run more than once.
    */
@@ -164,7 +163,7 @@ function openSqlite(path: string, mustExist: boolean): Database {
   return {
     db,
     dialect: 'sqlite',
-    transact: createWriteBatcher(db, { hooks: auditBatchHooks }),
+    transact: createWriteBatcher(db),
     externalChanges: () => dataVersion.get() as number,
     // Through Kysely, so it waits for the connection: never inside another caller's transaction.
     checkpoint: () => truncateWal(db),
@@ -259,7 +258,7 @@ function openPostgres(url: string): Database {
   return {
     db,
     dialect: 'postgres',
-    transact: createWriteBatcher(db, { concurrency: PG_BATCHES_IN_FLIGHT, hooks: auditBatchHooks }),
+    transact: createWriteBatcher(db, { concurrency: PG_BATCHES_IN_FLIGHT }),
     externalChanges: undefined,
     checkpoint: async () => true,
     ping: async () => {

@@ -18,6 +18,18 @@ export function forUpdate<DB, TB extends keyof DB, O>(
 }
 
 /**
+ * Adds `FOR UPDATE SKIP LOCKED` on PostgreSQL: a claim (a job, a batch of rows to sweep) skips
+ * rows another transaction has claimed and not yet committed, so N processes claim different
+ * rows without waiting for each other. SQLite admits one writer at a time and needs neither.
+ */
+export function skipLocked<DB, TB extends keyof DB, O>(
+  db: Executor,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return isPostgres(db) ? query.forUpdate().skipLocked() : query;
+}
+
+/**
  * Takes a transaction-scoped lock on `key` without waiting: PostgreSQL
  * `pg_try_advisory_xact_lock(hashtextextended(key, 0))`, released at commit or rollback.
  * On SQLite the transaction already holds the one write lock, so this is always true.

@@ -1,22 +1,12 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
-
-/** Runs `work` in a transaction and resolves with its result once that transaction has committed. */
-export type Transact = <T>(work: (tx: Transaction<DB>) => Promise<T>) => Promise<T>;
+import { DeferredWriteSet, type UnitOfWork } from './unit-of-work.js';
 
 /**
- * Writes that the units of a batch defer to its commit (the audit chain's appends, see
- * `auditBatchHooks` in modules/audit/audit.repository.ts). The batcher calls them in this order: `open` once per
- * batch transaction, `mark` before each unit, `rollback` when that unit was rolled back to its
- * savepoint (drop what it deferred since the mark), and `flush` right before COMMIT, after the
- * last unit. A batch that is retried gets a new transaction and starts over with `open`.
+ * Runs `work` as one unit of work (db/unit-of-work.ts) and resolves with its result once its
+ * transaction has committed.
  */
-export interface BatchHooks {
-  open(tx: Transaction<DB>): void;
-  mark(tx: Transaction<DB>): number;
-  rollback(tx: Transaction<DB>, mark: number): void;
-  flush(tx: Transaction<DB>): Promise<void>;
-}
+export type Transact = <T>(work: (unit: UnitOfWork) => Promise<T>) => Promise<T>;
 
 /** How a {@link createWriteBatcher} batches. */
 export interface WriteBatcherOptions {
@@ -24,8 +14,6 @@ export interface WriteBatcherOptions {
   maxBatch?: number;
   /** Batches in flight at once (1: each batch starts when the previous one has committed). */
   concurrency?: number;
-  /** Writes deferred to the commit (none by default). */
-  hooks?: BatchHooks;
   /**
    * How many times a batch, or a unit, aborted by a deadlock or serialization failure
    * ({@link isTransientConflict}) is run in all before its callers get that error ({@link CONFLICT_ATTEMPTS}).
@@ -34,7 +22,7 @@ export interface WriteBatcherOptions {
 }
 
 interface Pending {
-  work: (tx: Transaction<DB>) => Promise<unknown>;
+  work: (unit: UnitOfWork) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   /** Times this unit was aborted on its own by a deadlock or serialization failure. */
@@ -59,11 +47,11 @@ export function isTransientConflict(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-async function runInSavepoint(tx: Transaction<DB>, item: Pending, hooks: BatchHooks | undefined): Promise<Outcome> {
-  const mark = hooks?.mark(tx);
+async function runInSavepoint(tx: Transaction<DB>, deferred: DeferredWriteSet, item: Pending): Promise<Outcome> {
+  const mark = deferred.mark();
   await sql`savepoint unit_of_work`.execute(tx);
   try {
-    const value = await item.work(tx);
+    const value = await item.work(deferred.unit(tx));
     await sql`release savepoint unit_of_work`.execute(tx);
     return { ok: true, value };
   } catch (error) {
@@ -76,7 +64,7 @@ async function runInSavepoint(tx: Transaction<DB>, item: Pending, hooks: BatchHo
     } catch {
       throw error;
     }
-    if (mark !== undefined) hooks?.rollback(tx, mark);
+    deferred.rollback(mark);
     return { ok: false, error };
   }
 }
@@ -91,9 +79,9 @@ class UnitFailure extends Error {
   }
 }
 
-async function runUnit(tx: Transaction<DB>, item: Pending, index: number): Promise<unknown> {
+async function runUnit(tx: Transaction<DB>, deferred: DeferredWriteSet, item: Pending, index: number): Promise<unknown> {
   try {
-    return await item.work(tx);
+    return await item.work(deferred.unit(tx));
   } catch (error) {
     throw new UnitFailure(index, error);
   }
@@ -120,19 +108,20 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *   can deadlock on crossing uncommitted unique keys (the same delivery sent to two servers at
  *   once). PostgreSQL then aborts a statement or the transaction with 40P01: a unit aborted on
  *   its own is re-run in a later batch (after the rest of its batch committed and released its
- *   locks); a batch aborted as a whole (in `hooks.flush` or at COMMIT) is run
+ *   locks); a batch aborted as a whole (in a deferred write's flush or at COMMIT) is run
  *   again from scratch, every unit anew. Units must therefore be pure database work. After
  *   `attempts` runs the callers get the error. A unit's other errors (a unique violation) fail
  *   that unit only, as before.
  *
- * On both, the audit chain's appends are deferred to the commit through `hooks` (one head read,
- * one multi-row insert and one head update per batch instead of per unit).
+ * On both, what the units defer (db/unit-of-work.ts; the audit chain's appends) is written once
+ * per batch, right before its COMMIT: for the audit chain one head read, one multi-row insert
+ * and one head update per batch instead of per unit.
  *
  * @param options - see {@link WriteBatcherOptions}; defaults: {@link MAX_BATCH}, concurrency 1,
- *   no hooks, {@link CONFLICT_ATTEMPTS}.
+ *   {@link CONFLICT_ATTEMPTS}.
  */
 export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions = {}): Transact {
-  const { maxBatch = MAX_BATCH, concurrency = 1, hooks, attempts = CONFLICT_ATTEMPTS } = options;
+  const { maxBatch = MAX_BATCH, concurrency = 1, attempts = CONFLICT_ATTEMPTS } = options;
   const queue: Pending[] = [];
   let inFlight = 0;
   let pumpScheduled = false;
@@ -144,13 +133,13 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
    */
   const runBatch = (batch: Pending[], savepoints: boolean) =>
     db.transaction().execute(async (tx) => {
-      hooks?.open(tx);
+      const deferred = new DeferredWriteSet();
       const outcomes: Outcome[] = [];
       for (const [index, item] of batch.entries()) {
-        if (savepoints) outcomes.push(await runInSavepoint(tx, item, hooks));
-        else outcomes.push({ ok: true, value: await runUnit(tx, item, index) });
+        if (savepoints) outcomes.push(await runInSavepoint(tx, deferred, item));
+        else outcomes.push({ ok: true, value: await runUnit(tx, deferred, item, index) });
       }
-      await hooks?.flush(tx);
+      await deferred.flush(tx);
       return outcomes;
     });
 
@@ -220,7 +209,7 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     setImmediate(pump);
   }
 
-  return <T>(work: (tx: Transaction<DB>) => Promise<T>) =>
+  return <T>(work: (unit: UnitOfWork) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject, conflicts: 0 });
       schedulePump();

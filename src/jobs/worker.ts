@@ -1,15 +1,15 @@
+import { runUnitOfWork, type UnitOfWork } from '../db/unit-of-work.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
-import { appendAuditEvent } from '../modules/audit/audit.repository.js';
+import { recordAudit } from '../modules/audit/audit.repository.js';
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle.fns.js';
 import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
 import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
 import { nextTurn, stringifyYielding } from '../lib/yielding.js';
-import type { Executor } from '../db/executor.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
 import { findResult, saveResultJson } from './result.repository.js';
@@ -93,9 +93,9 @@ export function createWorker(deps: {
     if (stopping) throw new WorkerStopping();
   }
 
-  /** Records the outcome (status, result, audit) in `tx`, only while this worker holds the lease. */
+  /** Records the outcome (status, result, audit) in `unit`, only while this worker holds the lease. */
   async function record(
-    tx: Executor,
+    unit: UnitOfWork,
     request: PrivacyRequestRow,
     outcome: HandlerOutcome,
     result: { pkg: string | null; report: string | null },
@@ -105,9 +105,9 @@ export function createWorker(deps: {
     const fields = done
       ? { status: 'completed', completed_at: at, status_reason: null }
       : { status: 'action_required', status_reason: outcome.reason };
-    if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
-    if (done) await saveResultJson(tx, request.id, result.pkg, result.report, at);
-    await appendAuditEvent(tx, {
+    if (!(await finishAttempt(unit.tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
+    if (done) await saveResultJson(unit.tx, request.id, result.pkg, result.report, at);
+    recordAudit(unit, {
       actor: 'worker',
       action: `privacy_request.${fields.status}`,
       targetType: 'privacy_request',
@@ -134,12 +134,13 @@ export function createWorker(deps: {
       // Built outside any transaction; stored by a short one that checks the lease.
       const outcome = await handler({ ...context, tx: db });
       const result = await serialize(outcome);
-      await db.transaction().execute((tx) => record(tx, request, outcome, result));
+      await runUnitOfWork(db, (unit) => record(unit, request, outcome, result));
       return outcome;
     }
-    return db.transaction().execute(async (tx) => {
+    return runUnitOfWork(db, async (unit) => {
+      const { tx } = unit;
       const outcome = await handler({ ...context, tx });
-      await record(tx, request, outcome, await serialize(outcome));
+      await record(unit, request, outcome, await serialize(outcome));
       return outcome;
     });
   }
@@ -160,7 +161,8 @@ export function createWorker(deps: {
     let report = (await findResult(db, request.id))?.report ?? null;
     let outcome: HandlerOutcome = { status: 'completed', report: report === null ? undefined : JSON.parse(report) };
     if (report === null) {
-      outcome = await db.transaction().execute(async (tx) => {
+      outcome = await runUnitOfWork(db, async (unit) => {
+        const { tx } = unit;
         const result = await handler({ ...context, tx });
         report = (await serialize(result)).report;
         const until = toTimestamp(new Date(clock().getTime() + options.leaseMs));
@@ -175,7 +177,7 @@ export function createWorker(deps: {
       onAttempt: (result) => deps.metrics?.walCheckpoints?.inc({ result }),
     });
     if (!clean) throw new WalCheckpointBusy();
-    await db.transaction().execute((tx) => record(tx, request, outcome, { pkg: null, report }));
+    await runUnitOfWork(db, (unit) => record(unit, request, outcome, { pkg: null, report }));
     return outcome;
   }
 
@@ -184,7 +186,8 @@ export function createWorker(deps: {
     const at = toTimestamp(now);
     const reason = `attempt ${request.attempts} failed: ${failureReason(error)}`;
     const final = request.attempts >= options.maxAttempts;
-    await db.transaction().execute(async (tx) => {
+    await runUnitOfWork(db, async (unit) => {
+      const { tx } = unit;
       const fields = final
         ? { status: 'failed', status_reason: reason }
         : {
@@ -194,7 +197,7 @@ export function createWorker(deps: {
           };
       if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) return;
       if (final)
-        await appendAuditEvent(tx, {
+        recordAudit(unit, {
           actor: 'worker',
           action: 'privacy_request.failed',
           targetType: 'privacy_request',

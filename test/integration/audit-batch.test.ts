@@ -6,12 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
-import type { DB } from '../../src/db/schema.js';
 import { verifyChain } from '../../src/modules/audit/audit-chain.fns.js';
-import { appendAuditEvent, readChain } from '../../src/modules/audit/audit.repository.js';
+import { readChain, recordAudit } from '../../src/modules/audit/audit.repository.js';
 import type { CreatePrivacyRequestInput } from '../../src/modules/privacy-requests/privacy-request.types.js';
 import { createServices } from '../../src/services.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -84,8 +83,8 @@ for (const dialect of dialects()) {
     it('a unit rolled back in a batch leaves no audit entry; its neighbours keep theirs, in order', async () => {
       const hold = await holdBatches(t.services.database);
       const units = ['first', 'rolled-back', 'last'].map((name) =>
-        t.services.database.transact(async (tx: Transaction<DB>) => {
-          await appendAuditEvent(tx, entry('test.unit', name));
+        t.services.database.transact(async (unit) => {
+          recordAudit(unit, entry('test.unit', name));
           if (name === 'rolled-back') throw new Error('this unit fails after appending');
         }),
       );
@@ -130,8 +129,8 @@ for (const dialect of dialects()) {
         await hold.release();
         const [a, b] = await creates;
         assert.deepEqual([a.replayed, b.replayed].sort(), [false, true]);
-        assert.equal(a.response.status, 202);
-        assert.deepEqual(b.response, a.response);
+        assert.equal(a.kind, 'filed');
+        assert.deepEqual({ ...b, replayed: a.replayed }, a, 'the replay answers the stored outcome');
         const rows = await db()
           .selectFrom('privacy_requests')
           .select('id')
@@ -154,13 +153,13 @@ for (const dialect of dialects()) {
           await other.query('begin');
           await other.query('select seq from audit_head where id = 1 for update');
           let runs = 0;
-          const unit = t.services.database.transact(async (tx: Transaction<DB>) => {
+          const unit = t.services.database.transact(async (work) => {
             runs++;
-            await tx
+            await work.tx
               .insertInto('service_keys')
               .values({ name: 'flush-row', value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
               .execute();
-            await appendAuditEvent(tx, entry('test.flush', 'flush-row'));
+            recordAudit(work, entry('test.flush', 'flush-row'));
           });
           await waitFor('the batch to wait for the chain head', async () => {
             const waiting = await sql<{

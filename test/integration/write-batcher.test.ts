@@ -8,11 +8,11 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql, type Transaction } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
-import type { DB } from '../../src/db/schema.js';
+import type { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { holdBatches } from '../helpers/batch-gate.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 
-type Unit = (tx: Transaction<DB>) => Promise<unknown>;
+type Unit = (unit: UnitOfWork) => Promise<unknown>;
 
 /** Submits `units` so that they run as one batch (see holdBatches); settles each. */
 async function inOneBatch(database: Database, units: Unit[]): Promise<PromiseSettledResult<unknown>[]> {
@@ -30,8 +30,10 @@ for (const dialect of dialects()) {
       (await database.db.selectFrom('service_keys').select('name').where('name', 'like', 'unit-%').orderBy('name').execute()).map(
         (r) => r.name,
       );
-    const insert = (name: string) => (tx: Transaction<DB>) =>
-      tx.insertInto('service_keys').values({ name, value: 'v', created_at: '2026-11-21T00:00:00.000Z' }).execute();
+    const insert =
+      (name: string) =>
+      ({ tx }: UnitOfWork) =>
+        tx.insertInto('service_keys').values({ name, value: 'v', created_at: '2026-11-21T00:00:00.000Z' }).execute();
 
     before(async () => {
       test = await dialect.create();
@@ -55,8 +57,11 @@ for (const dialect of dialects()) {
     it('commits every unit of 100 concurrent ones and answers each with its own result', async () => {
       const results = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
-          database.transact(async (tx) => {
-            await insert(`unit-${String(i).padStart(3, '0')}`)(tx);
+          database.transact(async ({ tx }) => {
+            await tx
+              .insertInto('service_keys')
+              .values({ name: `unit-${String(i).padStart(3, '0')}`, value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
+              .execute();
             return i * 2;
           }),
         ),
@@ -95,7 +100,7 @@ for (const dialect of dialects()) {
     it('a failed commit rejects every unit of the batch and stores none of it', async () => {
       const outcomes = await inOneBatch(database, [
         insert('unit-f'),
-        (tx) =>
+        ({ tx }) =>
           tx
             .insertInto('batch_child' as never)
             .values({ id: 'orphan', parent: 'missing' } as never)
@@ -118,8 +123,9 @@ for (const dialect of dialects()) {
     it('answers no unit before its commit: a unit sees its own batch, a later reader sees all', async () => {
       const seen = await Promise.all(
         ['unit-x', 'unit-y'].map((name) =>
-          database.transact(async (tx) => {
-            await insert(name)(tx);
+          database.transact(async (unit) => {
+            const { tx } = unit;
+            await insert(name)(unit);
             return (await tx.selectFrom('service_keys').select('name').where('name', '=', name).execute()).length;
           }),
         ),
@@ -134,8 +140,9 @@ for (const dialect of dialects()) {
           database,
           Array.from(
             { length: 5 },
-            () => async (tx: Transaction<DB>) =>
-              (await sql<{ id: string }>`select txid_current()::text as id`.execute(tx)).rows[0]?.id,
+            () =>
+              async ({ tx }: UnitOfWork) =>
+                (await sql<{ id: string }>`select txid_current()::text as id`.execute(tx)).rows[0]?.id,
           ),
         );
         const ids = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason));
@@ -150,28 +157,30 @@ for (const dialect of dialects()) {
         const other = createDatabase(test.url);
         try {
           const codes: string[] = [];
-          const claim = (name: string) => async (tx: Transaction<DB>) => {
-            try {
-              const row = await tx
-                .insertInto('service_keys')
-                .values({ name, value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
-                .onConflict((oc) => oc.column('name').doNothing())
-                .returning('name')
-                .executeTakeFirst();
-              return row ? 'stored' : 'duplicate';
-            } catch (error) {
-              codes.push(String((error as { code?: unknown }).code));
-              throw error;
-            }
-          };
+          const claim =
+            (name: string) =>
+            async ({ tx }: UnitOfWork) => {
+              try {
+                const row = await tx
+                  .insertInto('service_keys')
+                  .values({ name, value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
+                  .onConflict((oc) => oc.column('name').doNothing())
+                  .returning('name')
+                  .executeTakeFirst();
+                return row ? 'stored' : 'duplicate';
+              } catch (error) {
+                codes.push(String((error as { code?: unknown }).code));
+                throw error;
+              }
+            };
           const latch = () => {
             let open!: () => void;
             return { promise: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
           };
           const [aFirst, bFirst] = [latch(), latch()];
           const first =
-            (name: string, mine: ReturnType<typeof latch>, theirs: ReturnType<typeof latch>) => async (tx: Transaction<DB>) => {
-              const result = await claim(name)(tx);
+            (name: string, mine: ReturnType<typeof latch>, theirs: ReturnType<typeof latch>) => async (unit: UnitOfWork) => {
+              const result = await claim(name)(unit);
               mine.open();
               await theirs.promise;
               return result;

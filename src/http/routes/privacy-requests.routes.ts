@@ -2,7 +2,8 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
 import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
-import type { CreatePrivacyRequestInput } from '../../modules/privacy-requests/privacy-request.types.js';
+import { requestLocation } from '../../modules/privacy-requests/privacy-request.fns.js';
+import type { CreatePrivacyRequestInput, FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
 import { coversWorkspace } from '../../modules/tokens/principal.js';
 import type { Metrics } from '../../metrics.js';
 import type { Services } from '../../services.js';
@@ -12,17 +13,22 @@ import { HttpError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 
-type StoredResponse = { status: number; location: string | null; body: string };
-
-function sendStored(reply: FastifyReply, response: StoredResponse, replayed: boolean) {
-  if (replayed) reply.header('Idempotent-Replayed', 'true');
-  if (response.status === 409) throw errors.clientRequestIdTaken(response.location ?? '');
-  if (response.location) reply.header('Location', response.location);
+/**
+ * The HTTP answer to a filing (PRODUCT.md §2.3): 202 with `Location` and the resource, or 409
+ * with the `Location` of the request holding the `client_request_id`; `Idempotent-Replayed: true`
+ * on a replay.
+ */
+function sendFiling(reply: FastifyReply, outcome: FilingOutcome) {
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  if (outcome.kind === 'client_request_id_taken') {
+    throw errors.clientRequestIdTaken(outcome.existingId === null ? '' : requestLocation(outcome.existingId));
+  }
   return reply
-    .code(response.status)
+    .code(202)
+    .header('Location', requestLocation(outcome.request.id))
     .type('application/json')
     .serializer((p: string) => p)
-    .send(response.body);
+    .send(JSON.stringify(outcome.request));
 }
 
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */
@@ -47,9 +53,9 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
       const key = request.headers['idempotency-key'] as string;
       assertWorkspace(request, body.workspace_id);
       try {
-        const { response, replayed } = await privacyRequests.create(request.principal, key, body);
-        if (!replayed && response.status === 202) opts.metrics.requestsFiled.inc({ request_type: body.request_type });
-        return sendStored(reply, response, replayed);
+        const outcome = await privacyRequests.create(request.principal, key, body);
+        if (!outcome.replayed && outcome.kind === 'filed') opts.metrics.requestsFiled.inc({ request_type: body.request_type });
+        return sendFiling(reply, outcome);
       } catch (error) {
         if (!(error instanceof IdempotencyConflict)) throw error;
         throw error.reason === 'reused' ? errors.idempotencyKeyReused(key) : errors.idempotencyInFlight();

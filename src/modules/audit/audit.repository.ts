@@ -1,9 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { withReadSnapshot } from '../../db/read-snapshot.js';
 import type { DB } from '../../db/schema.js';
-import type { BatchHooks } from '../../db/write-batcher.js';
+import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import { newId } from '../../lib/ids.js';
 import { linkEntries } from './audit-chain.fns.js';
 
@@ -20,9 +20,6 @@ export interface AuditEntry {
 
 /** Rows per INSERT statement when a batch appends many entries (well under PostgreSQL's 65535 parameters). */
 const INSERT_CHUNK = 500;
-
-/** Entries the units of a batch transaction deferred to its commit, in order (see {@link auditBatchHooks}). */
-const deferred = new WeakMap<Executor, AuditEntry[]>();
 
 /**
  * Appends `entries`, in order, to the hash chain under ONE lock on the head row (PostgreSQL
@@ -56,41 +53,26 @@ export async function appendAuditEvents(db: Executor, entries: readonly AuditEnt
 }
 
 /**
- * Appends one entry to the hash chain. Call it inside the transaction that makes the change it
- * records.
- *
- * - In a batch transaction of `database.transact` (see {@link auditBatchHooks}):
- *   the entry is held back and appended, with the other units' entries, right before that
- *   transaction commits; if the calling unit is rolled back, so is its entry. The caller does not
- *   see its entry in `audit_events` before the commit.
- * - Anywhere else (a plain `db.transaction()`): appended at once, like
- *   {@link appendAuditEvents} with one entry, holding the head row lock until commit.
+ * The audit chain as a deferred write of a unit of work (db/unit-of-work.ts): units add their
+ * entries with {@link recordAudit}; right before the transaction commits, all of them (every
+ * unit's of a write batch, in unit order) are appended with {@link appendAuditEvents}. A unit
+ * rolled back to its savepoint drops its entries. The head row is thus locked last and only from
+ * the flush to the commit, once per batch instead of once per unit; a batch holding it waits for
+ * nothing else, so two batches never deadlock over it.
  */
-export async function appendAuditEvent(db: Executor, entry: AuditEntry): Promise<void> {
-  const held = deferred.get(db);
-  if (held) held.push(entry);
-  else await appendAuditEvents(db, [entry]);
-}
+export const auditTrail: DeferredWrites<AuditEntry> = {
+  name: 'audit trail',
+  flush: (tx, entries) => appendAuditEvents(tx, entries),
+};
 
 /**
- * How a write batch (db/write-batcher.ts) defers the audit chain's appends to its commit: the
- * units of the batch append to a per-transaction list instead of the chain; a unit rolled back to
- * its savepoint drops what it added; right before COMMIT all of them are appended in unit order
- * with {@link appendAuditEvents}. The head row is thus locked last and only from the flush to the
- * commit, once per batch instead of once per unit; a batch holding it waits for nothing else, so
- * two batches never deadlock over it. (A plain transaction that appends and then waits for a row
- * a batch holds can still close a cycle; PostgreSQL breaks it and the batcher runs the batch again.)
+ * Records `entry` in `unit`: it is appended to the hash chain right before the unit's
+ * transaction commits, and not at all if the unit is rolled back. The caller does not see its
+ * entry in `audit_events` before the commit.
  */
-export const auditBatchHooks: BatchHooks = {
-  open: (tx: Transaction<DB>) => void deferred.set(tx, []),
-  mark: (tx: Transaction<DB>) => deferred.get(tx)?.length ?? 0,
-  rollback: (tx: Transaction<DB>, mark: number) => void deferred.get(tx)?.splice(mark),
-  flush: async (tx: Transaction<DB>) => {
-    const entries = deferred.get(tx) ?? [];
-    deferred.delete(tx);
-    await appendAuditEvents(tx, entries);
-  },
-};
+export function recordAudit(unit: UnitOfWork, entry: AuditEntry): void {
+  unit.defer(auditTrail, entry);
+}
 
 /**
  * Every entry in chain order, and the head, read in one snapshot ({@link withReadSnapshot}), so a

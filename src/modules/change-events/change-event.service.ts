@@ -70,7 +70,7 @@ export function createChangeEventService(deps: {
       const id = newId('chg', now.getTime());
       const receivedAt = toTimestamp(now);
       const expiresAt = toTimestamp(new Date(now.getTime() + DELIVERY_DEDUP_WINDOW_MS));
-      return transact(async (tx) => {
+      return transact(async ({ tx }) => {
         // Inside the transaction: an erasure committing meanwhile is seen, never raced.
         const erased = pseudonym !== null && (await isTombstoned(tx, workspaceId, pseudonym));
         const author = storedAuthor(event.author, effective.policy.author_identity, pseudonym, erased);

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { byDialect } from '../../db/dialect.js';
 import { tryLockKeySql } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { IdempotencyTable } from './idempotency.table.js';
@@ -58,6 +59,17 @@ export async function findRecord(db: Executor, principalId: string, key: string)
   return (await selectRecord(db, { principal_id: principalId, idempotency_key: key })).rows[0];
 }
 
+/**
+ * A look at the record before the unit of work that stores the key, outside any transaction.
+ * SQLite: the record (a read never waits for the one write lock, so a replay or conflict
+ * answers without joining a write batch). PostgreSQL: undefined without a round trip, since
+ * {@link findRecordOrLockKey} reads it in the transaction in the same statement as the lock.
+ */
+export const peekRecord = byDialect<[principalId: string, key: string], Promise<IdempotencyRow | undefined>>({
+  sqlite: findRecord,
+  postgres: async () => undefined,
+});
+
 type LockParams = { principal_id: string; idempotency_key: string; lock_name: string };
 type RecordOrLock = { [C in (typeof RECORD_COLUMNS)[number]]: IdempotencyRow[C] | null } & { locked: boolean | null };
 
@@ -73,24 +85,28 @@ const selectRecordOrLock = preparedQuery<LockParams, RecordOrLock>(['principal_i
     .select(sql<boolean | null>`case when r.principal_id is null then ${tryLockKeySql(p.lock_name)} end`.as('locked')),
 );
 
+type RecordOrLocked = { record: IdempotencyRow } | { record: undefined; locked: boolean };
+
 /**
- * PostgreSQL only, inside the transaction that will store the key: the record for (principal,
- * key) if there is one; if there is none, takes the key's transaction-scoped lock
- * (`tryLockKey(lockName)`) in the same statement, one round trip for both.
+ * Inside the transaction that will store the key: the record for (principal, key) if there is
+ * one; if there is none, the key's transaction-scoped lock (`tryLockKey(lockName)`).
+ * PostgreSQL: both in one statement, one round trip. SQLite: a read; the transaction already
+ * holds the one write lock, so the key is always `locked`.
  *
  * @returns `{ record }` when a record exists (no lock taken: a replay must not block another
  *   replay), else `{ locked }`: false when another transaction holds the lock.
  */
-export async function findRecordOrLockKey(
-  tx: Executor,
-  principalId: string,
-  key: string,
-  lockName: string,
-): Promise<{ record: IdempotencyRow } | { record: undefined; locked: boolean }> {
-  const { rows } = await selectRecordOrLock(tx, { principal_id: principalId, idempotency_key: key, lock_name: lockName });
-  const { locked, ...record } = rows[0]!;
-  return record.principal_id === null ? { record: undefined, locked: locked === true } : { record: record as IdempotencyRow };
-}
+export const findRecordOrLockKey = byDialect<[principalId: string, key: string, lockName: string], Promise<RecordOrLocked>>({
+  sqlite: async (tx, principalId, key) => {
+    const record = await findRecord(tx, principalId, key);
+    return record ? { record } : { record: undefined, locked: true };
+  },
+  postgres: async (tx, principalId, key, lockName) => {
+    const { rows } = await selectRecordOrLock(tx, { principal_id: principalId, idempotency_key: key, lock_name: lockName });
+    const { locked, ...record } = rows[0]!;
+    return record.principal_id === null ? { record: undefined, locked: locked === true } : { record: record as IdempotencyRow };
+  },
+});
 
 /** Deletes the record if it is still the one created at `createdAt` (so a newer claim survives). */
 export async function deleteRecord(db: Executor, principalId: string, key: string, createdAt: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -6,7 +7,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { appendAuditEvent } from '../audit/audit.repository.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import * as repo from './integration.repository.js';
 import {
   type CreateIntegrationInput,
@@ -159,9 +160,10 @@ export function createIntegrationService(deps: {
         created_at: toTimestamp(clock()),
       };
       try {
-        await db.transaction().execute(async (tx) => {
+        await runUnitOfWork(db, async (unit) => {
+          const { tx } = unit;
           await repo.insertIntegration(tx, row);
-          await appendAuditEvent(tx, {
+          recordAudit(unit, {
             actor,
             action: 'integration.created',
             targetType: 'integration',
@@ -249,10 +251,11 @@ export function createIntegrationService(deps: {
   };
 
   function removeAudited(id: string, actor: string): Promise<boolean> {
-    return db.transaction().execute(async (tx) => {
+    return runUnitOfWork(db, async (unit) => {
+      const { tx } = unit;
       const row = await repo.findIntegration(tx, id);
       if (!row || !(await repo.deleteIntegration(tx, id))) return false;
-      await appendAuditEvent(tx, {
+      recordAudit(unit, {
         actor,
         action: 'integration.removed',
         targetType: 'integration',

@@ -1,9 +1,10 @@
+import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, timestampSource, toTimestamp } from '../../lib/clock.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
-import { appendAuditEvent } from '../audit/audit.repository.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import * as repo from './policy.repository.js';
 import type { Policy, PolicyLayerSettings, PolicySources } from './policy.types.js';
 import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
@@ -70,7 +71,8 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
 
   async function writeVersion(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
     const now = toTimestamp(clock());
-    return db.transaction().execute(async (tx) => {
+    return runUnitOfWork(db, async (unit) => {
+      const { tx } = unit;
       const serialized = settings === null ? null : JSON.stringify(settings);
       if (serialized === null && !(await repo.deleteLayer(tx, workspaceId, repository))) return null;
       const version = (await repo.latestLayerVersion(tx, workspaceId, repository)) + 1;
@@ -92,7 +94,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
           updated_by: actor,
         });
       const action = serialized === null ? 'policy.layer_deleted' : 'policy.layer_written';
-      await appendAuditEvent(tx, {
+      recordAudit(unit, {
         actor,
         action,
         targetType: 'policy_layer',

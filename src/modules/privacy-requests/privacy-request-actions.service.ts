@@ -1,8 +1,9 @@
+import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { saveResult } from '../../jobs/result.repository.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { appendAuditEvent } from '../audit/audit.repository.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { applyCorrections } from '../subject-data/correction.js';
 import { coversWorkspace, type Principal } from '../tokens/principal.js';
 import { type Regulation, computeExtendedDueAt } from './deadline.fns.js';
@@ -66,7 +67,8 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
      *   NotCorrectableError (corrections).
      */
     async act(principal: Principal, id: string, action: OperatorAction, input: ActionInput): Promise<PrivacyRequestResource> {
-      return db.transaction().execute(async (tx) => {
+      return runUnitOfWork(db, async (unit) => {
+        const { tx } = unit;
         const row = await forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
         if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
         const next = statusAfter(action, row);
@@ -88,7 +90,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
           ...(input.reason ? { reason: input.reason } : {}),
           ...(report ? { report } : {}),
         };
-        await appendAuditEvent(tx, {
+        recordAudit(unit, {
           actor: principal.id,
           action: `privacy_request.${action}`,
           targetType: 'privacy_request',

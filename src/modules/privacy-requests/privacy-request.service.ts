@@ -1,16 +1,17 @@
 import type { Executor } from '../../db/executor.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { appendAuditEvent } from '../audit/audit.repository.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { fingerprint } from '../idempotency/idempotency.fns.js';
-import type { IdempotencyService, StoredResponse } from '../idempotency/idempotency.service.js';
+import type { IdempotencyService, RecordCodec } from '../idempotency/idempotency.service.js';
 import type { PolicyService } from '../policies/policy.service.js';
 import type { Principal } from '../tokens/principal.js';
 import { computeDueAt, regulationLabel } from './deadline.fns.js';
-import { requestLocation, toResource } from './privacy-request.fns.js';
+import { toResource } from './privacy-request.fns.js';
 import * as repo from './privacy-request.repository.js';
-import type { CreatePrivacyRequestInput, PrivacyRequestResource } from './privacy-request.types.js';
+import type { CreatePrivacyRequestInput, Filing, FilingOutcome, PrivacyRequestResource } from './privacy-request.types.js';
 
 /** Filters for {@link PrivacyRequestService.list}. `cursor` comes from a previous page. */
 export interface ListRequestsInput {
@@ -34,16 +35,19 @@ export function createPrivacyRequestService(deps: {
   clock: Clock;
   idempotency: IdempotencyService;
   policies: PolicyService;
+  /** How a filing's outcome is kept for replay (src/http/replay/filing-record.ts). */
+  filingRecord: RecordCodec<Filing>;
 }) {
-  const { db, clock, idempotency, policies } = deps;
+  const { db, clock, idempotency, policies, filingRecord } = deps;
 
+  /** Adds the request and its audit entry to `unit`, unless the client_request_id is taken. */
   async function insert(
-    tx: Executor,
+    unit: UnitOfWork,
     principal: Principal,
     input: CreatePrivacyRequestInput,
     status: string,
     regulations: ('gdpr' | 'ccpa')[],
-  ): Promise<StoredResponse> {
+  ): Promise<Filing> {
     const received = clock();
     const now = toTimestamp(received);
     const row = {
@@ -64,11 +68,11 @@ export function createPrivacyRequestService(deps: {
       next_attempt_at: null,
       filed_by: principal.id,
     };
-    if (!(await repo.insertRequestUnlessDuplicate(tx, row))) {
-      const existing = await repo.findIdByClientRequestId(tx, input.workspace_id, input.client_request_id);
-      return { status: 409, location: existing ? requestLocation(existing) : null, body: '' };
+    if (!(await repo.insertRequestUnlessDuplicate(unit.tx, row))) {
+      const existing = await repo.findIdByClientRequestId(unit.tx, input.workspace_id, input.client_request_id);
+      return { kind: 'client_request_id_taken', existingId: existing ?? null };
     }
-    await appendAuditEvent(tx, {
+    recordAudit(unit, {
       actor: principal.id,
       action: 'privacy_request.created',
       targetType: 'privacy_request',
@@ -77,7 +81,7 @@ export function createPrivacyRequestService(deps: {
       details: { request_type: input.request_type, status },
       occurredAt: now,
     });
-    return { status: 202, location: requestLocation(row.id), body: JSON.stringify(toResource(row)) };
+    return { kind: 'filed', request: toResource(row) };
   }
 
   return {
@@ -85,16 +89,21 @@ export function createPrivacyRequestService(deps: {
      * Files a request. Status is `pending_approval` when the workspace policy requires approval,
      * else `queued`; `due_at` follows the workspace's regulations (GDPR Art. 12(3), CCPA §1798.130).
      *
-     * @returns the response to send (202 with the resource, or 409 with the existing Location)
-     *   and whether it is a replay.
+     * @returns the filed request, or the typed conflict of a taken `client_request_id`, and
+     *   whether it is the replay of an earlier filing with the same key.
      * @throws IdempotencyConflict for a reused or in-flight key.
      */
-    async create(principal: Principal, idempotencyKey: string, input: CreatePrivacyRequestInput) {
+    async create(principal: Principal, idempotencyKey: string, input: CreatePrivacyRequestInput): Promise<FilingOutcome> {
       const { policy } = await policies.effective(input.workspace_id, '');
       const status = policy.require_approval ? 'pending_approval' : 'queued';
-      return idempotency.run(principal.id, idempotencyKey, fingerprint(input), (tx) =>
-        insert(tx, principal, input, status, policy.regulations),
+      const { outcome, replayed } = await idempotency.run(
+        principal.id,
+        idempotencyKey,
+        fingerprint(input),
+        (unit) => insert(unit, principal, input, status, policy.regulations),
+        filingRecord,
       );
+      return { ...outcome, replayed };
     },
 
     /** One request, or null. */

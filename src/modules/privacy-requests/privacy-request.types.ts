@@ -49,3 +49,14 @@ export interface PrivacyRequestResource {
   status_reason: string | null;
   links: { self: string };
 }
+
+/**
+ * What filing a request came to: `filed` (the new request), or `client_request_id_taken` (a
+ * typed conflict: another request of the workspace has that `client_request_id`; its id, or null
+ * when it is gone). `replayed`: the outcome is the one stored for the Idempotency-Key, not new.
+ */
+export type FilingOutcome = Filing & { replayed: boolean };
+
+/** A {@link FilingOutcome} as it is stored with its Idempotency-Key. */
+export type Filing =
+  { kind: 'filed'; request: PrivacyRequestResource } | { kind: 'client_request_id_taken'; existingId: string | null };

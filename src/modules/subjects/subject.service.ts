@@ -124,7 +124,7 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
     /** Applies one canonical event to the subject (workspace, provider, event.data.user_id). */
     async applyIdentityEvent(workspaceId: string, subjectProvider: string, event: CanonicalIdentityEvent): Promise<ApplyResult> {
       const now = toTimestamp(clock());
-      return transact(async (tx) => {
+      return transact(async ({ tx }) => {
         const key = { workspace_id: workspaceId, subject_provider: subjectProvider, subject_id: event.data.user_id };
         const fresh = {
           id: newId('sub'),

@@ -1,8 +1,9 @@
+import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
-import { appendAuditEvent } from '../audit/audit.repository.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from './principal.js';
 import { generateToken, hashToken, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
 import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
@@ -75,9 +76,10 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         created_at: now,
         revoked_at: null,
       };
-      await db.transaction().execute(async (tx) => {
+      await runUnitOfWork(db, async (unit) => {
+        const { tx } = unit;
         await insertToken(tx, row);
-        await appendAuditEvent(tx, {
+        recordAudit(unit, {
           actor: input.actor,
           action: 'token.created',
           targetType: 'api_token',
@@ -120,11 +122,12 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
     /** Revokes a token. @returns false when no active token has this id. */
     async revoke(id: string, actor: string): Promise<boolean> {
       const now = toTimestamp(clock());
-      return db.transaction().execute(async (tx) => {
+      return runUnitOfWork(db, async (unit) => {
+        const { tx } = unit;
         const revoked = await revokeToken(tx, id, now);
         principals.clear();
         if (revoked)
-          await appendAuditEvent(tx, {
+          recordAudit(unit, {
             actor,
             action: 'token.revoked',
             targetType: 'api_token',

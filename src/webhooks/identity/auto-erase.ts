@@ -30,7 +30,7 @@ export async function fileErasureOnDeprovision(
     workspaces: new Set([target.workspace_id]),
   };
   try {
-    const { response } = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
+    const outcome = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
       request_type: 'deletion',
       scope: ['user'],
       subject_id: event.data.user_id,
@@ -39,8 +39,7 @@ export async function fileErasureOnDeprovision(
       client_request_id: `deprovision-${eventKey}`,
       intake_ref: `identity webhook ${target.id}, event ${eventKey}`,
     });
-    const location = response.location ?? '';
-    return location.split('/').at(-1) || null;
+    return outcome.kind === 'filed' ? outcome.request.id : outcome.existingId;
   } catch (error) {
     // A concurrent redelivery of the same event is filing it right now: that one files it once.
     if (error instanceof IdempotencyConflict && error.reason === 'in_flight') return null;

@@ -1,0 +1,28 @@
+import type { RecordCodec, StoredResponse } from '../../modules/idempotency/idempotency.service.js';
+import { requestLocation } from '../../modules/privacy-requests/privacy-request.fns.js';
+import type { Filing, PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
+
+const LOCATION_PREFIX = requestLocation('');
+
+/**
+ * How a filing's outcome is kept in its Idempotency-Key record: as the bytes of the HTTP answer
+ * it got (status 202 with `Location` and the resource as JSON text, or 409 with the `Location`
+ * of the request holding the `client_request_id`), the format every release has stored, so a
+ * replay across an upgrade answers the same. The one place that knows that format.
+ */
+export const filingRecordCodec: RecordCodec<Filing> = {
+  encode(outcome: Filing): StoredResponse {
+    if (outcome.kind === 'client_request_id_taken') {
+      return { status: 409, location: outcome.existingId === null ? null : requestLocation(outcome.existingId), body: '' };
+    }
+    return { status: 202, location: requestLocation(outcome.request.id), body: JSON.stringify(outcome.request) };
+  },
+  decode(record: StoredResponse): Filing {
+    if (record.status === 202) return { kind: 'filed', request: JSON.parse(record.body) as PrivacyRequestResource };
+    const location = record.location ?? '';
+    return {
+      kind: 'client_request_id_taken',
+      existingId: location.startsWith(LOCATION_PREFIX) ? location.slice(LOCATION_PREFIX.length) : null,
+    };
+  },
+};
