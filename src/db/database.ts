@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { DatabaseMissingError } from './errors.js';
-import { statementName } from './prepared-query.js';
+import { namedStatementPool } from './pg-named-statements.js';
 import type { DB } from './schema.js';
 import {
   keepPlannerStatistics,
@@ -226,23 +226,6 @@ const PG_CONNECT_TIMEOUT_MS = 3000;
  */
 export const PG_BATCHES_IN_FLIGHT = 4;
 
-type QueryArgs = [text: unknown, ...rest: unknown[]];
-
-/**
- * Makes `client` run the SQL of {@link preparedQuery} queries as named (server-side prepared)
- * statements: pg then sends Parse once per connection and only Bind/Execute afterwards, sparing
- * the server a parse and plan per call. Kysely passes `(sql, parameters)`; any other SQL is sent
- * as before. (PostgreSQL re-plans a prepared statement itself when a table it reads changes.)
- */
-function prepareNamedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
-  (client as unknown as { query: (...args: QueryArgs) => unknown }).query = (text, ...rest) => {
-    const name = typeof text === 'string' ? statementName(text) : undefined;
-    // (sql, values) from Kysely; pool.query's (sql, values, callback) and the rest pass unchanged.
-    return name === undefined || rest.length !== 1 ? query(text, ...rest) : query({ name, text, values: rest[0] });
-  };
-}
-
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
   // A client whose server goes away emits 'error'. The pool listens while the client is idle;
@@ -250,11 +233,8 @@ function openPostgres(url: string): Database {
   // unhandled 'error' event ends the process. The failure reaches the caller through its next
   // query instead ("not queryable"), and the pool discards the client on release.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-    prepareNamedStatements(client);
-  });
-  const db = new Kysely<DB>({ dialect: new ResilientPostgresDialect({ pool }) });
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const db = new Kysely<DB>({ dialect: new ResilientPostgresDialect({ pool: namedStatementPool(pool) }) });
   return {
     db,
     dialect: 'postgres',

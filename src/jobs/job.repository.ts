@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import { isPostgres } from '../db/locking.js';
+import { skipLocked } from '../db/locking.js';
 import type { DB } from '../db/schema.js';
 import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
 
@@ -10,7 +10,7 @@ import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-requ
  */
 function oldest(db: Executor, where: (eb: ExpressionBuilder<DB, 'privacy_requests'>) => Expression<SqlBool>) {
   const query = db.selectFrom('privacy_requests').select('id').where(where).orderBy('id').limit(1);
-  return isPostgres(db) ? query.forUpdate().skipLocked() : query;
+  return skipLocked(db, query);
 }
 
 /**

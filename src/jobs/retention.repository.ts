@@ -1,5 +1,5 @@
 import type { Executor } from '../db/executor.js';
-import { isPostgres } from '../db/locking.js';
+import { skipLocked } from '../db/locking.js';
 
 /** A (workspace, repository) pair holding change events, with its oldest `received_at`. */
 export interface ChangeEventScope {
@@ -56,14 +56,16 @@ export async function deleteChangeEventsBefore(
   cutoff: string,
   limit: number,
 ): Promise<number> {
-  let batch = db
-    .selectFrom('change_events')
-    .select('id')
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('repository', '=', scope.repository)
-    .where('received_at', '<', cutoff)
-    .limit(limit);
-  if (isPostgres(db)) batch = batch.forUpdate().skipLocked();
+  const batch = skipLocked(
+    db,
+    db
+      .selectFrom('change_events')
+      .select('id')
+      .where('workspace_id', '=', scope.workspace_id)
+      .where('repository', '=', scope.repository)
+      .where('received_at', '<', cutoff)
+      .limit(limit),
+  );
   const result = await db
     .deleteFrom('change_events')
     .where('id', 'in', batch)
@@ -89,14 +91,16 @@ export async function deleteExpiredIdempotencyRecords(
   const result = await db
     .deleteFrom('idempotency_records')
     .where(({ eb, refTuple, selectFrom }) => {
-      let batch = selectFrom('idempotency_records')
-        .select(['principal_id', 'idempotency_key'])
-        .where('expires_at', '<=', now)
-        .where((w) =>
-          w.or([w('state', '=', 'completed'), w.and([w('state', '=', 'in_flight'), w('created_at', '<=', inFlightBefore)])]),
-        )
-        .limit(limit);
-      if (isPostgres(db)) batch = batch.forUpdate().skipLocked();
+      const batch = skipLocked(
+        db,
+        selectFrom('idempotency_records')
+          .select(['principal_id', 'idempotency_key'])
+          .where('expires_at', '<=', now)
+          .where((w) =>
+            w.or([w('state', '=', 'completed'), w.and([w('state', '=', 'in_flight'), w('created_at', '<=', inFlightBefore)])]),
+          )
+          .limit(limit),
+      );
       return eb(refTuple('principal_id', 'idempotency_key'), 'in', batch.$asTuple('principal_id', 'idempotency_key'));
     })
     .where('expires_at', '<=', now)
@@ -115,11 +119,10 @@ export async function deleteExpiredDeliveries(db: Executor, now: string, limit: 
   const result = await db
     .deleteFrom('webhook_deliveries')
     .where(({ eb, refTuple, selectFrom }) => {
-      let batch = selectFrom('webhook_deliveries')
-        .select(['integration_id', 'delivery_id'])
-        .where('expires_at', '<=', now)
-        .limit(limit);
-      if (isPostgres(db)) batch = batch.forUpdate().skipLocked();
+      const batch = skipLocked(
+        db,
+        selectFrom('webhook_deliveries').select(['integration_id', 'delivery_id']).where('expires_at', '<=', now).limit(limit),
+      );
       return eb(refTuple('integration_id', 'delivery_id'), 'in', batch.$asTuple('integration_id', 'delivery_id'));
     })
     .where('expires_at', '<=', now)

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import type { UnitOfWork } from '../../src/db/unit-of-work.js';

@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import { isPostgres } from '../../db/locking.js';
+import { byDialect } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { claimDeliveryId, type DeliveryRow } from '../integrations/delivery.repository.js';
 import type { ChangeEventTable } from './change-event.table.js';
@@ -84,14 +84,17 @@ const claimAndInsertOnPostgres = preparedQuery<EventOfDelivery, { id: string }>(
  *
  * @returns true when both were written; false for a redelivery (nothing written).
  */
-export async function insertForNewDelivery(db: Executor, row: EventOfDelivery): Promise<boolean> {
-  if (isPostgres(db)) return (await claimAndInsertOnPostgres(db, row)).rows.length > 0;
-  const { delivery_id, expires_at, outcome, ...event } = row;
-  const claim = { integration_id: row.integration_id, delivery_id, received_at: row.received_at, expires_at, outcome };
-  if (!(await claimDeliveryId(db, claim))) return false;
-  await insertRow(db, event);
-  return true;
-}
+export const insertForNewDelivery = byDialect<[row: EventOfDelivery], Promise<boolean>>({
+  // One statement (a CTE claims the delivery id and inserts the event): one round trip.
+  postgres: async (db, row) => (await claimAndInsertOnPostgres(db, row)).rows.length > 0,
+  sqlite: async (db, row) => {
+    const { delivery_id, expires_at, outcome, ...event } = row;
+    const claim = { integration_id: row.integration_id, delivery_id, received_at: row.received_at, expires_at, outcome };
+    if (!(await claimDeliveryId(db, claim))) return false;
+    await insertRow(db, event);
+    return true;
+  },
+});
 
 /** A page of a workspace's change events, newest first, optionally of one repository. */
 export async function listChangeEvents(

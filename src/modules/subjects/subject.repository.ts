@@ -1,7 +1,8 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import { forUpdate, isPostgres } from '../../db/locking.js';
+import { byDialect } from '../../db/dialect.js';
+import { forUpdate } from '../../db/locking.js';
 import type { LinkedAccount } from './identity-event.types.js';
 import type { SubjectProfile } from './identity-fold.fns.js';
 import type { IdentityEventTable, LinkedIdentityTable, SubjectTable } from './subject.table.js';
@@ -149,17 +150,16 @@ const insertAndListOnPostgres = preparedQuery<IdentityEventRow, IdentityEventRow
  *
  * @returns whether the event was stored now, and every stored event of the subject.
  */
-export async function storeEventAndList(
-  db: Executor,
-  row: IdentityEventRow,
-): Promise<{ stored: boolean; events: IdentityEventRow[] }> {
-  if (isPostgres(db)) {
+export const storeEventAndList = byDialect<[row: IdentityEventRow], Promise<{ stored: boolean; events: IdentityEventRow[] }>>({
+  postgres: async (db, row) => {
     const rows = (await insertAndListOnPostgres(db, row)).rows;
     return { stored: rows.some((r) => Number(r.stored) === 1), events: rows.map(({ stored: _, ...event }) => event) };
-  }
-  const stored = await storeEvent(db, row);
-  return { stored, events: (await selectEvents(db, { subject_ref: row.subject_ref })).rows };
-}
+  },
+  sqlite: async (db, row) => {
+    const stored = await storeEvent(db, row);
+    return { stored, events: (await selectEvents(db, { subject_ref: row.subject_ref })).rows };
+  },
+});
 
 /**
  * Stores an event unless its id is already stored for the subject (one statement).
