@@ -10,6 +10,7 @@ import { createIntegrationService } from './modules/integrations/integration.ser
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { createPrivacyRequestActions } from './modules/privacy-requests/privacy-request-actions.service.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
+import { createRequestResultsService } from './modules/privacy-requests/request-results.service.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
 import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
@@ -22,6 +23,7 @@ export interface Services {
   readonly policies: ReturnType<typeof createPolicyService>;
   readonly privacyRequests: ReturnType<typeof createPrivacyRequestService>;
   readonly requestActions: ReturnType<typeof createPrivacyRequestActions>;
+  readonly requestResults: ReturnType<typeof createRequestResultsService>;
   readonly keys: ServiceKeys;
   readonly integrations: ReturnType<typeof createIntegrationService>;
   readonly subjects: ReturnType<typeof createSubjectService>;
@@ -48,6 +50,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     policies,
     privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies, filingRecord: filingRecordCodec }),
     requestActions: createPrivacyRequestActions({ db, clock }),
+    requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey), externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),

@@ -1,7 +1,7 @@
 import type { Executor } from '../db/executor.js';
 import { toTimestamp } from '../lib/clock.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
-import { deleteDuePackages, packagesWithoutExpiry, setPackageExpiry } from './result.repository.js';
+import { deleteDuePackages, packagesWithoutExpiry, setPackageExpiry } from '../modules/privacy-requests/result.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -7,7 +7,9 @@ import type { PolicyService } from '../modules/policies/policy.service.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { nextTurn } from '../lib/yielding.js';
 import { expirePackages } from './package-expiry.js';
-import * as repo from './retention.repository.js';
+import * as changeEventRetention from '../modules/change-events/change-event-retention.repository.js';
+import { deleteExpiredIdempotencyRecords } from '../modules/idempotency/idempotency.repository.js';
+import { deleteExpiredDeliveries } from '../modules/integrations/delivery.repository.js';
 
 /** Default time between retention sweeps, ms (`RETENTION_SWEEP_MS` in config.ts overrides it). */
 export const RETENTION_SWEEP_MS = 60_000;
@@ -92,7 +94,7 @@ export function createRetentionSweeper(deps: {
   }
 
   /**
-   * Walks the (workspace, repository) pairs one index search at a time ({@link repo.nextChangeEventScope}),
+   * Walks the (workspace, repository) pairs one index search at a time ({@link changeEventRetention.nextChangeEventScope}),
    * yielding to the event loop between pairs, and drains each pair whose oldest event is past its
    * retention. Its cost follows the number of pairs and the rows deleted, not the table's size.
    */
@@ -100,13 +102,21 @@ export function createRetentionSweeper(deps: {
     // Nothing younger than the shortest retention a policy allows can be due: no policy lookup.
     const olderThan = toTimestamp(new Date(now.getTime() - MIN_RETENTION_DAYS * DAY_MS));
     let total = 0;
-    for (let scope = await repo.nextChangeEventScope(db, null); scope; scope = await repo.nextChangeEventScope(db, scope)) {
+    for (
+      let scope = await changeEventRetention.nextChangeEventScope(db, null);
+      scope;
+      scope = await changeEventRetention.nextChangeEventScope(db, scope)
+    ) {
       if (scope.oldest < olderThan) {
         const { policy } = await policies.effective(scope.workspace_id, scope.repository);
         const cutoff = toTimestamp(new Date(now.getTime() - policy.retention_days * DAY_MS));
         const pair = scope;
         if (pair.oldest < cutoff)
-          total += await drain(() => repo.deleteChangeEventsBefore(db, pair, cutoff, batchSize), batchSize, nextTick);
+          total += await drain(
+            () => changeEventRetention.deleteChangeEventsBefore(db, pair, cutoff, batchSize),
+            batchSize,
+            nextTick,
+          );
       }
       await nextTick();
     }
@@ -123,11 +133,11 @@ export function createRetentionSweeper(deps: {
     const inFlightBefore = toTimestamp(new Date(now.getTime() - IN_FLIGHT_LEASE_MS));
     const changeEvents = await sweepChangeEvents(now);
     const idempotencyRecords = await drain(
-      () => repo.deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize),
+      () => deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize),
       batchSize,
       nextTick,
     );
-    const webhookDeliveries = await drain(() => repo.deleteExpiredDeliveries(db, at, batchSize), batchSize, nextTick);
+    const webhookDeliveries = await drain(() => deleteExpiredDeliveries(db, at, batchSize), batchSize, nextTick);
     const packages = await expirePackages({
       db,
       policies,

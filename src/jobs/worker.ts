@@ -12,7 +12,7 @@ import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js
 import { nextTurn, stringifyYielding } from '../lib/yielding.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
-import { findResult, saveResultJson } from './result.repository.js';
+import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {

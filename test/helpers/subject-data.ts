@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { REQUEST_HANDLERS } from '../../src/jobs/handlers/index.js';
 import type { HandlerOutcome } from '../../src/jobs/handlers/handler.types.js';
-import { saveResult } from '../../src/jobs/result.repository.js';
+import { saveResult } from '../../src/modules/privacy-requests/result.repository.js';
 import type { PrivacyRequestRow } from '../../src/modules/privacy-requests/privacy-request.repository.js';
 import type { TestApp } from './app.js';
 import { canonicalEvent, newStandardSecret, postIdentity, standardHeaders } from './identity-webhooks.js';

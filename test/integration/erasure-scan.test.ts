@@ -9,7 +9,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { saveResult } from '../../src/jobs/result.repository.js';
+import { saveResult } from '../../src/modules/privacy-requests/result.repository.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 import {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { findResult } from '../../src/jobs/result.repository.js';
+import { findResult } from '../../src/modules/privacy-requests/result.repository.js';
 import { accountPseudonym } from '../../src/lib/keyed-hash.js';
 import { applyCorrections, NotCorrectableError } from '../../src/modules/subject-data/correction.js';
 import type { ErasureReport } from '../../src/modules/subject-data/erasure-report.fns.js';

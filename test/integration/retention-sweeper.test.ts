@@ -9,7 +9,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startWorker } from '../../src/jobs/start-worker.js';
 import { createRetentionSweeper } from '../../src/jobs/retention-sweeper.js';
-import { nextChangeEventScope } from '../../src/jobs/retention.repository.js';
+import { nextChangeEventScope } from '../../src/modules/change-events/change-event-retention.repository.js';
 import { toTimestamp } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { insertChangeEvent } from '../../src/modules/change-events/change-event.repository.js';

@@ -1,12 +1,15 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorItem } from '../validation/error-item.js';
+import { REDACTED } from '../validation/validate-value.js';
 import { HttpError, RequestValidationError } from './http-error.js';
 
 const BEARER = { 'WWW-Authenticate': 'Bearer' };
 
 /**
- * Every error the API returns on purpose, in one place: status, sentence and headers.
- * Sources: RFC 9110 (statuses), RFC 6750 §3 (`WWW-Authenticate: Bearer`), IETF
- * draft-ietf-httpapi-idempotency-key-header (409/422 for keys).
+ * Every error the service answers on purpose, in one place: status, sentence and headers, for the
+ * API routes, the webhook routes and the error handler alike (domain errors are mapped onto these
+ * in ./domain-errors.ts). Sources: RFC 9110 (statuses), RFC 6750 §3 (`WWW-Authenticate: Bearer`),
+ * IETF draft-ietf-httpapi-idempotency-key-header (409/422 for keys), PRODUCT.md §2.6 (webhooks).
  */
 export const errors = {
   notAuthenticated: () => new HttpError(401, 'Not authenticated', BEARER),
@@ -33,8 +36,60 @@ export const errors = {
       'Retry-After': '30',
     }),
   internal: () => new HttpError(500, 'Internal Server Error'),
+  bodyNotParsable: () => new HttpError(400, 'There was an error parsing the body'),
+  contentLengthMismatch: () => new HttpError(400, 'Content-Length does not match the body'),
+  emptyJsonBody: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),
+  /** A 4xx raised by Fastify or a plugin with its own status: that status and its reason phrase. */
+  pluginClientError: (status: number) => new HttpError(status, STATUS_CODES[status] ?? 'Bad Request'),
+  resultWrongType: (aRequestType: string, kind: string) => new HttpError(409, `${aRequestType} request has no ${kind}`),
+  resultNotReady: (status: string, kind: string) =>
+    new HttpError(409, `The request is ${status}; its ${kind} exists once it is completed`),
+  packageExpired: (at: string) =>
+    new HttpError(
+      410,
+      `This package expired at ${at}: packages are kept for a limited time after completion and no longer ` +
+        'than the data they copied; file a new access or export request for a current copy',
+    ),
+  resultErased: (kind: string) => new HttpError(410, `This ${kind} no longer exists (erased)`),
+  invalidCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
+  invalidTransition: (action: string, status: string) =>
+    new HttpError(409, `Cannot ${action === 'corrections' ? 'correct' : action} a request in status ${status}`),
+  selfApproval: () =>
+    new HttpError(403, 'The principal that filed this request cannot approve it; another principal must approve it'),
+  namespaceTaken: (kind: string) =>
+    new HttpError(409, `This workspace already has an integration of kind ${kind} for this namespace`),
+  /**
+   * Corrections refused: one 422 item per refused field (or one for the whole `changes`); the
+   * offered values are personal data and are not echoed.
+   */
+  correctionRefused: (reason: string, problems: readonly { field: string; problem: string }[]) =>
+    new RequestValidationError(
+      problems.length > 0
+        ? problems.map((p) => redactedValueError(['body', 'changes', p.field], `Value error, ${p.problem.replaceAll('_', ' ')}`))
+        : [redactedValueError(['body', 'changes'], `Value error, ${reason}`)],
+    ),
+
+  // Webhooks (PRODUCT.md §2.6). None names which check failed.
+  /** Missing, malformed or wrong signature/token, stale timestamp, or no integration to verify against. */
+  webhookUnauthenticated: () => new HttpError(401, 'Webhook signature or token could not be verified'),
+  /** Authentic, but the body is not the JSON the source promised. */
+  webhookBadPayload: () => new HttpError(400, 'Webhook payload is not valid JSON of the expected shape'),
+  /** Authentic JSON, but a field breaks the source's schema or the stored bounds (`problem` names it). */
+  webhookSchemaViolation: (source: string, problem: string) =>
+    new HttpError(400, `Webhook payload does not match the ${source} schema: ${problem}`),
+  /** Authentic, but the delivery id header is longer than the service keeps. */
+  webhookDeliveryIdTooLong: (headerName: string, max: number) =>
+    new HttpError(400, `Webhook ${headerName} header must be at most ${max} characters`),
+  /** Authentic identity event dated later than now plus the signature tolerance. */
+  webhookFutureEvent: () =>
+    new HttpError(400, 'Identity event occurred_at is more than 5 minutes in the future: check the sender clock'),
+
   idempotencyKeyReused: (key: string) => new RequestValidationError([idempotencyKeyReusedItem(key)]),
 };
+
+function redactedValueError(loc: (string | number)[], msg: string): ErrorItem {
+  return { type: 'value_error', loc, msg, input: REDACTED, ctx: { error: {} } };
+}
 
 function idempotencyKeyReusedItem(key: string): ErrorItem {
   return {

@@ -1,8 +1,8 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiSecurityHeaders } from '../protection/security-headers.js';
 import { databaseFailure } from '../../db/errors.js';
 import { encodeLikeFastApi } from '../validation/error-item.js';
+import { fromDomainError } from './domain-errors.js';
 import { errors } from './error-catalogue.js';
 import { HttpError, RequestValidationError } from './http-error.js';
 
@@ -10,8 +10,8 @@ import { HttpError, RequestValidationError } from './http-error.js';
 const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: errors.bodyTooLarge,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: errors.unsupportedMediaType,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new HttpError(400, 'Content-Length does not match the body'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: errors.contentLengthMismatch,
+  FST_ERR_CTP_EMPTY_JSON_BODY: errors.emptyJsonBody,
 };
 
 /**
@@ -22,11 +22,13 @@ const FASTIFY_CODES: Record<string, () => HttpError> = {
 function pluginClientError(error: unknown): HttpError | null {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
-  return new HttpError(status, STATUS_CODES[status] ?? 'Bad Request');
+  return errors.pluginClientError(status);
 }
 
 function toHttpError(error: unknown): HttpError | RequestValidationError | null {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
+  const domain = fromDomainError(error);
+  if (domain) return domain;
   const code = (error as FastifyError | null)?.code;
   const mapped = code ? FASTIFY_CODES[code] : undefined;
   if (mapped) return mapped();

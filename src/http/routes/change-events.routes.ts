@@ -1,17 +1,18 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { normalizeRepository } from '../../modules/policies/policy-merge.fns.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
-import { HttpError } from '../errors/http-error.js';
+import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/change-event.schemas.js';
-import { BEARER_SECURITY, withErrors } from '../schemas/common.schemas.js';
+import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
 
 /** `GET /api/v1/change-events` (scope `privacy:read`): recorded PR/MR events with their decisions, newest first. */
 export async function changeEventRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { changeEvents } = opts.services;
-  app.get(
+  typed.get(
     '',
     {
       config: { scope: 'privacy:read' },
@@ -23,17 +24,18 @@ export async function changeEventRoutes(app: FastifyInstance, opts: { services: 
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof S.ChangeEventListQuery> & { limit: number };
+      const { query } = request;
       assertWorkspace(request, query.workspace_id);
       const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'chg');
-      if (before === null) throw new HttpError(400, 'The cursor is not valid; start again without one');
+      if (before === null) throw errors.invalidCursor();
+      const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
       const rows = await changeEvents.list({
         workspaceId: query.workspace_id,
         ...(query.repository ? { repository: normalizeRepository(query.repository) } : {}),
         ...(before ? { before } : {}),
-        limit: query.limit + 1,
+        limit: limit + 1,
       });
-      return toPage(rows, query.limit);
+      return toPage(rows, limit);
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput } from '../../modules/integrations/integration.types.js';
@@ -6,7 +6,7 @@ import { coversWorkspace } from '../../modules/tokens/principal.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
-import { HttpError, RequestValidationError } from '../errors/http-error.js';
+import { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/integration.schemas.js';
 import { REDACTED } from '../validation/validate-value.js';
@@ -24,10 +24,11 @@ function inputError(error: IntegrationInputError, body: CreateIntegrationInput):
 
 /** `/api/v1/integrations` (scope `admin`, PRODUCT.md §2.5): register, list, read and remove webhook sources. */
 export async function integrationRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { integrations } = opts.services;
   const base = { tags: ['integrations'], security: BEARER_SECURITY };
 
-  app.post(
+  typed.post(
     '',
     {
       config: { scope: 'admin' },
@@ -38,28 +39,27 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
       },
     },
     async (request, reply) => {
-      const body = request.body as CreateIntegrationInput;
+      const body = request.body;
       assertWorkspace(request, body.workspace_id);
       try {
         const created = await integrations.create(body, request.principal.id);
         return reply.code(201).header('Location', `/api/v1/integrations/${created.id}`).send(created);
       } catch (error) {
         if (error instanceof IntegrationInputError) throw inputError(error, body);
-        if (error instanceof NamespaceTakenError)
-          throw new HttpError(409, `This workspace already has an integration of kind ${body.kind} for this namespace`);
+        if (error instanceof NamespaceTakenError) throw errors.namespaceTaken(body.kind);
         throw error;
       }
     },
   );
 
-  app.get(
+  typed.get(
     '',
     {
       config: { scope: 'admin' },
       schema: { ...base, querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) },
     },
     async (request) => {
-      const { workspace_id } = request.query as Static<typeof S.IntegrationListQuery>;
+      const { workspace_id } = request.query;
       if (workspace_id) assertWorkspace(request, workspace_id);
       const scope = workspace_id
         ? [workspace_id]
@@ -70,7 +70,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
     },
   );
 
-  app.get(
+  typed.get(
     '/:id',
     {
       config: { scope: 'admin' },
@@ -81,17 +81,17 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
       },
     },
     async (request) => {
-      const found = await integrations.get((request.params as { id: string }).id);
+      const found = await integrations.get(request.params.id);
       if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
       return found;
     },
   );
 
-  app.delete(
+  typed.delete(
     '/:id',
     { config: { scope: 'admin' }, schema: { ...base, params: S.IntegrationIdParams } },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const found = await integrations.get(id);
       if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
       await integrations.remove(id, request.principal.id);

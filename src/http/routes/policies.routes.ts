@@ -1,7 +1,7 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EffectivePolicy } from '../../modules/policies/policy.service.js';
-import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
@@ -16,10 +16,11 @@ type LayerParams = { workspace_id: string; repository?: string };
 
 /** `/api/v1/policies`: the effective policy and its layers (PRODUCT.md §2.4). */
 export async function policyRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { policies } = opts.services;
   const tags = ['policies'];
 
-  app.get(
+  typed.get(
     '/effective',
     {
       config: { scope: 'policy:read' },
@@ -31,7 +32,7 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
       },
     },
     (request, reply) => {
-      const { workspace_id, repository } = request.query as Static<typeof S.EffectivePolicyQuery>;
+      const { workspace_id, repository } = request.query;
       assertWorkspace(request, workspace_id);
       // A cached merge is answered at once, without a promise; otherwise the layers are read first.
       const cached = policies.cachedEffective(workspace_id, repository);
@@ -49,38 +50,38 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
     ['/workspaces/:workspace_id', S.WorkspaceParams],
     ['/workspaces/:workspace_id/repositories/:repository', S.RepositoryParams],
   ] as const) {
-    app.get(
+    typed.get(
       path,
       {
         config: { scope: 'policy:read' },
         schema: { ...layerSchema(params), response: withErrors({ 200: S.PolicyLayerResponse, 404: ErrorResponse }) },
       },
       async (request) => {
-        const { workspace_id, repository } = layerTarget(request);
+        const { workspace_id, repository } = layerTarget(request, request.params);
         const layer = await policies.getLayer(workspace_id, repository);
         if (!layer) throw errors.notFound('Policy layer');
         return layer;
       },
     );
-    app.put(
+    typed.put(
       path,
       {
         config: { scope: 'policy:write' },
         schema: { ...layerSchema(params), body: S.PolicyLayerBody, response: withErrors({ 200: S.PolicyLayerResponse }) },
       },
       async (request) => {
-        const { workspace_id, repository } = layerTarget(request);
-        return policies.putLayer(workspace_id, repository, request.body as PolicyLayerSettings, request.principal.id);
+        const { workspace_id, repository } = layerTarget(request, request.params);
+        return policies.putLayer(workspace_id, repository, request.body, request.principal.id);
       },
     );
-    app.delete(
+    typed.delete(
       path,
       {
         config: { scope: 'policy:write' },
         schema: { ...layerSchema(params), response: withErrors({ 204: Type.Null(), 404: ErrorResponse }, false) },
       },
-      async (request, reply: FastifyReply) => {
-        const { workspace_id, repository } = layerTarget(request);
+      async (request, reply) => {
+        const { workspace_id, repository } = layerTarget(request, request.params);
         if (!(await policies.deleteLayer(workspace_id, repository, request.principal.id))) throw errors.notFound('Policy layer');
         return reply.code(204).send();
       },
@@ -96,8 +97,7 @@ function answerEffective(request: FastifyRequest, reply: FastifyReply, effective
   return reply.type(JSON_TYPE).send(effectivePolicyBody(effective, reply));
 }
 
-function layerTarget(request: FastifyRequest): { workspace_id: string; repository: string | null } {
-  const params = request.params as LayerParams;
+function layerTarget(request: FastifyRequest, params: LayerParams): { workspace_id: string; repository: string | null } {
   assertWorkspace(request, params.workspace_id);
   return { workspace_id: params.workspace_id, repository: params.repository ?? null };
 }

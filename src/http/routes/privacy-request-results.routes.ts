@@ -1,58 +1,33 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findResult } from '../../jobs/result.repository.js';
-import { toTimestamp } from '../../lib/clock.js';
-import { coversWorkspace } from '../../modules/tokens/principal.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ResultKind, ResultRead } from '../../modules/privacy-requests/request-results.service.js';
 import type { Services } from '../../services.js';
 import { errors } from '../errors/error-catalogue.js';
-import { HttpError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
-
-const KINDS = {
-  package: { types: ['access', 'export'], column: 'package' },
-  report: { types: ['deletion', 'correction'], column: 'report' },
-} as const;
 
 /** `an export`, `an access`, `a deletion`, `a correction`: the indefinite article by the word's first letter. */
 function withArticle(word: string): string {
   return `${/^[aeiou]/i.test(word) ? 'An' : 'A'} ${word}`;
 }
 
-/**
- * When the request's package expired (deleted by the retention sweeper, or past its expiry and
- * not swept yet), or null while it is current or was never there.
- */
-function packageExpiredAt(
-  result: { package: string | null; package_expires_at: string | null; package_expired_at: string | null } | undefined,
-  now: string,
-): string | null {
-  if (result?.package_expired_at) return result.package_expires_at ?? result.package_expired_at;
-  if (result?.package && result.package_expires_at && result.package_expires_at <= now) return result.package_expires_at;
-  return null;
-}
-
-async function load(services: Services, request: FastifyRequest, kind: keyof typeof KINDS): Promise<string> {
-  const { id } = request.params as { id: string };
-  const found = await services.privacyRequests.get(id);
-  if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Privacy request');
-  const { types, column } = KINDS[kind];
-  if (!(types as readonly string[]).includes(found.request_type))
-    throw new HttpError(409, `${withArticle(found.request_type)} request has no ${kind}`);
-  if (found.status !== 'completed')
-    throw new HttpError(409, `The request is ${found.status}; its ${kind} exists once it is completed`);
-  const result = await findResult(services.database.db, id);
-  const text = result?.[column];
-  const expiredAt = kind === 'package' ? packageExpiredAt(result, toTimestamp(services.clock())) : null;
-  if (expiredAt)
-    throw new HttpError(
-      410,
-      `This package expired at ${expiredAt}: packages are kept for a limited time after completion and no longer ` +
-        'than the data they copied; file a new access or export request for a current copy',
-    );
-  // A package erased by a later deletion request of the same subject is gone for good.
-  if (!text) throw new HttpError(410, `This ${kind} no longer exists (erased)`);
-  return text;
+/** The stored JSON text of a result, or the catalogue's answer for why there is none. */
+function resultText(read: ResultRead, kind: ResultKind): string {
+  switch (read.kind) {
+    case 'found':
+      return read.json;
+    case 'not_found':
+      throw errors.notFound('Privacy request');
+    case 'wrong_type':
+      throw errors.resultWrongType(withArticle(read.requestType), kind);
+    case 'not_completed':
+      throw errors.resultNotReady(read.status, kind);
+    case 'expired':
+      throw errors.packageExpired(read.at);
+    case 'erased':
+      throw errors.resultErased(kind);
+  }
 }
 
 /**
@@ -61,15 +36,16 @@ async function load(services: Services, request: FastifyRequest, kind: keyof typ
  * correction changed. Scope privacy:read.
  */
 export async function privacyRequestResultRoutes(app: FastifyInstance, opts: { services: Services }) {
-  for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  for (const kind of ['package', 'report'] as const) {
     const schema = {
       tags: ['privacy requests'],
       security: BEARER_SECURITY,
       params: S.RequestIdParams,
       response: withErrors({ 200: Type.Unknown(), 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse }),
     };
-    app.get(`/:id/${kind}`, { config: { scope: 'privacy:read' }, schema }, async (request, reply) => {
-      const text = await load(opts.services, request, kind);
+    typed.get(`/:id/${kind}`, { config: { scope: 'privacy:read' }, schema }, async (request, reply) => {
+      const text = resultText(await opts.services.requestResults.read(request.principal, request.params.id, kind), kind);
       return reply
         .type('application/json')
         .serializer((p: string) => p)

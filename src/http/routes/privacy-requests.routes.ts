@@ -1,16 +1,14 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
-import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
 import { requestLocation } from '../../modules/privacy-requests/privacy-request.fns.js';
-import type { CreatePrivacyRequestInput, FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
+import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
 import { coversWorkspace } from '../../modules/tokens/principal.js';
 import type { Metrics } from '../../metrics.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
-import { HttpError } from '../errors/http-error.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 
 /**
@@ -33,10 +31,11 @@ function sendFiling(reply: FastifyReply, outcome: FilingOutcome) {
 
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */
 export async function privacyRequestRoutes(app: FastifyInstance, opts: { services: Services; metrics: Metrics }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { privacyRequests } = opts.services;
   const tags = ['privacy requests'];
 
-  app.post(
+  typed.post(
     '',
     {
       config: { scope: 'privacy:write' },
@@ -49,8 +48,8 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
       },
     },
     async (request, reply) => {
-      const body = request.body as CreatePrivacyRequestInput;
-      const key = request.headers['idempotency-key'] as string;
+      const body = request.body;
+      const key = request.headers['idempotency-key'];
       assertWorkspace(request, body.workspace_id);
       try {
         const outcome = await privacyRequests.create(request.principal, key, body);
@@ -63,7 +62,7 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
     },
   );
 
-  app.get(
+  typed.get(
     '/:id',
     {
       config: { scope: 'privacy:read' },
@@ -75,7 +74,7 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof S.RequestIdParams>;
+      const { id } = request.params;
       const found = await privacyRequests.get(id);
       // Outside the caller's workspaces a request does not exist: no probing for ids.
       if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Privacy request');
@@ -83,7 +82,7 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
     },
   );
 
-  app.get(
+  typed.get(
     '',
     {
       config: { scope: 'privacy:read' },
@@ -96,14 +95,9 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
     },
     async (request) => {
       // The validator fills `limit` with its default (50).
-      const query = request.query as Static<typeof S.ListPrivacyRequestsQuery> & { limit: number };
+      const { query } = request;
       assertWorkspace(request, query.workspace_id);
-      try {
-        return await privacyRequests.list(query);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw new HttpError(400, 'The cursor is not valid; start again without one');
-        throw error;
-      }
+      return privacyRequests.list({ ...query, limit: query.limit ?? DEFAULT_PAGE_LIMIT });
     },
   );
 }

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { PageLimit } from './common.schemas.js';
 
 /** `GET /api/v1/change-events` query. */
 export const ChangeEventListQuery = Type.Object({
   workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
   repository: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  limit: PageLimit,
 });
 
 const Decision = Type.Object({

@@ -33,3 +33,9 @@ export function withErrors(responses: Record<number, TSchema>, validation = true
 
 /** The bearer token header, for the OpenAPI document (checked by the auth hook, not the validator). */
 export const BEARER_SECURITY = [{ bearerAuth: [] }];
+
+/** Items per page when a list request names no `limit`. */
+export const DEFAULT_PAGE_LIMIT = 50;
+
+/** `limit` of every paged list: 1–100, default {@link DEFAULT_PAGE_LIMIT} (filled by the validator). */
+export const PageLimit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_PAGE_LIMIT }));

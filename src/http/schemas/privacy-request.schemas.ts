@@ -1,6 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { REQUEST_STATUSES, REQUEST_TYPES, SCOPE_KEYS } from '../../modules/privacy-requests/privacy-request.types.js';
-import { StringEnum } from './common.schemas.js';
+import {
+  REQUEST_STATUSES,
+  REQUEST_TYPES,
+  type RequestType,
+  SCOPE_KEYS,
+} from '../../modules/privacy-requests/privacy-request.types.js';
+import { StringEnum, PageLimit } from './common.schemas.js';
 
 /**
  * A scope key: a string first (`string_type`), then one of the keys (`literal_error`), as FastAPI
@@ -10,7 +15,8 @@ const ScopeKey = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(
 
 /** `POST /api/v1/privacy/requests` body (PRODUCT.md §2.3). Field order is the order errors are reported in. */
 export const CreatePrivacyRequestBody = Type.Object({
-  request_type: Type.String({ pattern: '^(access|export|correction|deletion)$' }),
+  // The pattern is the contract (PRODUCT.md §2.3, Pydantic's error for it); the type is the union.
+  request_type: Type.Unsafe<RequestType>(Type.String({ pattern: '^(access|export|correction|deletion)$' })),
   scope: Type.Array(ScopeKey, { minItems: 1, maxItems: 20 }),
   subject_id: Type.String({ minLength: 1, maxLength: 300 }),
   subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
@@ -51,7 +57,7 @@ export const ListPrivacyRequestsQuery = Type.Object({
   request_type: Type.Optional(StringEnum(REQUEST_TYPES)),
   overdue: Type.Optional(Type.Boolean()),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  limit: PageLimit,
 });
 
 /** A page of requests. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError, RequestValidationError } from '../errors/http-error.js';
+import { errors } from '../errors/error-catalogue.js';
+import { RequestValidationError } from '../errors/http-error.js';
 import { jsonNestingExceeds } from '../protection/json-depth.js';
 import { pydanticError } from './error-item.js';
 import { parseJsonLikePython } from './python-json.js';
@@ -19,7 +20,7 @@ export function decodeUtf8(raw: Buffer): string {
   try {
     return utf8.decode(raw);
   } catch {
-    throw new HttpError(400, 'There was an error parsing the body');
+    throw errors.bodyNotParsable();
   }
 }
 
@@ -28,7 +29,7 @@ function parseJsonBody(request: FastifyRequest, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const text = decodeUtf8(raw);
   // Past CPython's recursion limit json.loads fails and FastAPI answers 400 (json-depth.ts).
-  if (jsonNestingExceeds(text)) throw new HttpError(400, 'There was an error parsing the body');
+  if (jsonNestingExceeds(text)) throw errors.bodyNotParsable();
   const result = parseJsonLikePython(text, { markFloats: true });
   if (!result.ok) throw new RequestValidationError([pydanticError.jsonInvalid(result.pos, result.msg)]);
   return result.value;

@@ -106,3 +106,60 @@ export async function listChangeEvents(
   if (filter.before !== undefined) query = query.where('id', '<', filter.before);
   return query.orderBy('id', 'desc').limit(filter.limit).execute();
 }
+
+/**
+ * Ids of the workspace's change events authored by any of the accounts (by the keyed pseudonyms
+ * stored with the event, or by provider and account id), oldest first. Every branch of the OR
+ * names the workspace, so each one is an index search (SQLite's multi-index OR, PostgreSQL's
+ * BitmapOr); with `workspace_id = ?` outside the OR, SQLite searched the pseudonym index by
+ * workspace alone and read every event of the workspace.
+ */
+export async function findChangeEventIdsByAuthors(
+  db: Executor,
+  workspaceId: string,
+  pseudonyms: readonly string[],
+  accounts: readonly { provider: string; account_id: string }[],
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('change_events')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('workspace_id', '=', workspaceId), eb('author_pseudonym', 'in', [...pseudonyms])]),
+        ...accounts.map((a) =>
+          eb.and([
+            eb('workspace_id', '=', workspaceId),
+            eb('provider', '=', a.provider.toLowerCase()),
+            eb('author_account_id', '=', a.account_id),
+          ]),
+        ),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The change events with these ids, in id order. */
+export async function findChangeEventsByIds(db: Executor, ids: readonly string[]): Promise<ChangeEventRow[]> {
+  return db
+    .selectFrom('change_events')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Makes change events anonymous: author columns null, and the title too when `title` is true.
+ * The event and its policy decision stay.
+ */
+export async function anonymizeChangeEvents(db: Executor, ids: readonly string[], title: boolean): Promise<void> {
+  if (ids.length === 0) return;
+  const author = { author_account_id: null, author_login: null, author_pseudonym: null };
+  await db
+    .updateTable('change_events')
+    .set(title ? { ...author, title: null } : author)
+    .where('id', 'in', [...ids])
+    .execute();
+}

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { byDialect } from '../../db/dialect.js';
-import { tryLockKeySql } from '../../db/locking.js';
+import { skipLocked, tryLockKeySql } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { IdempotencyTable } from './idempotency.table.js';
 
@@ -116,4 +116,38 @@ export async function deleteRecord(db: Executor, principalId: string, key: strin
     .where('idempotency_key', '=', key)
     .where('created_at', '=', createdAt)
     .execute();
+}
+
+/**
+ * Deletes at most `limit` idempotency records past `expires_at` (≤ `now`) whose response is
+ * stored (`completed`), or whose `in_flight` claim is older than `inFlightBefore` (its process
+ * died; it would be taken over anyway). A live in-flight claim is never touched.
+ *
+ * @returns how many rows were deleted.
+ */
+export async function deleteExpiredIdempotencyRecords(
+  db: Executor,
+  now: string,
+  inFlightBefore: string,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_records')
+    .where(({ eb, refTuple, selectFrom }) => {
+      const batch = skipLocked(
+        db,
+        selectFrom('idempotency_records')
+          .select(['principal_id', 'idempotency_key'])
+          .where('expires_at', '<=', now)
+          .where((w) =>
+            w.or([w('state', '=', 'completed'), w.and([w('state', '=', 'in_flight'), w('created_at', '<=', inFlightBefore)])]),
+          )
+          .limit(limit),
+      );
+      return eb(refTuple('principal_id', 'idempotency_key'), 'in', batch.$asTuple('principal_id', 'idempotency_key'));
+    })
+    .where('expires_at', '<=', now)
+    .where((w) => w.or([w('state', '=', 'completed'), w('created_at', '<=', inFlightBefore)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { skipLocked } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 
 /** The longest delivery id kept (`webhook_deliveries.delivery_id` is `varchar(300)`); a longer one is a 400. */
@@ -42,4 +43,25 @@ export async function deliveryOutcome(db: Executor, key: { integration_id: strin
 /** Records a delivery id for an integration unless it is already recorded. @returns true when recorded now. */
 export async function claimDeliveryId(db: Executor, row: DeliveryRow): Promise<boolean> {
   return (await insertUnlessKnown(db, row)).rows.length > 0;
+}
+
+/**
+ * Deletes at most `limit` remembered webhook deliveries whose de-duplication window has passed
+ * (`expires_at` ≤ `now`). A redelivery after that is recorded again.
+ *
+ * @returns how many rows were deleted.
+ */
+export async function deleteExpiredDeliveries(db: Executor, now: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where(({ eb, refTuple, selectFrom }) => {
+      const batch = skipLocked(
+        db,
+        selectFrom('webhook_deliveries').select(['integration_id', 'delivery_id']).where('expires_at', '<=', now).limit(limit),
+      );
+      return eb(refTuple('integration_id', 'delivery_id'), 'in', batch.$asTuple('integration_id', 'delivery_id'));
+    })
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

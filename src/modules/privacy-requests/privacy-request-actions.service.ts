@@ -1,7 +1,6 @@
 import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
-import { forUpdate } from '../../db/locking.js';
-import { saveResult } from '../../jobs/result.repository.js';
+import { saveResult } from './result.repository.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { applyCorrections } from '../subject-data/correction.js';
@@ -9,6 +8,7 @@ import { coversWorkspace, type Principal } from '../tokens/principal.js';
 import { type Regulation, computeExtendedDueAt } from './deadline.fns.js';
 import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
 import { toResource } from './privacy-request.fns.js';
+import * as repo from './privacy-request.repository.js';
 import type { PrivacyRequestRow } from './privacy-request.repository.js';
 import type { PrivacyRequestResource } from './privacy-request.types.js';
 
@@ -69,7 +69,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
     async act(principal: Principal, id: string, action: OperatorAction, input: ActionInput): Promise<PrivacyRequestResource> {
       return runUnitOfWork(db, async (unit) => {
         const { tx } = unit;
-        const row = await forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
+        const row = await repo.lockRequest(tx, id);
         if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
         const next = statusAfter(action, row);
         if (next === null) throw new InvalidTransitionError(action, row.status);
@@ -77,12 +77,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         const at = toTimestamp(clock());
         const report = action === 'corrections' ? await applyCorrections(tx, row, input.changes ?? {}, clock()) : undefined;
         const fields = { ...changedFields(action, row, next, input.reason, at), updated_at: at };
-        const updated = await tx
-          .updateTable('privacy_requests')
-          .set(fields)
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const updated = await repo.updateRequest(tx, id, fields);
         if (report !== undefined) await saveResult(tx, id, undefined, report, at);
         const details = {
           from: row.status,

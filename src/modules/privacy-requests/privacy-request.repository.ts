@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { forUpdate } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { OPEN_STATUSES } from './deadline.fns.js';
 import type { PrivacyRequestTable } from './privacy-request.table.js';
@@ -109,4 +110,21 @@ export async function listRequests(db: Executor, f: RequestListFilter): Promise<
     );
   }
   return query.orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+/** The request, locked for this transaction (PostgreSQL `FOR UPDATE`), or undefined. */
+export async function lockRequest(tx: Executor, id: string): Promise<PrivacyRequestRow | undefined> {
+  return forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+/**
+ * Sets `fields` on the request and returns it as stored.
+ * @throws NoResultError when there is no such request.
+ */
+export async function updateRequest(
+  tx: Executor,
+  id: string,
+  fields: Updateable<PrivacyRequestTable>,
+): Promise<PrivacyRequestRow> {
+  return tx.updateTable('privacy_requests').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
+import * as repo from './service-key.repository.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 
@@ -18,13 +19,8 @@ export interface ServiceKeys {
  */
 export async function ensureServiceKey(db: Executor, clock: Clock, name: string, configured: string | null): Promise<string> {
   if (configured !== null) return configured;
-  await db
-    .insertInto('service_keys')
-    .values({ name, value: randomBytes(32).toString('base64url'), created_at: toTimestamp(clock()) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('service_keys').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value;
+  await repo.insertKeyUnlessPresent(db, { name, value: randomBytes(32).toString('base64url'), created_at: toTimestamp(clock()) });
+  return repo.keyValue(db, name);
 }
 
 /**

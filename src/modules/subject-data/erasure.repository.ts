@@ -37,20 +37,6 @@ export async function rewriteEventData(db: Executor, subjectRef: string, eventId
     .execute();
 }
 
-/**
- * Makes change events anonymous: author columns null, and the title too when `title` is true.
- * The event and its policy decision stay.
- */
-export async function anonymizeChangeEvents(db: Executor, ids: readonly string[], title: boolean): Promise<void> {
-  if (ids.length === 0) return;
-  const author = { author_account_id: null, author_login: null, author_pseudonym: null };
-  await db
-    .updateTable('change_events')
-    .set(title ? { ...author, title: null } : author)
-    .where('id', 'in', [...ids])
-    .execute();
-}
-
 /** Replaces (or, with null, drops) the stored package of a request. */
 export async function replacePackage(db: Executor, requestId: string, pkg: string | null): Promise<void> {
   await db.updateTable('request_results').set({ package: pkg }).where('request_id', '=', requestId).execute();

@@ -5,6 +5,7 @@ import { nextTurn } from '../../lib/yielding.js';
 import { requestLocation } from '../privacy-requests/privacy-request.fns.js';
 import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
 import { buildErasureReport, type ErasureCounts, type ErasureReport, zeroCounts } from './erasure-report.fns.js';
+import { anonymizeChangeEvents } from '../change-events/change-event.repository.js';
 import * as writes from './erasure.repository.js';
 import { packageWithout } from './package.fns.js';
 import { categoriesInScope, type DataCategory, parseScope } from './scope.fns.js';
@@ -66,7 +67,7 @@ async function eraseChangeEvents(
   const events = data.changeEvents;
   for (let i = 0; i < events.length; i += SUBJECT_PAGE_SIZE) {
     if (i > 0) await pause();
-    await writes.anonymizeChangeEvents(
+    await anonymizeChangeEvents(
       tx,
       events.slice(i, i + SUBJECT_PAGE_SIZE).map((e) => e.id),
       content,

@@ -1,3 +1,4 @@
+import { findChangeEventIdsByAuthors, findChangeEventsByIds } from '../change-events/change-event.repository.js';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
@@ -78,29 +79,8 @@ export async function findAuthoredChangeEvents(
   // Every branch of the OR names the workspace, so each one is an index search (SQLite's
   // multi-index OR, PostgreSQL's BitmapOr). With `workspace_id = ?` outside the OR, SQLite
   // searched the pseudonym index by workspace alone and read every event of the workspace.
-  const ids = await db
-    .selectFrom('change_events')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('workspace_id', '=', workspaceId), eb('author_pseudonym', 'in', pseudonyms)]),
-        ...accounts.map((a) =>
-          eb.and([
-            eb('workspace_id', '=', workspaceId),
-            eb('provider', '=', a.provider.toLowerCase()),
-            eb('author_account_id', '=', a.account_id),
-          ]),
-        ),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
-  return readInPages(
-    ids.map((r) => r.id),
-    SUBJECT_PAGE_SIZE,
-    pause,
-    (page) => db.selectFrom('change_events').selectAll().where('id', 'in', page).orderBy('id').execute(),
-  );
+  const ids = await findChangeEventIdsByAuthors(db, workspaceId, pseudonyms, accounts);
+  return readInPages(ids, SUBJECT_PAGE_SIZE, pause, (page) => findChangeEventsByIds(db, page));
 }
 
 /**

@@ -1,9 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DeliveryTarget } from '../../modules/integrations/integration.service.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
-import { firstVerified } from '../shared/first-verified.js';
-import { webhookErrors } from '../shared/webhook-errors.js';
+import { authenticateDelivery, type DeliverySource } from '../shared/delivery-pipeline.js';
+import { errors } from '../../http/errors/error-catalogue.js';
 import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
 import { fileErasureOnDeprovision } from './auto-erase.js';
 import { parseClerkEvent } from './parse-clerk.js';
@@ -12,29 +13,16 @@ import { parseWorkosEvent } from './parse-workos.js';
 import { messageId, TIMESTAMP_TOLERANCE_MS, verifyStandardWebhook, verifyWorkosSignature } from './verify.js';
 
 /**
- * The integration the delivery is for, once its signature checks out: the one `?integration=`
- * names, else the first of the identity integrations (any workspace, the oldest few) whose
- * secret verifies it. Each candidate is checked in its own format.
+ * The identity provider as a delivery source: every identity integration (any workspace, the
+ * oldest few) when the URL names none, each verified in its own format.
  */
-async function authenticate(request: FastifyRequest, services: Services, now: Date): Promise<DeliveryTarget> {
-  const { integration } = request.query as { integration?: string };
-  const candidates = integration
-    ? [await services.integrations.forDelivery('identity', { integrationId: integration })].filter((c) => c !== null)
-    : await services.integrations.identityCandidates();
-  const target = await firstVerified(candidates, (c) => verified(request, c, now));
-  if (!target) {
-    request.log.warn(
-      {
-        source: 'identity',
-        integrationId: integration && candidates.length === 1 ? candidates[0]?.id : undefined,
-        candidates: candidates.length,
-        reason: candidates.length > 0 ? 'bad_signature' : 'no_integration',
-      },
-      'webhook rejected',
-    );
-    throw webhookErrors.unauthenticated();
-  }
-  return target;
+function identitySource(request: FastifyRequest, services: Services, now: Date): DeliverySource {
+  return {
+    kind: 'identity',
+    logsSoleCandidate: false,
+    candidates: () => services.integrations.identityCandidates(),
+    verify: (c) => verified(request, c, now),
+  };
 }
 
 function verified(request: FastifyRequest, target: DeliveryTarget, now: Date): boolean {
@@ -64,24 +52,30 @@ function inFuture(occurredAt: string, now: Date): boolean {
  * to the subject; `user.deleted` under `auto_erase_on_deprovision` files a deletion request.
  */
 export async function identityWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { services } = opts;
-  app.post(
+  typed.post(
     '/webhook/identity',
     { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
     async (request) => {
       const body = rawText(request);
-      const target = await authenticate(request, services, services.clock());
+      const target = await authenticateDelivery(
+        request,
+        services,
+        identitySource(request, services, services.clock()),
+        request.query.integration,
+      );
       const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
-      if (parsed.kind === 'invalid') throw webhookErrors.badPayload();
-      if (parsed.kind === 'ignored') return { status: 'ignored', reason: parsed.reason };
+      if (parsed.kind === 'invalid') throw errors.webhookBadPayload();
+      if (parsed.kind === 'ignored') return { status: 'ignored' as const, reason: parsed.reason };
       const { event } = parsed;
-      if (inFuture(event.occurred_at, services.clock())) throw webhookErrors.futureEvent();
+      if (inFuture(event.occurred_at, services.clock())) throw errors.webhookFutureEvent();
       const result = await services.subjects.applyIdentityEvent(
         target.workspace_id,
         target.subject_provider ?? target.format ?? 'identity',
         event,
       );
-      if (result.status === 'erased') return { status: 'ignored', event_id: event.id, reason: 'the subject was erased' };
+      if (result.status === 'erased') return { status: 'ignored' as const, event_id: event.id, reason: 'the subject was erased' };
       const filed =
         event.type === 'user.deleted' && result.state.state === 'deleted'
           ? await fileErasureOnDeprovision(services, target, event)

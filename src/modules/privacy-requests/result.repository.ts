@@ -1,4 +1,4 @@
-import type { Executor } from '../db/executor.js';
+import type { Executor } from '../../db/executor.js';
 
 /** Stores (or replaces) what processing a request produced. */
 export async function saveResult(db: Executor, requestId: string, pkg: unknown, report: unknown, at: string): Promise<void> {

@@ -1,5 +1,5 @@
-import type { Executor } from '../db/executor.js';
-import { skipLocked } from '../db/locking.js';
+import type { Executor } from '../../db/executor.js';
+import { skipLocked } from '../../db/locking.js';
 
 /** A (workspace, repository) pair holding change events, with its oldest `received_at`. */
 export interface ChangeEventScope {
@@ -71,61 +71,6 @@ export async function deleteChangeEventsBefore(
     .where('id', 'in', batch)
     // Repeated so a row changed between the sub-select and the delete is judged again.
     .where('received_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/**
- * Deletes at most `limit` idempotency records past `expires_at` (≤ `now`) whose response is
- * stored (`completed`), or whose `in_flight` claim is older than `inFlightBefore` (its process
- * died; it would be taken over anyway). A live in-flight claim is never touched.
- *
- * @returns how many rows were deleted.
- */
-export async function deleteExpiredIdempotencyRecords(
-  db: Executor,
-  now: string,
-  inFlightBefore: string,
-  limit: number,
-): Promise<number> {
-  const result = await db
-    .deleteFrom('idempotency_records')
-    .where(({ eb, refTuple, selectFrom }) => {
-      const batch = skipLocked(
-        db,
-        selectFrom('idempotency_records')
-          .select(['principal_id', 'idempotency_key'])
-          .where('expires_at', '<=', now)
-          .where((w) =>
-            w.or([w('state', '=', 'completed'), w.and([w('state', '=', 'in_flight'), w('created_at', '<=', inFlightBefore)])]),
-          )
-          .limit(limit),
-      );
-      return eb(refTuple('principal_id', 'idempotency_key'), 'in', batch.$asTuple('principal_id', 'idempotency_key'));
-    })
-    .where('expires_at', '<=', now)
-    .where((w) => w.or([w('state', '=', 'completed'), w('created_at', '<=', inFlightBefore)]))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/**
- * Deletes at most `limit` remembered webhook deliveries whose de-duplication window has passed
- * (`expires_at` ≤ `now`). A redelivery after that is recorded again.
- *
- * @returns how many rows were deleted.
- */
-export async function deleteExpiredDeliveries(db: Executor, now: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('webhook_deliveries')
-    .where(({ eb, refTuple, selectFrom }) => {
-      const batch = skipLocked(
-        db,
-        selectFrom('webhook_deliveries').select(['integration_id', 'delivery_id']).where('expires_at', '<=', now).limit(limit),
-      );
-      return eb(refTuple('integration_id', 'delivery_id'), 'in', batch.$asTuple('integration_id', 'delivery_id'));
-    })
-    .where('expires_at', '<=', now)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

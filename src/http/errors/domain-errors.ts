@@ -1,0 +1,26 @@
+import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
+import {
+  InvalidTransitionError,
+  RequestNotFoundError,
+  SelfApprovalError,
+} from '../../modules/privacy-requests/privacy-request-actions.service.js';
+import { NotCorrectableError } from '../../modules/subject-data/correction.js';
+import { errors } from './error-catalogue.js';
+import type { HttpError, RequestValidationError } from './http-error.js';
+
+/**
+ * The one place where the domain's errors (classes of src/modules, which know nothing of HTTP)
+ * become answers of the error catalogue; the error handler calls it for every error a route
+ * throws. Errors whose answer needs the request (a reused Idempotency-Key echoes the key, an
+ * integration's bad field echoes its input) are mapped by their route.
+ *
+ * @returns the answer, or null when `error` is not a domain error this maps.
+ */
+export function fromDomainError(error: unknown): HttpError | RequestValidationError | null {
+  if (error instanceof RequestNotFoundError) return errors.notFound('Privacy request');
+  if (error instanceof InvalidTransitionError) return errors.invalidTransition(error.action, error.status);
+  if (error instanceof SelfApprovalError) return errors.selfApproval();
+  if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
+  if (error instanceof InvalidCursorError) return errors.invalidCursor();
+  return null;
+}

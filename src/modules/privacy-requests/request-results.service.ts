@@ -1,0 +1,67 @@
+import type { Executor } from '../../db/executor.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import type { Principal } from '../tokens/principal.js';
+import { coversWorkspace } from '../tokens/principal.js';
+import { findRequestById } from './privacy-request.repository.js';
+import { findResult } from './result.repository.js';
+
+/** What a request's result is: the access/export `package` or the deletion/correction `report`. */
+export type ResultKind = 'package' | 'report';
+
+const KINDS = {
+  package: { types: ['access', 'export'], column: 'package' },
+  report: { types: ['deletion', 'correction'], column: 'report' },
+} as const;
+
+/**
+ * Reading a result: its JSON text, or why there is none. `not_found` also for a request outside
+ * the reader's workspaces (no probing for ids); `wrong_type` (an access request has no report);
+ * `not_completed`; `expired` (past `PACKAGE_RETENTION_DAYS` or its copied data's retention, with
+ * the time it expired); `erased` (by a later deletion request of the same subject).
+ */
+export type ResultRead =
+  | { kind: 'found'; json: string }
+  | { kind: 'not_found' }
+  | { kind: 'wrong_type'; requestType: string }
+  | { kind: 'not_completed'; status: string }
+  | { kind: 'expired'; at: string }
+  | { kind: 'erased' };
+
+/**
+ * When the request's package expired (deleted by the retention sweeper, or past its expiry and
+ * not swept yet), or null while it is current or was never there.
+ */
+function packageExpiredAt(
+  result: { package: string | null; package_expires_at: string | null; package_expired_at: string | null } | undefined,
+  now: string,
+): string | null {
+  if (result?.package_expired_at) return result.package_expires_at ?? result.package_expired_at;
+  if (result?.package && result.package_expires_at && result.package_expires_at <= now) return result.package_expires_at;
+  return null;
+}
+
+/** Reads what processing a request produced (PRODUCT.md §2.3 "Results"), for a reader. */
+export function createRequestResultsService(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    /**
+     * The `kind` result of request `id` as `reader` may see it.
+     * @returns the stored JSON text, or why it cannot be given (see {@link ResultRead}).
+     */
+    async read(reader: Principal, id: string, kind: ResultKind): Promise<ResultRead> {
+      const request = await findRequestById(db, id);
+      if (!request || !coversWorkspace(reader, request.workspace_id)) return { kind: 'not_found' };
+      const { types, column } = KINDS[kind];
+      if (!(types as readonly string[]).includes(request.request_type))
+        return { kind: 'wrong_type', requestType: request.request_type };
+      if (request.status !== 'completed') return { kind: 'not_completed', status: request.status };
+      const result = await findResult(db, id);
+      const expiredAt = kind === 'package' ? packageExpiredAt(result, toTimestamp(clock())) : null;
+      if (expiredAt) return { kind: 'expired', at: expiredAt };
+      const json = result?.[column];
+      return json ? { kind: 'found', json } : { kind: 'erased' };
+    },
+  };
+}
+
+export type RequestResultsService = ReturnType<typeof createRequestResultsService>;
