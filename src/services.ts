@@ -42,13 +42,13 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const externalChanges = deps.database.externalChanges;
   const policies = createPolicyService({ db, clock, externalChanges });
   const transact = deps.database.transact;
-  const idempotency = createIdempotencyService({ db, clock, transact });
+  const idempotency = createIdempotencyService({ db, clock });
   return {
     database: deps.database,
     clock,
     tokens: createTokenService({ db, clock, externalChanges }),
     policies,
-    privacyRequests: createPrivacyRequestService({ db, clock, idempotency, policies, filingRecord: filingRecordCodec }),
+    privacyRequests: createPrivacyRequestService({ db, clock, transact, idempotency, policies, filingRecord: filingRecordCodec }),
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,

@@ -54,10 +54,10 @@ export const SQLITE_OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
  * analysed or that never was), then `PRAGMA optimize` every {@link SQLITE_OPTIMIZE_INTERVAL_MS}.
  * Both keep the 0x10 bit, SQLite's temporary analysis limit, so each takes milliseconds whatever
  * the file's size; `0x10002` without it ran a full ANALYZE, which holds the write lock for as
- * long as reading every index takes (84 ms at 100 k requests, seconds at a million rows) and,
+ * long as reading every index takes (bench/README.md, "Measured choices") and,
  * run by two processes opening at once, made one wait past `busy_timeout`. Without statistics
  * the planner guesses, and on a large database guessed wrong for indexed lookups of issue 5 (an
- * erasure took 2–4× longer). The periodic run goes through Kysely, so it waits for the
+ * erasure took longer). The periodic run goes through Kysely, so it waits for the
  * connection and never runs inside another caller's transaction; a failure (the database busy
  * in another process) is left for the next run.
  * @returns a function that stops the periodic run.

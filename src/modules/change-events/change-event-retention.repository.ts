@@ -27,7 +27,7 @@ function scopeQuery(db: Executor) {
  * the first of the next workspace. Calling it again with the pair returned walks the distinct
  * pairs (a skip scan), so a sweep costs one or two searches per pair, whatever the number of
  * events each holds. (A row-value `(workspace_id, repository) > (?, ?)` would be one statement,
- * but it walked the growth bench's 2,000 pairs about 4× slower than these two on SQLite 3.53.)
+ * but walked the pairs slower on SQLite: bench/README.md, "Measured choices".)
  *
  * @returns the pair, or undefined when none follows.
  */

@@ -1,8 +1,6 @@
-import { isUniqueViolation } from '../../db/errors.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
 import { tryLockKey } from '../../db/locking.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
-import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decideOnExisting, IDEMPOTENCY_TTL_MS } from './idempotency.fns.js';
 import * as repo from './idempotency.repository.js';
@@ -35,6 +33,26 @@ export class IdempotencyConflict extends Error {
   }
 }
 
+/** A key as seen by one request: its principal, the key itself and the request's fingerprint. */
+export interface KeyUse {
+  principalId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * What {@link IdempotencyService.claim} found in the unit of work: the key is this unit's to
+ * store (`claimed`, replacing an expired or abandoned record created at `staleSince`), or the
+ * stored response to replay, or a conflict.
+ */
+export type KeyClaim =
+  | { kind: 'claimed'; staleSince: string | null }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'conflict'; reason: IdempotencyConflict['reason'] };
+
+/** How many times a filing is tried when another process stores its key between our read and our insert. */
+export const KEY_ATTEMPTS = 3;
+
 function storedResponse(record: repo.IdempotencyRow): StoredResponse {
   return { status: record.response_status ?? 500, location: record.response_location, body: record.response_body ?? '{}' };
 }
@@ -44,113 +62,71 @@ export function idempotencyLockName(principalId: string, key: string): string {
   return `idempotency:${principalId}:${key}`;
 }
 
-/** How many times a key is tried when another process stores it between our read and our insert. */
-const ATTEMPTS = 3;
-
 /**
- * Idempotency-Key handling (IETF draft-ietf-httpapi-idempotency-key-header): the first request
- * with a key runs its effects and stores its outcome in ONE unit of work, so a key is either
- * stored with its complete effects or not at all; the same key and fingerprint within 24 h
- * replays that outcome; a different fingerprint is a reuse. "In flight" (409) is a transaction
- * with the same key still running: on PostgreSQL a transaction-scoped advisory lock on the key
- * tells; on SQLite the one write lock makes a duplicate wait for the first to commit, and it then
- * replays. An `in_flight` record (written by releases before this design) is honoured, and taken
- * over after its lease.
+ * Idempotency-Key handling (IETF draft-ietf-httpapi-idempotency-key-header) as three steps a
+ * writing service method takes around its own unit of work:
  *
- * One algorithm on both databases; the repository picks each step's statement per dialect
- * (`peekRecord`, `findRecordOrLockKey`).
+ * 1. `peek` before the unit: on SQLite a plain read answers a replay or a conflict without
+ *    joining a write batch; on PostgreSQL nothing (the claim reads in the same statement as it locks).
+ * 2. `claim` first in the unit: the record, or the key's lock (PostgreSQL: a transaction-scoped
+ *    advisory lock, so a second request with the key while the first runs is `in_flight`; SQLite:
+ *    the one write lock makes it wait and then replay).
+ * 3. `record` last in the unit: the record with the outcome, so a key is stored with its complete
+ *    effects or not at all. A record stored by another process since the claim surfaces as a
+ *    unique violation, which rolls the unit back; the caller tries again (`KEY_ATTEMPTS`).
+ *
+ * Same key and fingerprint within 24 h replays; a different fingerprint is `reused`; an
+ * `in_flight` record written by releases before this design is honoured, and taken over after its lease.
  */
-export function createIdempotencyService(deps: { db: Executor; clock: Clock; transact: Transact }) {
-  const { db, clock, transact } = deps;
+export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
 
-  /** What an existing record means: a replay (its stored response), or a reason it cannot be honoured. */
-  function decide(record: repo.IdempotencyRow, print: string): StoredResponse | 'take_over' | IdempotencyConflict['reason'] {
-    const decision = decideOnExisting(record, print, clock());
-    return decision === 'replay' ? storedResponse(record) : decision;
-  }
-
-  /** The effects and the record, in `unit`, which holds the key. @param staleSince - created_at of a record to replace. */
-  async function store<R>(
-    unit: UnitOfWork,
-    principalId: string,
-    key: string,
-    print: string,
-    staleSince: string | null,
-    work: (unit: UnitOfWork) => Promise<R>,
-    codec: RecordCodec<R>,
-  ): Promise<{ outcome: R; replayed: false }> {
-    if (staleSince !== null) await repo.deleteRecord(unit.tx, principalId, key, staleSince);
-    const now = clock();
-    const outcome = await work(unit);
-    await repo.insertCompleted(unit.tx, {
-      principal_id: principalId,
-      idempotency_key: key,
-      fingerprint: print,
-      created_at: toTimestamp(now),
-      expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
-      response: codec.encode(outcome),
-    });
-    return { outcome, replayed: false };
-  }
-
-  /**
-   * One try: a peek at the record outside any transaction (answers a replay without the write
-   * lock where reads are cheap), then one unit of work that reads the record or takes the key's
-   * lock, and stores the key with the effects. A replay or conflict writes nothing; a conflict is
-   * returned from the unit, not thrown, so it does not abort the other units of a write batch.
-   */
-  async function attempt<R>(
-    principalId: string,
-    key: string,
-    print: string,
-    work: (unit: UnitOfWork) => Promise<R>,
-    codec: RecordCodec<R>,
-  ): Promise<{ outcome: R; replayed: boolean }> {
-    const peeked = await repo.peekRecord(db, principalId, key);
-    const early = peeked && decide(peeked, print);
-    if (early && early !== 'take_over') {
-      if (typeof early === 'string') throw new IdempotencyConflict(early);
-      return { outcome: codec.decode(early), replayed: true };
-    }
-    const lockName = idempotencyLockName(principalId, key);
-    const result = await transact(async (unit) => {
-      const found = await repo.findRecordOrLockKey(unit.tx, principalId, key, lockName);
-      if (!found.record) return found.locked ? store(unit, principalId, key, print, null, work, codec) : 'in_flight';
-      const decision = decide(found.record, print);
-      if (decision !== 'take_over') return decision;
-      if (!(await tryLockKey(unit.tx, lockName))) return 'in_flight';
-      return store(unit, principalId, key, print, found.record.created_at, work, codec);
-    });
-    if (typeof result === 'string') throw new IdempotencyConflict(result);
-    if ('status' in result) return { outcome: codec.decode(result), replayed: true };
-    return result;
+  function decide(record: repo.IdempotencyRow, use: KeyUse): KeyClaim {
+    const decision = decideOnExisting(record, use.fingerprint, clock());
+    if (decision === 'replay') return { kind: 'replay', response: storedResponse(record) };
+    if (decision === 'take_over') return { kind: 'claimed', staleSince: record.created_at };
+    return { kind: 'conflict', reason: decision };
   }
 
   return {
     /**
-     * Runs `work` once per (principal, key, fingerprint), as one unit of work with the key's record.
-     *
-     * @param work - does the effects in its unit of work and returns the outcome to store with them.
-     * @param codec - how the outcome is kept in the record and read back for a replay.
-     * @returns the outcome (the stored one, decoded, for a replay) and whether it is a replay.
-     * @throws IdempotencyConflict (`reused`, `in_flight`); whatever `work` throws
-     *   (nothing is stored then, so the client may retry).
+     * Step 1, outside any transaction.
+     * @returns the stored response to replay, or null to go on with a unit of work.
+     * @throws IdempotencyConflict (`reused`, `in_flight`).
      */
-    async run<R>(
-      principalId: string,
-      key: string,
-      print: string,
-      work: (unit: UnitOfWork) => Promise<R>,
-      codec: RecordCodec<R>,
-    ): Promise<{ outcome: R; replayed: boolean }> {
-      for (let i = 1; ; i++) {
-        try {
-          return await attempt(principalId, key, print, work, codec);
-        } catch (error) {
-          // Another request stored the same key after our read: read it again.
-          if (!isUniqueViolation(error) || i >= ATTEMPTS) throw error;
-        }
-      }
+    async peek(use: KeyUse): Promise<StoredResponse | null> {
+      const record = await repo.peekRecord(db, use.principalId, use.key);
+      const found = record && decide(record, use);
+      if (!found || found.kind === 'claimed') return null;
+      if (found.kind === 'conflict') throw new IdempotencyConflict(found.reason);
+      return found.response;
+    },
+
+    /** Step 2, first in the unit of work: see {@link KeyClaim}. Writes nothing. */
+    async claim(unit: UnitOfWork, use: KeyUse): Promise<KeyClaim> {
+      const lockName = idempotencyLockName(use.principalId, use.key);
+      const found = await repo.findRecordOrLockKey(unit.tx, use.principalId, use.key, lockName);
+      if (!found.record) return found.locked ? { kind: 'claimed', staleSince: null } : { kind: 'conflict', reason: 'in_flight' };
+      const claim = decide(found.record, use);
+      if (claim.kind === 'claimed' && !(await tryLockKey(unit.tx, lockName))) return { kind: 'conflict', reason: 'in_flight' };
+      return claim;
+    },
+
+    /**
+     * Step 3, last in the unit of work: stores the key's record with `response`.
+     * @throws a unique violation when another process stored the key since the claim.
+     */
+    async record(unit: UnitOfWork, use: KeyUse, claim: { staleSince: string | null }, response: StoredResponse): Promise<void> {
+      if (claim.staleSince !== null) await repo.deleteRecord(unit.tx, use.principalId, use.key, claim.staleSince);
+      const now = clock();
+      await repo.insertCompleted(unit.tx, {
+        principal_id: use.principalId,
+        idempotency_key: use.key,
+        fingerprint: use.fingerprint,
+        created_at: toTimestamp(now),
+        expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+        response,
+      });
     },
   };
 }

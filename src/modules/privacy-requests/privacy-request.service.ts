@@ -1,11 +1,19 @@
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
+import type { Transact } from '../../db/write-batcher.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { fingerprint } from '../idempotency/idempotency.fns.js';
-import type { IdempotencyService, RecordCodec } from '../idempotency/idempotency.service.js';
+import {
+  IdempotencyConflict,
+  type IdempotencyService,
+  KEY_ATTEMPTS,
+  type KeyUse,
+  type RecordCodec,
+} from '../idempotency/idempotency.service.js';
 import type { PolicyService } from '../policies/policy.service.js';
 import type { Principal } from '../tokens/principal.js';
 import { computeDueAt, regulationLabel } from './deadline.fns.js';
@@ -33,12 +41,13 @@ export class InvalidCursorError extends Error {}
 export function createPrivacyRequestService(deps: {
   db: Executor;
   clock: Clock;
+  transact: Transact;
   idempotency: IdempotencyService;
   policies: PolicyService;
   /** How a filing's outcome is kept for replay (src/http/replay/filing-record.ts). */
   filingRecord: RecordCodec<Filing>;
 }) {
-  const { db, clock, idempotency, policies, filingRecord } = deps;
+  const { db, clock, transact, idempotency, policies, filingRecord } = deps;
 
   /** Adds the request and its audit entry to `unit`, unless the client_request_id is taken. */
   async function insert(
@@ -84,6 +93,25 @@ export function createPrivacyRequestService(deps: {
     return { kind: 'filed', request: toResource(row) };
   }
 
+  /**
+   * One try at filing under an Idempotency-Key: a replay answered from the key's record, or ONE
+   * unit of work that claims the key, adds the request (`add`) and records the outcome with the key.
+   */
+  async function fileOnce(use: KeyUse, add: (unit: UnitOfWork) => Promise<Filing>): Promise<FilingOutcome> {
+    const stored = await idempotency.peek(use);
+    if (stored) return { ...filingRecord.decode(stored), replayed: true };
+    const done = await transact(async (unit) => {
+      const claim = await idempotency.claim(unit, use);
+      if (claim.kind !== 'claimed') return claim;
+      const filing = await add(unit);
+      await idempotency.record(unit, use, claim, filingRecord.encode(filing));
+      return { kind: 'stored' as const, filing };
+    });
+    if (done.kind === 'conflict') throw new IdempotencyConflict(done.reason);
+    if (done.kind === 'replay') return { ...filingRecord.decode(done.response), replayed: true };
+    return { ...done.filing, replayed: false };
+  }
+
   return {
     /**
      * Files a request. Status is `pending_approval` when the workspace policy requires approval,
@@ -96,14 +124,15 @@ export function createPrivacyRequestService(deps: {
     async create(principal: Principal, idempotencyKey: string, input: CreatePrivacyRequestInput): Promise<FilingOutcome> {
       const { policy } = await policies.effective(input.workspace_id, '');
       const status = policy.require_approval ? 'pending_approval' : 'queued';
-      const { outcome, replayed } = await idempotency.run(
-        principal.id,
-        idempotencyKey,
-        fingerprint(input),
-        (unit) => insert(unit, principal, input, status, policy.regulations),
-        filingRecord,
-      );
-      return { ...outcome, replayed };
+      const use = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await fileOnce(use, (unit) => insert(unit, principal, input, status, policy.regulations));
+        } catch (error) {
+          // Another process stored the same key after our claim: read it again.
+          if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;
+        }
+      }
     },
 
     /** One request, or null. */
