@@ -51,6 +51,12 @@ export const errors = {
         'than the data they copied; file a new access or export request for a current copy',
     ),
   resultErased: (kind: string) => new HttpError(410, `This ${kind} no longer exists (erased)`),
+  /** A field an integration needs for its kind is missing (`shown`: the body, secret redacted). */
+  integrationFieldMissing: (field: string, shown: unknown) =>
+    new RequestValidationError([{ type: 'missing', loc: ['body', field], msg: 'Field required', input: shown }]),
+  /** A field of an integration is refused by the service (`message` says why). */
+  integrationFieldInvalid: (field: string, message: string, input: unknown) =>
+    new RequestValidationError([{ type: 'value_error', loc: ['body', field], msg: message, input, ctx: { error: {} } }]),
   invalidCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
   invalidTransition: (action: string, status: string) =>
     new HttpError(409, `Cannot ${action === 'corrections' ? 'correct' : action} a request in status ${status}`),

@@ -6,20 +6,16 @@ import { coversWorkspace } from '../../modules/tokens/principal.js';
 import type { Services } from '../../services.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
-import { RequestValidationError } from '../errors/http-error.js';
+import type { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/integration.schemas.js';
 import { REDACTED } from '../validation/validate-value.js';
 
+/** The 422 for a field the integration service refused; the secret is never echoed. */
 function inputError(error: IntegrationInputError, body: CreateIntegrationInput): RequestValidationError {
-  const loc = ['body', error.field];
-  const shown = { ...body, secret: REDACTED };
-  if (error.kind === 'missing')
-    return new RequestValidationError([{ type: 'missing', loc, msg: 'Field required', input: shown }]);
+  if (error.kind === 'missing') return errors.integrationFieldMissing(error.field, { ...body, secret: REDACTED });
   const input = (body as unknown as Record<string, unknown>)[error.field];
-  return new RequestValidationError([
-    { type: 'value_error', loc, msg: error.message, input: error.field === 'secret' ? REDACTED : input, ctx: { error: {} } },
-  ]);
+  return errors.integrationFieldInvalid(error.field, error.message, error.field === 'secret' ? REDACTED : input);
 }
 
 /** `/api/v1/integrations` (scope `admin`, PRODUCT.md §2.5): register, list, read and remove webhook sources. */
