@@ -16,14 +16,18 @@ import {
 } from '../../src/modules/privacy-requests/privacy-request-actions.service.js';
 import { NotCorrectableError } from '../../src/modules/subject-data/correction.js';
 
-/** Entries whose first argument is a number; every other entry takes strings (and a list of problems). */
-const NUMERIC_ARGS: Record<string, unknown[]> = { pluginClientError: [403], tooManyRequests: [7] };
+/** Entries that take something other than strings. */
+const SPECIAL_ARGS: Record<string, unknown[]> = {
+  pluginClientError: [403],
+  tooManyRequests: [7],
+  correctionRefused: ['no changes', []],
+};
 
 describe('error catalogue', () => {
   it('every entry is a 4xx/5xx with a sentence, or a 422 with Pydantic items', () => {
     const build = errors as Record<string, (...args: unknown[]) => unknown>;
     for (const [name, make] of Object.entries(build)) {
-      const error = make(...(NUMERIC_ARGS[name] ?? ['x', 'y', []]));
+      const error = make(...(SPECIAL_ARGS[name] ?? ['x', 'y']));
       if (error instanceof RequestValidationError) {
         assert.equal(error.statusCode, 422, name);
         assert.ok(error.errors.length > 0 && error.errors.every((e) => typeof e.type === 'string' && Array.isArray(e.loc)), name);
