@@ -2,6 +2,7 @@ import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.tab
 import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
+import type { OutboundMessageTable, WebhookEndpointTable } from '../modules/outbound-events/outbound-event.table.js';
 import type { PolicyLayerTable, PolicyLayerVersionTable } from '../modules/policies/policy.table.js';
 import type { PrivacyRequestTable, RequestResultTable } from '../modules/privacy-requests/privacy-request.table.js';
 import type { ServiceKeyTable } from '../modules/service-keys/service-key.table.js';
@@ -26,4 +27,6 @@ export interface DB {
   tombstones: TombstoneTable;
   request_results: RequestResultTable;
   audit_head: AuditHeadTable;
+  webhook_endpoints: WebhookEndpointTable;
+  outbound_messages: OutboundMessageTable;
 }

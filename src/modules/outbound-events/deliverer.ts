@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { claimDueMessages, type ClaimedMessage, recordAttempt } from './delivery.repository.js';
+import { attemptDelivery, type AttemptOutcome, DELIVERY_TIMEOUT_MS } from './http-attempt.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { signatureHeaders } from './signing.js';
+
+/** What the deliverer needs. `timeoutMs` and `random` exist for tests only. */
+export interface DelivererOptions {
+  db: Kysely<DB>;
+  secretBox: SecretBox;
+  /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`. */
+  allowPrivate: boolean;
+  clock: () => Date;
+  /** Messages claimed per round. */
+  batchSize?: number;
+  timeoutMs?: number;
+  random?: () => number;
+}
+
+/**
+ * Delivers the messages due now, one round: claims a batch (short transaction, lease of twice
+ * the timeout), sends each (concurrently, outside any transaction, non-blocking I/O), and records
+ * each attempt: `delivered` on 2xx, else the next attempt per the retry schedule or `failed`.
+ * @returns how many messages it attempted (0 when none was due).
+ */
+export async function deliverDueMessages(options: DelivererOptions): Promise<number> {
+  const now = options.clock();
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const lease = new Date(now.getTime() + 2 * timeoutMs + 5_000).toISOString();
+  const claimed = await claimDueMessages(options.db, now.toISOString(), lease, options.batchSize ?? 20);
+  await Promise.all(claimed.map((message) => deliverOne(options, message, timeoutMs)));
+  return claimed.length;
+}
+
+function secretsOf(options: DelivererOptions, message: ClaimedMessage, now: Date): string[] {
+  const secrets = [options.secretBox.open(message.secret_ciphertext)];
+  const expires = message.previous_secret_expires_at;
+  if (message.previous_secret_ciphertext && expires && expires > now.toISOString()) {
+    secrets.push(options.secretBox.open(message.previous_secret_ciphertext));
+  }
+  return secrets;
+}
+
+async function deliverOne(options: DelivererOptions, message: ClaimedMessage, timeoutMs: number): Promise<void> {
+  const sentAt = options.clock();
+  const headers = signatureHeaders(message.id, sentAt, message.payload, secretsOf(options, message, sentAt));
+  const outcome = await attemptDelivery(message.url, { ...headers }, message.payload, {
+    allowPrivate: options.allowPrivate,
+    timeoutMs,
+  });
+  await recordAttempt(options.db, message.id, message.lease_until, recordOf(message, outcome, sentAt, options.random));
+}
+
+function recordOf(message: ClaimedMessage, outcome: AttemptOutcome, at: Date, random?: () => number) {
+  const attempt = message.attempt_count + 1;
+  const entry = {
+    attempt,
+    at: at.toISOString(),
+    status_code: outcome.status_code,
+    duration_ms: outcome.duration_ms,
+    error: outcome.error,
+  };
+  const attempts = JSON.stringify([...(JSON.parse(message.attempts) as unknown[]), entry]);
+  if (outcome.ok) return { status: 'delivered' as const, attempts, attempt_count: attempt, next_attempt_at: null };
+  const next = nextAttemptAt(attempt, at.getTime(), random);
+  return next === null
+    ? { status: 'failed' as const, attempts, attempt_count: attempt, next_attempt_at: null }
+    : { status: 'pending' as const, attempts, attempt_count: attempt, next_attempt_at: new Date(next).toISOString() };
+}

@@ -1,0 +1,69 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
+import { newId } from '../../lib/ids.js';
+import type { EventType } from './event-types.js';
+
+/** One event to send to a workspace's subscribed endpoints. `data` must hold no secret. */
+export interface OutboundEvent {
+  readonly workspaceId: string;
+  readonly type: EventType;
+  /** The event's `data` object (JSON-serialisable). */
+  readonly data: Record<string, unknown>;
+  /** When the change happened (ISO 8601); defaults to the time the event is enqueued. */
+  readonly occurredAt?: string;
+}
+
+/** The outbox as a kind of deferred write: messages are inserted right before COMMIT. */
+export const outbox: DeferredWrites<OutboundEvent> = {
+  name: 'outbound events',
+  flush: (tx, events) => insertMessages(tx, events),
+};
+
+/**
+ * Enqueues `event` in `unit` (the transactional outbox, PRODUCT §2.8): one `msg_…` row per
+ * enabled endpoint of the workspace subscribed to `event.type` is written in the unit's own
+ * transaction, right before it commits; nothing is written (and nothing sent) if the unit is
+ * rolled back. Delivery happens later, in the worker, never in the transaction. A workspace
+ * without subscribed endpoints costs one indexed read at commit.
+ */
+export function enqueueEvent(unit: UnitOfWork, event: OutboundEvent): void {
+  unit.defer(outbox, { ...event, occurredAt: event.occurredAt ?? new Date().toISOString() });
+}
+
+/** Whether an endpoint's `event_types` (JSON array or NULL for all) includes `type`. */
+function subscribes(eventTypes: string | null, type: string): boolean {
+  return eventTypes === null || (JSON.parse(eventTypes) as string[]).includes(type);
+}
+
+async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEvent[]): Promise<void> {
+  const workspaces = [...new Set(events.map((e) => e.workspaceId))];
+  const endpoints = await tx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'workspace_id', 'event_types'])
+    .where('workspace_id', 'in', workspaces)
+    .where('disabled_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  if (endpoints.length === 0) return;
+  const now = new Date().toISOString();
+  const rows = events.flatMap((event) => {
+    const payload = JSON.stringify({ type: event.type, timestamp: event.occurredAt ?? now, data: event.data });
+    return endpoints
+      .filter((ep) => ep.workspace_id === event.workspaceId && subscribes(ep.event_types, event.type))
+      .map((ep) => ({
+        id: newId('msg'),
+        endpoint_id: ep.id,
+        workspace_id: event.workspaceId,
+        event_type: event.type,
+        payload,
+        status: 'pending' as const,
+        attempts: '[]',
+        attempt_count: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        created_at: now,
+      }));
+  });
+  if (rows.length > 0) await tx.insertInto('outbound_messages').values(rows).execute();
+}
