@@ -1,5 +1,6 @@
 import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.table.js';
 import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
+import type { DataSystemTable, DataTaskTable } from '../modules/data-systems/data-system.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
 import type { OutboundMessageTable, WebhookEndpointTable } from '../modules/outbound-events/outbound-event.table.js';
@@ -29,4 +30,6 @@ export interface DB {
   audit_head: AuditHeadTable;
   webhook_endpoints: WebhookEndpointTable;
   outbound_messages: OutboundMessageTable;
+  data_systems: DataSystemTable;
+  data_tasks: DataTaskTable;
 }

@@ -12,6 +12,12 @@ export interface OutboundEvent {
   readonly data: Record<string, unknown>;
   /** When the change happened (ISO 8601); defaults to the time the event is enqueued. */
   readonly occurredAt?: string;
+  /**
+   * Only this endpoint (`ep_…`) of the workspace receives it (still if enabled and subscribed):
+   * a data system's `data_task.created` goes to its own endpoint alone, since it carries the
+   * subject's identities. Absent: every subscribed endpoint of the workspace.
+   */
+  readonly endpointId?: string;
 }
 
 /** The outbox as a kind of deferred write: messages are inserted right before COMMIT. */
@@ -51,6 +57,7 @@ async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEven
     const payload = JSON.stringify({ type: event.type, timestamp: event.occurredAt ?? now, data: event.data });
     return endpoints
       .filter((ep) => ep.workspace_id === event.workspaceId && subscribes(ep.event_types, event.type))
+      .filter((ep) => event.endpointId === undefined || ep.id === event.endpointId)
       .map((ep) => ({
         id: newId('msg'),
         endpoint_id: ep.id,

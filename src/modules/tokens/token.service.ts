@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from './principal.js';
-import { generateToken, hashToken, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
+import { generateToken, hashToken, SYSTEM_KEY, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
 import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
 
 /** What `token create` takes. `workspaces` is a list of ids or `['*']`. */
@@ -13,6 +13,8 @@ export interface CreateTokenInput {
   name: string;
   scopes: string[];
   workspaces: string[];
+  /** Data-system keys whose task results the token may report (PRODUCT §2.9); absent or empty: any. */
+  systems?: string[];
   actor: string;
 }
 
@@ -22,6 +24,8 @@ export interface TokenSummary {
   name: string;
   scopes: string[];
   workspaces: string[];
+  /** The data systems the token is limited to, or null (any). */
+  systems: string[] | null;
   created_at: string;
   revoked_at: string | null;
 }
@@ -35,12 +39,14 @@ function toPrincipal(row: ApiTokenRow): Principal {
     id: `token:${row.id}`,
     scopes: new Set(JSON.parse(row.scopes) as string[]),
     workspaces: workspaces.includes('*') ? '*' : new Set(workspaces),
+    ...(row.systems === null ? {} : { systems: new Set(JSON.parse(row.systems) as string[]) }),
   };
 }
 
 function summarize(row: ApiTokenRow): TokenSummary {
   const { id, name, created_at, revoked_at } = row;
-  return { id, name, created_at, revoked_at, scopes: JSON.parse(row.scopes), workspaces: JSON.parse(row.workspaces) };
+  const systems = row.systems === null ? null : (JSON.parse(row.systems) as string[]);
+  return { id, name, created_at, revoked_at, scopes: JSON.parse(row.scopes), workspaces: JSON.parse(row.workspaces), systems };
 }
 
 /**
@@ -59,12 +65,18 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
     ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
   });
   return {
-    /** Creates a token. @returns its id and the secret (shown once). @throws RangeError on an unknown scope or empty list. */
+    /**
+     * Creates a token. @returns its id and the secret (shown once).
+     * @throws RangeError on an unknown scope, an empty list, or a system key that is not one (`^[a-z0-9][a-z0-9-]{0,62}$`).
+     */
     async create(input: CreateTokenInput): Promise<{ id: string; token: string }> {
       const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
       if (unknown.length > 0) throw new RangeError(`unknown scope: ${unknown.join(', ')}`);
       if (input.scopes.length === 0 || input.workspaces.length === 0)
         throw new RangeError('at least one scope and one workspace are required');
+      const systems = [...new Set(input.systems ?? [])];
+      const badSystem = systems.find((key) => !SYSTEM_KEY.test(key));
+      if (badSystem !== undefined) throw new RangeError(`not a data system key: ${badSystem}`);
       const token = generateToken();
       const now = toTimestamp(clock());
       const row = {
@@ -73,6 +85,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         token_hash: hashToken(token),
         scopes: JSON.stringify(input.scopes),
         workspaces: JSON.stringify(input.workspaces),
+        systems: systems.length > 0 ? JSON.stringify(systems) : null,
         created_at: now,
         revoked_at: null,
       };
@@ -85,7 +98,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
           targetType: 'api_token',
           targetId: row.id,
           workspaceId: null,
-          details: { scopes: input.scopes, workspaces: input.workspaces },
+          details: { scopes: input.scopes, workspaces: input.workspaces, ...(systems.length > 0 ? { systems } : {}) },
           occurredAt: now,
         });
       });
