@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { dataSystemRoutes } from './http/routes/data-systems.routes.js';
+import { dataTaskRoutes } from './http/routes/data-tasks.routes.js';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
@@ -119,6 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
+      await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
+      await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
     },
     { prefix: '/api/v1' },
   );

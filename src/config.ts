@@ -81,6 +81,12 @@ export interface WorkerConfig {
    * `/metrics` endpoint, on `HOST`; absent (unset, the default): no endpoint.
    */
   readonly metricsPort?: number;
+  /**
+   * `PUBLIC_BASE_URL`: the service's address as data systems reach it (an `http(s)://` URL, no
+   * query or fragment; a trailing slash is dropped), the base of the links in `data_task.created`
+   * events (PRODUCT §2.9). Default `http://HOST:PORT`. Always set by {@link loadConfig}.
+   */
+  readonly publicBaseUrl?: string;
 }
 
 /** OIDC bearer-token verification settings (PRODUCT.md §2.2). */
@@ -135,6 +141,17 @@ function readOidc(env: Env, problems: string[]): OidcConfig | null {
   }
   if (!URL.canParse(jwksUrl)) problems.push('OIDC_JWKS_URL must be a URL');
   return { issuer, audience, jwksUrl, workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces' };
+}
+
+function readPublicBaseUrl(env: Env, host: string, port: number, problems: string[]): string {
+  const raw = env.PUBLIC_BASE_URL;
+  if (raw === undefined || raw === '') return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
+    problems.push('PUBLIC_BASE_URL must be an http:// or https:// URL without query or fragment');
+    return raw;
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 function readFlag(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
@@ -211,9 +228,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   const secretsKey = env.SECRETS_KEY || null;
   if (secretsKey !== null && secretsKey.length < 32) problems.push('SECRETS_KEY must be at least 32 characters');
+  const host = env.HOST || '127.0.0.1';
+  const port = readInteger(env, 'PORT', 8080, 0, 65535, problems);
   const config: Config = {
-    host: env.HOST || '127.0.0.1',
-    port: readInteger(env, 'PORT', 8080, 0, 65535, problems),
+    host,
+    port,
     databaseUrl: readDatabaseUrl(env, problems),
     logLevel,
     pseudonymKey,
@@ -221,7 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: readOidc(env, problems),
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
     migrateOnStart: readFlag(env, 'MIGRATE_ON_START', true, problems),
-    worker: readWorker(env, problems),
+    worker: { ...readWorker(env, problems), publicBaseUrl: readPublicBaseUrl(env, host, port, problems) },
     protection: readProtection(env, problems),
     metricsToken,
   };

@@ -5,6 +5,8 @@ import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
+import { createDataSystemService } from './modules/data-systems/data-system.service.js';
+import { createDataTaskService } from './modules/data-systems/data-task.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
@@ -28,6 +30,8 @@ export interface Services {
   readonly integrations: ReturnType<typeof createIntegrationService>;
   readonly subjects: ReturnType<typeof createSubjectService>;
   readonly changeEvents: ReturnType<typeof createChangeEventService>;
+  readonly dataSystems: ReturnType<typeof createDataSystemService>;
+  readonly dataTasks: ReturnType<typeof createDataTaskService>;
   readonly oidc: OidcVerifier | null;
 }
 
@@ -55,6 +59,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey), externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
+    dataSystems: createDataSystemService({ db, clock }),
+    dataTasks: createDataTaskService({ db, clock }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
   };
 }

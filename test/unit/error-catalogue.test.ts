@@ -21,6 +21,7 @@ const SPECIAL_ARGS: Record<string, unknown[]> = {
   pluginClientError: [403],
   tooManyRequests: [7],
   correctionRefused: ['no changes', []],
+  taskResultRefused: [[{ loc: ['body', 'records', 'user.name'], input: 'user.name', problem: 'outside the task' }]],
 };
 
 describe('error catalogue', () => {

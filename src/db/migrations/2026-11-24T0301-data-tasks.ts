@@ -25,7 +25,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
     .addColumn('deleted_at', 'varchar(30)')
     .execute();
-  await db.schema.createIndex('data_systems_workspace_key').on('data_systems').columns(['workspace_id', 'key']).unique().execute();
+  await db.schema
+    .createIndex('data_systems_workspace_key')
+    .on('data_systems')
+    .columns(['workspace_id', 'key'])
+    .unique()
+    .execute();
   await db.schema
     .createTable('data_tasks')
     .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
@@ -42,11 +47,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('result', 'text')
     .addColumn('overdue_notified_at', 'varchar(30)')
     .execute();
-  await db.schema.createIndex('data_tasks_request_system').on('data_tasks').columns(['request_id', 'system_key']).unique().execute();
+  await db.schema
+    .createIndex('data_tasks_request_system')
+    .on('data_tasks')
+    .columns(['request_id', 'system_key'])
+    .unique()
+    .execute();
   await db.schema.createIndex('data_tasks_workspace').on('data_tasks').columns(['workspace_id', 'id']).execute();
   await db.schema.createIndex('data_tasks_status_due').on('data_tasks').columns(['status', 'due_at']).execute();
   await db.schema.alterTable('api_tokens').addColumn('systems', 'text').execute();
-  await db.schema.createIndex('privacy_requests_lease_idx').on('privacy_requests').columns(['status', 'lease_expires_at']).execute();
+  await db.schema
+    .createIndex('privacy_requests_lease_idx')
+    .on('privacy_requests')
+    .columns(['status', 'lease_expires_at'])
+    .execute();
 }
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */

@@ -4,6 +4,16 @@ import {
   RequestNotFoundError,
   SelfApprovalError,
 } from '../../modules/privacy-requests/privacy-request-actions.service.js';
+import {
+  DataSystemNotFoundError,
+  EndpointNotInWorkspaceError,
+  SystemKeyTakenError,
+} from '../../modules/data-systems/data-system.types.js';
+import {
+  DataTaskNotFoundError,
+  TaskAlreadyFinalError,
+  TaskResultRefusedError,
+} from '../../modules/data-systems/data-task.service.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
 import { errors } from './error-catalogue.js';
 import type { HttpError, RequestValidationError } from './http-error.js';
@@ -22,5 +32,16 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor();
+  return fromDataTaskError(error);
+}
+
+/** The data-systems module's errors (PRODUCT.md §2.9). */
+function fromDataTaskError(error: unknown): HttpError | RequestValidationError | null {
+  if (error instanceof DataSystemNotFoundError) return errors.notFound('Data system');
+  if (error instanceof SystemKeyTakenError) return errors.systemKeyTaken(error.key);
+  if (error instanceof EndpointNotInWorkspaceError) return errors.endpointNotInWorkspace(error.endpointId);
+  if (error instanceof DataTaskNotFoundError) return errors.notFound('Data task');
+  if (error instanceof TaskAlreadyFinalError) return errors.taskAlreadyFinal(error.status);
+  if (error instanceof TaskResultRefusedError) return errors.taskResultRefused(error.problems);
   return null;
 }

@@ -75,6 +75,34 @@ export const errors = {
         : [redactedValueError(['body', 'changes'], `Value error, ${reason}`)],
     ),
 
+  // Data systems and tasks (PRODUCT.md §2.9).
+  systemKeyTaken: (key: string) =>
+    new HttpError(409, `This workspace already has a data system with key ${key} (a deleted system keeps its key)`),
+  /** `endpoint_id` names no webhook endpoint of the system's workspace. */
+  endpointNotInWorkspace: (input: unknown) =>
+    new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['body', 'endpoint_id'],
+        msg: 'Value error, not a webhook endpoint of this workspace',
+        input,
+        ctx: { error: {} },
+      },
+    ]),
+  taskAlreadyFinal: (status: string) =>
+    new HttpError(409, `This data task is already ${status}; a task result cannot be changed`),
+  /** A task result refused: one item per category outside the task (or data the task does not take). */
+  taskResultRefused: (problems: readonly { loc: (string | number)[]; input: unknown; problem: string }[]) =>
+    new RequestValidationError(
+      problems.map((p) => ({
+        type: 'value_error',
+        loc: [...p.loc],
+        msg: `Value error, ${p.problem}`,
+        input: p.input,
+        ctx: { error: {} },
+      })),
+    ),
+
   // Webhooks (PRODUCT.md §2.6). None names which check failed.
   /** Missing, malformed or wrong signature/token, stale timestamp, or no integration to verify against. */
   webhookUnauthenticated: () => new HttpError(401, 'Webhook signature or token could not be verified'),

@@ -18,7 +18,13 @@ export async function closeTasksOfEndedRequest(unit: UnitOfWork, requestId: stri
       targetType: 'data_task',
       targetId: task.id,
       workspaceId: task.workspace_id,
-      details: { request_id: requestId, system_key: task.system_key, from: 'pending', to: 'not_applicable', reason: 'request ended' },
+      details: {
+        request_id: requestId,
+        system_key: task.system_key,
+        from: 'pending',
+        to: 'not_applicable',
+        reason: 'request ended',
+      },
       occurredAt: at,
     });
   return closed.length;

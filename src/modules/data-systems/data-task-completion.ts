@@ -55,7 +55,8 @@ export async function afterOwnStep(
   const assembled = hasPackage(request.request_type)
     ? { pkg: withSystems('package', own.pkg, tasks), report: own.report }
     : { pkg: own.pkg, report: withSystems('report', own.report, tasks) };
-  if (decision.status === 'failed') return { ...base, ...assembled, status: 'failed', status_reason: decision.reason, completed_at: null };
+  if (decision.status === 'failed')
+    return { ...base, ...assembled, status: 'failed', status_reason: decision.reason, completed_at: null };
   return { ...base, ...assembled, status: 'completed', status_reason: null, completed_at: at };
 }
 
@@ -96,7 +97,12 @@ export async function endRequestIfDone(
     targetType: 'privacy_request',
     targetId: request.id,
     workspaceId: request.workspace_id,
-    details: { from: 'processing', to: next.status, tasks: next.tasks, ...(next.status_reason ? { reason: next.status_reason } : {}) },
+    details: {
+      from: 'processing',
+      to: next.status,
+      tasks: next.tasks,
+      ...(next.status_reason ? { reason: next.status_reason } : {}),
+    },
     occurredAt: at,
   });
   return updated;

@@ -55,7 +55,12 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
  *
  * @returns how many systems match (0: the request has no tasks, and nothing was read beyond the systems).
  */
-export async function fanOutTasks(unit: UnitOfWork, request: PrivacyRequestRow, now: Date, publicBaseUrl: string): Promise<number> {
+export async function fanOutTasks(
+  unit: UnitOfWork,
+  request: PrivacyRequestRow,
+  now: Date,
+  publicBaseUrl: string,
+): Promise<number> {
   const systems = await systemsForRequest(unit.tx, request.workspace_id, request.request_type);
   if (systems.length === 0) return 0;
   const scope = parseScope(request.scope);
@@ -73,7 +78,13 @@ export async function fanOutTasks(unit: UnitOfWork, request: PrivacyRequestRow, 
       targetType: 'data_task',
       targetId: task.id,
       workspaceId: task.workspace_id,
-      details: { request_id: request.id, system_key: system.key, categories, due_at: task.due_at, manual: system.endpoint_id === null },
+      details: {
+        request_id: request.id,
+        system_key: system.key,
+        categories,
+        due_at: task.due_at,
+        manual: system.endpoint_id === null,
+      },
       occurredAt: at,
     });
     if (system.endpoint_id === null) continue;
