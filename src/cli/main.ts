@@ -11,6 +11,7 @@ import { integrationCommand } from './commands/integration.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
 import { serveCommand } from './commands/serve.command.js';
+import { systemCommand } from './commands/system.command.js';
 import { tokenCommand } from './commands/token.command.js';
 import { auditCommand } from './commands/audit.command.js';
 import { workerCommand } from './commands/worker.command.js';
@@ -22,6 +23,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   token: tokenCommand,
   policy: policyCommand,
   integration: integrationCommand,
+  system: systemCommand,
   audit: auditCommand,
 };
 
