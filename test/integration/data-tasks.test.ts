@@ -352,6 +352,29 @@ for (const dialect of dialects()) {
       assert.equal((await tasksOf(db(), first.json().id)).length, 2);
     });
 
+    it('a correction the service completes at once (nothing to correct here) still waits for its systems, and its report lists them', async () => {
+      await addSystem(f.t, admin, {
+        workspace_id: 'initech',
+        key: 'hr',
+        categories: ['user.name'],
+        request_types: ['correction'],
+      });
+      const filed = await fileAndProcess({ workspace_id: 'initech', request_type: 'correction', scope: ['user'] });
+      assert.equal((await requestRow(f, filed.id)).status, 'processing');
+      const [hr] = await tasksOf(db(), filed.id);
+      assert.equal(
+        (await postResult(f.t, reporter, hr!.id, { outcome: 'completed', records: { 'user.name': 1 }, note: 'name fixed' }))
+          .statusCode,
+        200,
+      );
+      assert.equal((await requestRow(f, filed.id)).status, 'completed');
+      const report = await getJson(`/api/v1/privacy/requests/${filed.id}/report`, f.auth);
+      assert.equal(report.format, 'correction-report/1');
+      assert.deepEqual(report.systems, {
+        hr: { status: 'completed', categories: ['user.name'], erased: {}, kept: [], note: 'name fixed' },
+      });
+    });
+
     it('a deleted system’s open task stays and can still be answered; a workspace without systems completes as before', async () => {
       const sys = await addSystem(f.t, admin, {
         workspace_id: 'initech',
