@@ -120,7 +120,11 @@ function printSystems(items: DataSystemResource[]): void {
 
 /** Lists live data systems (all, or of one workspace), as a table or `--json`. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
   limitPositionals(positionals, 0, USAGE);
   const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
   const items = await withExistingServices((services) => services.dataSystems.list(workspace === undefined ? '*' : [workspace]));
