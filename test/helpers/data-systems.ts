@@ -39,7 +39,12 @@ export async function addSystem(t: TestApp, admin: string, body: Record<string, 
 
 /** Posts a task result. @returns the response. */
 export function postResult(t: TestApp, auth: string, taskId: string, body: Record<string, unknown>) {
-  return t.app.inject({ method: 'POST', url: `/api/v1/data-tasks/${taskId}/result`, headers: { authorization: auth }, payload: body });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/data-tasks/${taskId}/result`,
+    headers: { authorization: auth },
+    payload: body,
+  });
 }
 
 /** The tasks of a request, by system key. */
