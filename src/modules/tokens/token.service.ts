@@ -39,13 +39,14 @@ function toPrincipal(row: ApiTokenRow): Principal {
     id: `token:${row.id}`,
     scopes: new Set(JSON.parse(row.scopes) as string[]),
     workspaces: workspaces.includes('*') ? '*' : new Set(workspaces),
-    ...(row.systems === null ? {} : { systems: new Set(JSON.parse(row.systems) as string[]) }),
+    // A row read before the column existed (the previous release's schema) has no `systems`.
+    ...(row.systems == null ? {} : { systems: new Set(JSON.parse(row.systems) as string[]) }),
   };
 }
 
 function summarize(row: ApiTokenRow): TokenSummary {
   const { id, name, created_at, revoked_at } = row;
-  const systems = row.systems === null ? null : (JSON.parse(row.systems) as string[]);
+  const systems = row.systems == null ? null : (JSON.parse(row.systems) as string[]);
   return { id, name, created_at, revoked_at, scopes: JSON.parse(row.scopes), workspaces: JSON.parse(row.workspaces), systems };
 }
 
@@ -85,7 +86,8 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         token_hash: hashToken(token),
         scopes: JSON.stringify(input.scopes),
         workspaces: JSON.stringify(input.workspaces),
-        systems: systems.length > 0 ? JSON.stringify(systems) : null,
+        // Named only when limited: a token without systems inserts as the previous release did.
+        ...(systems.length > 0 ? { systems: JSON.stringify(systems) } : {}),
         created_at: now,
         revoked_at: null,
       };
