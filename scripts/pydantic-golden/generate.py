@@ -129,6 +129,47 @@ class PolicyLayer(BaseModel):
     auto_erase_on_deprovision: bool = INHERIT
 
 
+RequestTypeItem = Annotated[
+    Literal["access", "export", "correction", "deletion"],
+    BeforeValidator(_str_first),
+]
+
+
+class CreateDataSystem(BaseModel):
+    """`POST /api/v1/data-systems` (PRODUCT §2.9). Optional fields absent = not set (an explicit
+    null is the field's own type error, as for PolicyLayer)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    workspace_id: Str(min_length=1, max_length=200)
+    key: Str(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
+    name: Str(min_length=1, max_length=200)
+    categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
+    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)]
+    endpoint_id: Str(min_length=1, max_length=40) = INHERIT
+    due_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
+
+
+class KeptRecord(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    category: Str(min_length=1, max_length=100)
+    reason: Str(min_length=1, max_length=500)
+
+
+class TaskResult(BaseModel):
+    """`POST /api/v1/data-tasks/{id}/result` (PRODUCT §2.9)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    outcome: Literal["completed", "failed", "not_applicable"]
+    records: dict[str, Annotated[int, Field(ge=0)]] = INHERIT
+    data: dict[str, Any] = INHERIT
+    erased: dict[str, Annotated[int, Field(ge=0)]] = INHERIT
+    kept: Annotated[list[KeptRecord], Field(max_length=50)] = INHERIT
+    note: Str(max_length=2000) = INHERIT
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
@@ -192,6 +233,18 @@ ROUTES: dict[str, dict[str, Any]] = {
             Param("path", "repository", Str(min_length=1, max_length=500), required=True),
         ],
         "body": PolicyLayer,
+    },
+    "system_create": {
+        "method": "POST",
+        "path": "/api/v1/data-systems",
+        "params": [],
+        "body": CreateDataSystem,
+    },
+    "task_result": {
+        "method": "POST",
+        "path": "/api/v1/data-tasks/{id}/result",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": TaskResult,
     },
     "request_get": {
         "method": "GET",
@@ -759,12 +812,80 @@ def build_request_get_cases() -> None:
     get("id 41 chars (too_long before the NUL check)", "\u0000" * 41)
 
 
+def build_data_task_cases() -> None:
+    valid = {"workspace_id": "acme", "key": "crm", "name": "CRM", "categories": ["user.contact"],
+             "request_types": ["access", "deletion"]}
+
+    def system(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("system_create: " + name, "system_create", headers=JSON_CT,
+            body=raw if raw is not None else dumps(body))
+
+    def sc(**changes: Any) -> dict:
+        out = dict(valid)
+        for k, v in changes.items():
+            if v is DROP:
+                out.pop(k, None)
+            else:
+                out[k] = v
+        return out
+
+    system("valid", valid)
+    # (an endpoint_id of no endpoint of the workspace is a 422 of the service, not of the schema)
+    system("valid with due days", sc(key="crm-2", due_days=3650))
+    system("empty object", {})
+    system("key upper case and underscore",
+           sc(key="Bad_Key"))
+    system("key leading dash", sc(key="-crm"))
+    system("key 64 chars", sc(key="a" * 64))
+    system("key not a string", sc(key=7))
+    system("unknown category and request type, non-strings",
+           sc(categories=["user", "user.ssn", 5], request_types=["erase", None]))
+    system("empty lists", sc(categories=[], request_types=[]))
+    system("21 categories, 5 request types",
+           sc(categories=["user"] * 21, request_types=["access"] * 5))
+    system("due_days 0", sc(due_days=0))
+    system("due_days string", sc(due_days="30"))
+    system("due_days null", sc(due_days=None))
+    system("due_days 3651", sc(due_days=3651))
+    system("endpoint_id empty", sc(endpoint_id=""))
+    system("endpoint_id null", sc(endpoint_id=None))
+    system("endpoint_id 41 chars", sc(endpoint_id="e" * 41))
+    system("name missing, workspace_id too long", sc(name=DROP, workspace_id="w" * 201))
+    system("array body", None, raw="[]")
+
+    def result(name: str, body: Any, *, task: str = "task_01J0000000000000000000000",
+               raw: Optional[str] = None) -> None:
+        add("task_result: " + name, "task_result", headers=JSON_CT, path={"id": task},
+            body=raw if raw is not None else dumps(body))
+
+    result("valid completed with everything",
+           {"outcome": "completed", "records": {"user.name": 2}, "data": {"user.name": {"a": [1]}},
+            "erased": {"user.name": 0}, "kept": [{"category": "user.name", "reason": "tax law"}],
+            "note": "done"})
+    result("valid not_applicable", {"outcome": "not_applicable"})
+    result("outcome missing", {})
+    result("outcome unknown", {"outcome": "done"})
+    result("outcome not a string", {"outcome": 1})
+    result("records negative, string and float counts",
+           {"outcome": "completed", "records": {"a": -1, "b": "2", "c": 1.5}})
+    result("records not an object", {"outcome": "completed", "records": [1]})
+    result("data not an object", {"outcome": "completed", "data": "x"})
+    result("erased null", {"outcome": "completed", "erased": None})
+    result("kept items missing fields and too long",
+           {"outcome": "completed", "kept": [{}, {"category": "", "reason": "r" * 501}, "x"]})
+    result("kept 51 items", {"outcome": "failed", "kept": [{"category": "user", "reason": "r"}] * 51})
+    result("note too long", {"outcome": "failed", "note": "n" * 2001})
+    result("id with a NUL and a bad body", {"outcome": "x"}, task="task_\u0000")
+    result("malformed JSON", None, raw='{"outcome": "completed",}')
+
+
 def main() -> None:
     build_create_cases()
     build_list_cases()
     build_effective_cases()
     build_policy_cases()
     build_request_get_cases()
+    build_data_task_cases()
     names = [case["name"] for case in CASES]
     dupes = {n for n in names if names.count(n) > 1}
     assert not dupes, f"duplicate case names: {dupes}"
