@@ -375,6 +375,25 @@ for (const dialect of dialects()) {
       });
     });
 
+    it('a later deletion of the subject removes the erased categories from the systems’ part of earlier packages too', async () => {
+      const subject = { subject_provider: 'github', subject_id: 'erase-me-4242' };
+      const access = await fileAndProcess({ ...subject, request_type: 'access', scope: ['user.contact', 'user.name'] });
+      for (const task of await tasksOf(db(), access.id)) {
+        const data =
+          task.system_key === 'crm' ? { 'user.contact.email': ['e@crm.example'], 'user.name': 'Ada' } : { user: { all: 1 } };
+        assert.equal(
+          (await postResult(f.t, reporter, task.id, { outcome: 'completed', data: task.system_key === 'crm' ? data : {} }))
+            .statusCode,
+          200,
+        );
+      }
+      assert.equal((await requestRow(f, access.id)).status, 'completed');
+      await fileAndProcess({ ...subject, request_type: 'deletion', scope: ['user.contact.email'] });
+      const pkg = await getJson(`/api/v1/privacy/requests/${access.id}/package`, f.auth);
+      assert.deepEqual(pkg.systems.crm, { 'user.name': 'Ada' }, 'the e-mail the CRM reported is gone, the name stays');
+      assert.ok(!JSON.stringify(pkg).includes('e@crm.example'));
+    });
+
     it('a deleted system’s open task stays and can still be answered; a workspace without systems completes as before', async () => {
       const sys = await addSystem(f.t, admin, {
         workspace_id: 'initech',
