@@ -147,6 +147,16 @@ for (const dialect of dialects()) {
         data_categories: ['user.contact.email', 'user.name'],
       });
       assert.ok(!JSON.stringify(taskAudit).includes('ada@crm.example'), 'no data in the audit trail');
+      const stored = await db().selectFrom('data_tasks').select('result').where('id', '=', crm!.id).executeTakeFirstOrThrow();
+      assert.deepEqual(
+        JSON.parse(stored.result!),
+        {
+          outcome: 'completed',
+          records: { 'user.contact.email': 2 },
+          data_categories: ['user.contact.email', 'user.name'],
+        },
+        'the package is the one copy of the data once the request ended',
+      );
     });
 
     it('fails naming the systems when a task failed, once the others are final', async () => {

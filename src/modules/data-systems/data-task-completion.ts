@@ -5,7 +5,7 @@ import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repo
 import { updateRequest } from '../privacy-requests/privacy-request.repository.js';
 import { findResult, replaceResultAtCompletion } from '../privacy-requests/result.repository.js';
 import { requestOutcome } from './data-task.fns.js';
-import { type DataTaskRow, tasksOfRequest } from './data-task.repository.js';
+import { type DataTaskRow, dropTaskData, tasksOfRequest } from './data-task.repository.js';
 import { withSystems } from './data-task-result.fns.js';
 
 /** The `status_reason` of a request whose own step is done while tasks are pending. */
@@ -37,7 +37,8 @@ function hasPackage(requestType: string): boolean {
  * it. With no task: `completed`, exactly as before data systems. While a task is pending:
  * `processing`, unleased (the claim skips it), with the pending systems in `status_reason`.
  * Otherwise `failed` naming the systems whose task failed, or `completed`; the package (or
- * report) gets the systems' part (`systems.<key>`).
+ * report) gets the systems' part (`systems.<key>`), and the tasks' stored results lose their
+ * `data` ({@link dropTaskData}: the package is now its one copy).
  *
  * @param own - the package and report this service produced (JSON text or null).
  */
@@ -55,6 +56,7 @@ export async function afterOwnStep(
   const assembled = hasPackage(request.request_type)
     ? { pkg: withSystems('package', own.pkg, tasks), report: own.report }
     : { pkg: own.pkg, report: withSystems('report', own.report, tasks) };
+  await dropTaskData(tx, tasks, at);
   if (decision.status === 'failed')
     return { ...base, ...assembled, status: 'failed', status_reason: decision.reason, completed_at: null };
   return { ...base, ...assembled, status: 'completed', status_reason: null, completed_at: at };

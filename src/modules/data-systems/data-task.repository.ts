@@ -138,3 +138,21 @@ export async function closePendingTasks(db: Executor, requestId: string, at: str
     .execute();
   return pending;
 }
+
+/**
+ * Drops the `data` (personal data) from the stored results of a request's tasks, keeping which
+ * categories it held (`data_categories`): once the request has ended, the package holds the
+ * systems' data (or, failed or canceled, nothing does). @returns how many results changed.
+ */
+export async function dropTaskData(db: Executor, tasks: readonly DataTaskRow[], at: string): Promise<number> {
+  let changed = 0;
+  for (const task of tasks) {
+    if (task.result === null) continue;
+    const { data, ...rest } = JSON.parse(task.result) as { data?: Record<string, unknown> };
+    if (data === undefined) continue;
+    const result = JSON.stringify({ ...rest, data_categories: Object.keys(data) });
+    await db.updateTable('data_tasks').set({ result, updated_at: at }).where('id', '=', task.id).execute();
+    changed += 1;
+  }
+  return changed;
+}
