@@ -404,6 +404,52 @@ for (const dialect of dialects()) {
       assert.ok(!JSON.stringify(pkg).includes('e@crm.example'));
     });
 
+    it('lists tasks newest first in cursor pages, filtered by system and status; a bad cursor is 400, a bad query 422', async () => {
+      const all = await getJson('/api/v1/data-tasks?workspace_id=acme&system_key=crm&limit=100');
+      assert.ok(all.items.length >= 3);
+      assert.ok(all.items.every((t: { system_key: string }) => t.system_key === 'crm'));
+      const ids = all.items.map((t: { id: string }) => t.id);
+      assert.deepEqual(ids, [...ids].sort().reverse(), 'newest first');
+      const first = await getJson('/api/v1/data-tasks?workspace_id=acme&system_key=crm&limit=2');
+      assert.deepEqual(
+        first.items.map((t: { id: string }) => t.id),
+        ids.slice(0, 2),
+      );
+      const second = await getJson(`/api/v1/data-tasks?workspace_id=acme&system_key=crm&limit=2&cursor=${first.next_cursor}`);
+      assert.deepEqual(
+        second.items.map((t: { id: string }) => t.id),
+        ids.slice(2, 4),
+      );
+      const pending = await getJson('/api/v1/data-tasks?workspace_id=acme&status=pending&limit=100');
+      assert.ok(pending.items.length > 0 && pending.items.every((t: { status: string }) => t.status === 'pending'));
+      const badCursor = await f.t.app.inject({
+        method: 'GET',
+        url: '/api/v1/data-tasks?cursor=nope',
+        headers: { authorization: admin },
+      });
+      assert.equal(badCursor.statusCode, 400);
+      const badQuery = await f.t.app.inject({
+        method: 'GET',
+        url: '/api/v1/data-tasks?status=done&limit=0&system_key=Bad',
+        headers: { authorization: admin },
+      });
+      assert.equal(badQuery.statusCode, 422);
+      assert.deepEqual(
+        (badQuery.json().detail as { loc: unknown[] }[]).map((d) => d.loc),
+        [
+          ['query', 'system_key'],
+          ['query', 'status'],
+          ['query', 'limit'],
+        ],
+      );
+      const foreign = await f.t.app.inject({
+        method: 'GET',
+        url: '/api/v1/data-tasks?workspace_id=umbrella',
+        headers: { authorization: admin },
+      });
+      assert.equal(foreign.statusCode, 403);
+    });
+
     it('a deleted system’s open task stays and can still be answered; a workspace without systems completes as before', async () => {
       const sys = await addSystem(f.t, admin, {
         workspace_id: 'initech',

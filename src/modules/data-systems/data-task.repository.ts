@@ -66,6 +66,8 @@ export async function finishTask(
 export interface TaskListFilter {
   workspaces: readonly string[] | '*';
   systemKey?: string;
+  /** Only tasks of these systems (a token limited to systems). */
+  systems?: readonly string[];
   status?: DataTaskStatus;
   /** Only pending tasks due before this time (RFC 3339 UTC). */
   overdueAt?: string;
@@ -79,6 +81,10 @@ export async function listTasks(db: Executor, f: TaskListFilter): Promise<DataTa
   let query = db.selectFrom('data_tasks').selectAll();
   if (f.workspaces !== '*') query = query.where('workspace_id', 'in', f.workspaces);
   if (f.systemKey !== undefined) query = query.where('system_key', '=', f.systemKey);
+  if (f.systems !== undefined) {
+    if (f.systems.length === 0) return [];
+    query = query.where('system_key', 'in', f.systems);
+  }
   if (f.status !== undefined) query = query.where('status', '=', f.status);
   if (f.overdueAt !== undefined) query = query.where('status', '=', 'pending').where('due_at', '<', f.overdueAt);
   if (f.before !== undefined) query = query.where('id', '<', f.before);

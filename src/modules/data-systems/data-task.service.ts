@@ -114,13 +114,13 @@ export function createDataTaskService(deps: { db: Executor; clock: Clock }) {
       const rows = await listTasks(db, {
         workspaces: input.workspaces,
         ...(input.system_key !== undefined ? { systemKey: input.system_key } : {}),
+        ...(reader.systems !== undefined ? { systems: [...reader.systems] } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.overdue ? { overdueAt: now } : {}),
         ...(before !== undefined ? { before } : {}),
         limit: input.limit + 1,
       });
-      const visible = reader.systems === undefined ? rows : rows.filter((row) => coversSystem(reader, row.system_key));
-      const page = toPage(visible, input.limit);
+      const page = toPage(rows, input.limit);
       return { items: page.items.map((row) => toTaskResource(row, now)), next_cursor: page.next_cursor };
     },
 
