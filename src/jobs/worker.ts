@@ -16,6 +16,7 @@ import { findResult, saveResultJson } from '../modules/privacy-requests/result.r
 import { lockRequest } from '../modules/privacy-requests/privacy-request.repository.js';
 import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
 import { afterOwnStep } from '../modules/data-systems/data-task-completion.js';
+import { closeTasksOfEndedRequest } from '../modules/data-systems/data-task-closing.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -246,6 +247,8 @@ export function createWorker(deps: {
             next_attempt_at: toTimestamp(new Date(now.getTime() + retryDelayMs(request.attempts))),
           };
       if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) return;
+      // A deletion's tasks exist from its committed erasure step: nothing is asked of them any more.
+      if (final && request.request_type === 'deletion') await closeTasksOfEndedRequest(unit, request.id, 'worker', at);
       if (final)
         recordAudit(unit, {
           actor: 'worker',
