@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schemas/common.schemas.js';
+import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoint-operations.js';
 
 /** What the OpenAPI document says of one operation beyond its route's validation schemas. */
 export interface OperationDoc {
@@ -199,4 +200,5 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'List change events',
     description: 'Recorded pull/merge-request events with their policy decision, newest first. Scope `privacy:read`.',
   },
+  ...WEBHOOK_ENDPOINT_OPERATIONS,
 };

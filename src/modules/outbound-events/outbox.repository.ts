@@ -9,9 +9,11 @@ export interface OutboundEvent {
   readonly workspaceId: string;
   readonly type: EventType;
   /** The event's `data` object (JSON-serialisable). */
-  readonly data: Record<string, unknown>;
+  readonly data: object;
   /** When the change happened (ISO 8601); defaults to the time the event is enqueued. */
   readonly occurredAt?: string;
+  /** The privacy request the event reports, if any: lets an erasure find the messages about it. */
+  readonly requestId?: string;
 }
 
 /** The outbox as a kind of deferred write: messages are inserted right before COMMIT. */
@@ -63,6 +65,7 @@ async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEven
         next_attempt_at: now,
         lease_until: null,
         created_at: now,
+        request_id: event.requestId ?? null,
       }));
   });
   if (rows.length > 0) await tx.insertInto('outbound_messages').values(rows).execute();
