@@ -44,6 +44,7 @@ export async function claimDueMessages(
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
         .orderBy('next_attempt_at')
+        .orderBy('id')
         .limit(limit),
     ).execute();
     if (due.length === 0) return [];
