@@ -115,7 +115,7 @@ for (const dialect of dialects()) {
     });
 
     it("serve's worker processes a request and delivers created, status_changed and completed, signed", async () => {
-      const { id, secret } = await f.t.services.webhookEndpoints.create({ workspace_id: 'acme', url: `${base}/all` }, 'test');
+      const { id, secret } = await endpoint('/all');
       const filed = await file();
       assert.equal(filed.statusCode, 202, filed.body);
       const requestId = filed.json().id as string;
