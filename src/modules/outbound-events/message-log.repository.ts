@@ -48,3 +48,25 @@ export async function requeueFailedSince(db: Executor, endpointId: string, since
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Replaces the payload of every sent message (`delivered` or `failed`) about the requests `ids`
+ * with `{"type","timestamp","data":{"id","redacted":true}}`: an erasure's step, since a
+ * `data_task.created` payload names the subject's accounts (PRODUCT §2.9) and no copy of erased
+ * data may stay. Pending messages keep theirs until sent. @returns how many were redacted.
+ */
+export async function redactSentMessages(db: Executor, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .selectFrom('outbound_messages')
+    .select(['id', 'event_type', 'created_at', 'request_id'])
+    .where('request_id', 'in', [...ids])
+    .where('status', 'in', ['delivered', 'failed'])
+    .where('payload', 'not like', '%"redacted":true%')
+    .execute();
+  for (const row of rows) {
+    const payload = JSON.stringify({ type: row.event_type, timestamp: row.created_at, data: { id: row.request_id, redacted: true } });
+    await db.updateTable('outbound_messages').set({ payload }).where('id', '=', row.id).execute();
+  }
+  return rows.length;
+}
