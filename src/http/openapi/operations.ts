@@ -136,6 +136,18 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
       'What a completed deletion erased and kept per category, or which fields a correction changed. Scope `privacy:read`.',
     responses: { 200: ReportBody },
   },
+  'GET /api/v1/workspaces/{workspace_id}/controller': {
+    operationId: 'getControllerProfile',
+    summary: 'Get the controller profile of a workspace',
+    description:
+      "Who answers for the workspace's data (GDPR Art. 4(7)): name, contact, DPO, representative, supervisory authority, privacy notice. 404 when none is set. Scope `privacy:read`.",
+  },
+  'PUT /api/v1/workspaces/{workspace_id}/controller': {
+    operationId: 'putControllerProfile',
+    summary: 'Set the controller profile of a workspace',
+    description:
+      'The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it. Versioned and audited (field names and version only). Scope `admin`.',
+  },
   'GET /api/v1/policies/effective': {
     operationId: 'getEffectivePolicy',
     summary: 'Get the effective policy of a repository',
