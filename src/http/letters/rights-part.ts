@@ -11,14 +11,18 @@ const RIGHT_WORDS: Readonly<Record<string, string>> = {
   complaint: 'Complaint',
 };
 
+/** The statement's text, its supervisory authority's URL (when it names one) as a link. */
+function statementHtml(right: RightStatement, controller: ControllerProfileFields | null): Html {
+  const url = right.right === 'complaint' ? controller?.supervisory_authority?.url : undefined;
+  if (!url || !right.statement.includes(url)) return element('span', right.statement);
+  const [before = '', ...rest] = right.statement.split(url);
+  return element('span', [before, link(url, url), rest.join(url)]);
+}
+
 function rightItem(right: RightStatement, controller: ControllerProfileFields | null): Html {
-  const authority = right.right === 'complaint' ? controller?.supervisory_authority : undefined;
   return raw(
-    [
-      element('strong', `${RIGHT_WORDS[right.right] ?? right.right} (${right.article}). `).html,
-      element('span', right.statement).html,
-      authority ? ` ${element('span', [raw('Its website: '), link(authority.url, authority.url)]).html}` : '',
-    ].join(''),
+    element('strong', `${RIGHT_WORDS[right.right] ?? right.right} (${right.article}). `).html +
+      statementHtml(right, controller).html,
   );
 }
 
