@@ -26,7 +26,7 @@ dl { margin: 0.4rem 0; display: grid; grid-template-columns: minmax(9rem, 14rem)
 dl > div { display: contents; }
 dt { font-weight: bold; font-family: Helvetica, Arial, sans-serif; font-size: 0.88rem; padding-top: 0.1rem; }
 dd { margin: 0; overflow-wrap: anywhere; }
-dd > dl { margin: 0; }
+dd > dl { margin: 0; grid-template-columns: max-content 1fr; }
 .list { margin: 0.6rem 0; }
 .label { font-weight: bold; font-family: Helvetica, Arial, sans-serif; font-size: 0.88rem; margin: 0.6rem 0 0.2rem; }
 .record { border: 1px solid #d0d7de; border-radius: 4px; padding: 0.3rem 0.6rem; margin: 0.4rem 0; break-inside: avoid; page-break-inside: avoid; }
