@@ -37,7 +37,8 @@ describe('package statements', () => {
     assert.deepEqual(served.data, { 'user.name': { name: 'A' } });
     assert.equal(served.automated_decision_making.applies, false);
 
-    const built = JSON.stringify({ data: {}, ...packageStatements(null) });
+    assert.equal(needsStatements('{"note":"not a package"}'), false, 'only access/export packages get them');
+    const built = JSON.stringify({ format: 'privacy-export/1', data: {}, ...packageStatements(null) });
     assert.equal(needsStatements(built), false);
     assert.equal(withStatements(built, CONTROLLER), built, 'a package that names no controller keeps saying so');
     assert.equal(withStatements('not json', CONTROLLER), 'not json');

@@ -1,4 +1,5 @@
 import type { ControllerProfileFields } from '../controllers/controller.types.js';
+import { ACCESS_FORMAT, EXPORT_FORMAT } from './package.types.js';
 
 /** One of the data subject's further rights, as a package states it (GDPR Art. 15(1)(e)–(f), Art. 20). */
 export interface RightStatement {
@@ -99,17 +100,21 @@ function parsedObject(json: string): Record<string, unknown> | null {
   }
 }
 
-/** True when a stored package (JSON text) is an object that lacks any of the {@link PackageStatements}. */
+/**
+ * True when a stored package (JSON text) is an access or export package (by its `format`) that
+ * lacks any of the {@link PackageStatements}; anything else is served as stored.
+ */
 export function needsStatements(json: string): boolean {
   const pkg = parsedObject(json);
-  return pkg !== null && !('controller' in pkg && 'rights' in pkg && 'automated_decision_making' in pkg);
+  if (pkg === null || (pkg.format !== ACCESS_FORMAT && pkg.format !== EXPORT_FORMAT)) return false;
+  return !('controller' in pkg && 'rights' in pkg && 'automated_decision_making' in pkg);
 }
 
 /**
  * A stored package (JSON text) with the {@link PackageStatements} it lacks added: packages built
  * before they existed are served with `controller`, the workspace's profile as it is now
- * (docs/decisions.md). A package that names its controller keeps it. Text that is not a package
- * object, or a package that has them all, is returned unchanged.
+ * (docs/decisions.md). A package that names its controller keeps it. Text that is not an access
+ * or export package, or a package that has them all, is returned unchanged.
  */
 export function withStatements(json: string, controller: ControllerProfileFields | null): string {
   const pkg = parsedObject(json);
