@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
+import { controllerProfileRoutes } from './http/routes/controller-profiles.routes.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
 import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
       await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
+      await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
     },
     { prefix: '/api/v1' },
   );

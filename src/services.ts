@@ -4,6 +4,7 @@ import { createOidcVerifier, type OidcVerifier } from './http/auth/oidc-verifier
 import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
+import { createControllerService } from './modules/controllers/controller.service.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
@@ -31,6 +32,7 @@ export interface Services {
   readonly integrations: ReturnType<typeof createIntegrationService>;
   readonly subjects: ReturnType<typeof createSubjectService>;
   readonly changeEvents: ReturnType<typeof createChangeEventService>;
+  readonly controllers: ReturnType<typeof createControllerService>;
   readonly oidc: OidcVerifier | null;
   readonly webhookEndpoints: ReturnType<typeof createWebhookEndpointService>;
   readonly outboundMessages: ReturnType<typeof createMessageLogService>;
@@ -66,6 +68,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
+    controllers: createControllerService({ db, clock }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
     webhookEndpoints: createWebhookEndpointService({ db, clock, secretBox, allowPrivate }),
     outboundMessages: createMessageLogService({ db, clock }),
