@@ -5,8 +5,10 @@ import { dataSystemRoutes } from './http/routes/data-systems.routes.js';
 import { dataTaskRoutes } from './http/routes/data-tasks.routes.js';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
+import { controllerProfileRoutes } from './http/routes/controller-profiles.routes.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
+import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.routes.js';
 import { operationsRoutes } from './http/routes/operations.routes.js';
 import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
@@ -121,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
+      await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
+      await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
       await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
       await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
     },

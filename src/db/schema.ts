@@ -1,4 +1,5 @@
 import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.table.js';
+import type { ControllerProfileTable } from '../modules/controllers/controller.table.js';
 import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
 import type { DataSystemTable, DataTaskTable } from '../modules/data-systems/data-system.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
@@ -30,6 +31,7 @@ export interface DB {
   audit_head: AuditHeadTable;
   webhook_endpoints: WebhookEndpointTable;
   outbound_messages: OutboundMessageTable;
+  controller_profiles: ControllerProfileTable;
   data_systems: DataSystemTable;
   data_tasks: DataTaskTable;
 }

@@ -13,6 +13,7 @@ import { nextTurn, stringifyYielding } from '../lib/yielding.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
 import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
+import { requestStatusChanged } from '../modules/privacy-requests/request-events.js';
 import { lockRequest } from '../modules/privacy-requests/privacy-request.repository.js';
 import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
 import { afterOwnStep } from '../modules/data-systems/data-task-completion.js';
@@ -131,6 +132,7 @@ export function createWorker(deps: {
       details: { attempt: request.attempts },
       occurredAt: at,
     });
+    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
   }
 
   /**
@@ -152,6 +154,8 @@ export function createWorker(deps: {
     const fields = { status: next.status, status_reason: next.status_reason, completed_at: next.completed_at, updated_at: at };
     if (!(await finishAttempt(unit.tx, request.id, owner, fields))) throw new LeaseLost();
     await saveResultJson(unit.tx, request.id, next.pkg, next.report, at);
+    // Waiting stays `processing`: no event until the request ends.
+    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
     recordAudit(unit, {
       actor: 'worker',
       action: next.status === 'processing' ? 'privacy_request.awaiting_tasks' : `privacy_request.${next.status}`,
@@ -259,6 +263,7 @@ export function createWorker(deps: {
           details: { attempts: request.attempts, reason },
           occurredAt: at,
         });
+      if (final) requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
     });
     deps.metrics?.requestsProcessed.inc({ request_type: request.request_type, outcome: final ? 'failed' : 'retried' });
     log.warn(

@@ -15,6 +15,8 @@ import {
   TaskResultRefusedError,
 } from '../../modules/data-systems/data-task.service.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
+import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
+import { InvalidMessageCursorError, MessageNotFoundError } from '../../modules/outbound-events/message-log.service.js';
 import { errors } from './error-catalogue.js';
 import type { HttpError, RequestValidationError } from './http-error.js';
 
@@ -32,6 +34,9 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor();
+  if (error instanceof EndpointNotFoundError) return errors.notFound('Webhook endpoint');
+  if (error instanceof MessageNotFoundError) return errors.notFound('Message');
+  if (error instanceof InvalidMessageCursorError) return errors.invalidCursor();
   return fromDataTaskError(error);
 }
 

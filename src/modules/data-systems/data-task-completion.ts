@@ -3,9 +3,10 @@ import type { Executor } from '../../db/executor.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
 import { updateRequest } from '../privacy-requests/privacy-request.repository.js';
+import { requestStatusChanged } from '../privacy-requests/request-events.js';
 import { findResult, replaceResultAtCompletion } from '../privacy-requests/result.repository.js';
 import { requestOutcome } from './data-task.fns.js';
-import { type DataTaskRow, dropTaskData, tasksOfRequest } from './data-task.repository.js';
+import { type DataTaskRow, dropTaskData, systemNames, tasksOfRequest } from './data-task.repository.js';
 import { withSystems } from './data-task-result.fns.js';
 
 /** The `status_reason` of a request whose own step is done while tasks are pending. */
@@ -44,7 +45,7 @@ function hasPackage(requestType: string): boolean {
  */
 export async function afterOwnStep(
   tx: Executor,
-  request: Pick<PrivacyRequestRow, 'id' | 'request_type'>,
+  request: Pick<PrivacyRequestRow, 'id' | 'request_type' | 'workspace_id'>,
   own: { pkg: string | null; report: string | null },
   at: string,
 ): Promise<AfterOwnStep> {
@@ -55,7 +56,19 @@ export async function afterOwnStep(
     return { ...base, status: 'processing', status_reason: waitingReason(tasks), completed_at: null };
   const assembled = hasPackage(request.request_type)
     ? { pkg: withSystems('package', own.pkg, tasks), report: own.report }
-    : { pkg: own.pkg, report: withSystems('report', own.report, tasks) };
+    : {
+        pkg: own.pkg,
+        report: withSystems(
+          'report',
+          own.report,
+          tasks,
+          await systemNames(
+            tx,
+            request.workspace_id,
+            tasks.map((t) => t.system_key),
+          ),
+        ),
+      };
   await dropTaskData(tx, tasks, at);
   if (decision.status === 'failed')
     return { ...base, ...assembled, status: 'failed', status_reason: decision.reason, completed_at: null };
@@ -66,7 +79,7 @@ export async function afterOwnStep(
  * After a task became final (a result, or the request's end): completes or fails `request` when
  * its own step is done (`processing` and unleased) and no task is pending, in `unit` (status,
  * `completed_at`, the stored package or report with the systems' part, an audit entry by
- * `actor`). The caller holds the request's row lock. A request still leased (the worker has not
+ * `actor`, the `privacy_request.status_changed`/`.completed` events). The caller holds the request's row lock. A request still leased (the worker has not
  * recorded its own step yet) is left alone: the worker decides when it records.
  *
  * @returns the updated request, or null when it does not end now.
@@ -107,5 +120,7 @@ export async function endRequestIfDone(
     },
     occurredAt: at,
   });
+  // privacy_request.status_changed (and .completed) to the workspace's endpoints (PRODUCT §2.8).
+  requestStatusChanged(unit, updated, request.status, at);
   return updated;
 }

@@ -94,6 +94,8 @@ export async function fanOutTasks(
       workspaceId: task.workspace_id,
       type: 'data_task.created',
       endpointId: system.endpoint_id,
+      // An erasure of the subject redacts the messages about its requests (outbound-events).
+      requestId: request.id,
       occurredAt: at,
       data: {
         task: toTaskResource(task, at),

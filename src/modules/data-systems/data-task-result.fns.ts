@@ -26,23 +26,27 @@ export function packageSystems(tasks: readonly DataTaskRow[]): Record<string, un
 }
 
 /**
- * The `systems` section of a deletion (or correction) report: per system, its task's status, the
+ * The `systems` section of a deletion (or correction) report: one entry per task, by system key,
+ * in the shape the served report expects (`SystemReportPart` of
+ * privacy-requests/report-context.fns.ts): the system's key and name, the task's outcome, the
  * categories it covered, what it erased (category → count) and kept (category and reason), and
  * its note. No personal data: systems report counts and reasons only.
+ *
+ * @param names - system key → name (a system deleted since keeps its name; unknown: the key).
  */
-export function reportSystems(tasks: readonly DataTaskRow[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const task of tasks) {
+export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<string, string>): Record<string, unknown>[] {
+  return tasks.map((task) => {
     const result = resultOf(task);
-    out[task.system_key] = {
-      status: task.status,
+    return {
+      key: task.system_key,
+      name: names.get(task.system_key) ?? task.system_key,
+      outcome: task.status,
       categories: JSON.parse(task.categories) as string[],
       erased: result?.erased ?? {},
       kept: result?.kept ?? [],
       ...(result?.note !== undefined ? { note: result.note } : {}),
     };
-  }
-  return out;
+  });
 }
 
 /**
@@ -50,9 +54,14 @@ export function reportSystems(tasks: readonly DataTaskRow[]): Record<string, unk
  * package of an access/export request ({@link packageSystems}), the report of a deletion or
  * correction ({@link reportSystems}). Null stays null (nothing was stored, or it was erased).
  */
-export function withSystems(kind: 'package' | 'report', json: string | null, tasks: readonly DataTaskRow[]): string | null {
+export function withSystems(
+  kind: 'package' | 'report',
+  json: string | null,
+  tasks: readonly DataTaskRow[],
+  names: ReadonlyMap<string, string> = new Map(),
+): string | null {
   if (json === null || tasks.length === 0) return json;
   const parsed = JSON.parse(json) as Record<string, unknown>;
-  parsed.systems = kind === 'package' ? packageSystems(tasks) : reportSystems(tasks);
+  parsed.systems = kind === 'package' ? packageSystems(tasks) : reportSystems(tasks, names);
   return JSON.stringify(parsed);
 }

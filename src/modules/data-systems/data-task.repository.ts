@@ -162,3 +162,15 @@ export async function dropTaskData(db: Executor, tasks: readonly DataTaskRow[], 
   }
   return changed;
 }
+
+/** Key → name of the workspace's systems with these keys (deleted ones included). */
+export async function systemNames(db: Executor, workspaceId: string, keys: readonly string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('data_systems')
+    .select(['key', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('key', 'in', [...new Set(keys)])
+    .execute();
+  return new Map(rows.map((r) => [r.key, r.name]));
+}

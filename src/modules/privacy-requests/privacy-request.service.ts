@@ -20,6 +20,7 @@ import { computeDueAt, regulationLabel } from './deadline.fns.js';
 import { toResource } from './privacy-request.fns.js';
 import * as repo from './privacy-request.repository.js';
 import type { CreatePrivacyRequestInput, Filing, FilingOutcome, PrivacyRequestResource } from './privacy-request.types.js';
+import { requestFiled } from './request-events.js';
 
 /** Filters for {@link PrivacyRequestService.list}. `cursor` comes from a previous page. */
 export interface ListRequestsInput {
@@ -90,6 +91,7 @@ export function createPrivacyRequestService(deps: {
       details: { request_type: input.request_type, status },
       occurredAt: now,
     });
+    requestFiled(unit, row);
     return { kind: 'filed', request: toResource(row) };
   }
 
