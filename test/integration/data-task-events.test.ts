@@ -103,6 +103,33 @@ for (const dialect of dialects()) {
       assert.deepEqual(linked, [], 'the erasure ran in the same processing: the link is gone, the event still names it');
     });
 
+    it('the last task result ends the request with privacy_request.status_changed and .completed; waiting sends none', async () => {
+      const filed = await fileAndProcess({ request_type: 'deletion', scope: ['user.name'] });
+      const [warehouse] = await tasksOf(db(), filed.id);
+      assert.equal(warehouse!.system_key, 'warehouse');
+      const about = async () =>
+        (
+          await db()
+            .selectFrom('outbound_messages')
+            .select(['event_type', 'payload', 'endpoint_id'])
+            .where('request_id', '=', filed.id)
+            .orderBy('id')
+            .execute()
+        )
+          .filter((m) => m.endpoint_id === otherEndpoint)
+          .map((m) => [m.event_type, JSON.parse(m.payload).data.status]);
+      assert.deepEqual(await about(), [['privacy_request.created', 'queued']], 'nothing while it waits for its task');
+      assert.equal(
+        (await postResult(f.t, admin, warehouse!.id, { outcome: 'completed', erased: { 'user.name': 1 } })).statusCode,
+        200,
+      );
+      assert.deepEqual(await about(), [
+        ['privacy_request.created', 'queued'],
+        ['privacy_request.status_changed', 'completed'],
+        ['privacy_request.completed', 'completed'],
+      ]);
+    });
+
     it('overdue: listed with overdue=true, counted by data_tasks_overdue{status="pending"}, and data_task.overdue sent once per task', async () => {
       const filed = await fileAndProcess({ request_type: 'deletion', scope: ['user.contact.email'] });
       const tasks = await tasksOf(db(), filed.id);
