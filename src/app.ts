@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
+import { auditEventRoutes } from './http/routes/audit-events.routes.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
 import { operationsRoutes } from './http/routes/operations.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
       await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(auditEventRoutes, { prefix: '/audit-events', services: deps.services });
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });

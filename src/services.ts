@@ -4,6 +4,7 @@ import { createOidcVerifier, type OidcVerifier } from './http/auth/oidc-verifier
 import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
@@ -28,6 +29,7 @@ export interface Services {
   readonly integrations: ReturnType<typeof createIntegrationService>;
   readonly subjects: ReturnType<typeof createSubjectService>;
   readonly changeEvents: ReturnType<typeof createChangeEventService>;
+  readonly audit: ReturnType<typeof createAuditService>;
   readonly oidc: OidcVerifier | null;
 }
 
@@ -55,6 +57,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey), externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
+    audit: createAuditService({ db }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
   };
 }

@@ -8,6 +8,7 @@ import * as webhookTenancy from './2026-11-23T0001-webhook-tenancy.js';
 import * as requestFiler from './2026-11-23T0002-request-filer.js';
 import * as packageExpiry from './2026-11-23T0003-package-expiry.js';
 import * as outboundEvents from './2026-11-24T0005-outbound-events.js';
+import * as auditQueue from './2026-11-24T0101-audit-queue.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0002-request-filer': requestFiler,
   '2026-11-23T0003-package-expiry': packageExpiry,
   '2026-11-24T0005-outbound-events': outboundEvents,
+  '2026-11-24T0101-audit-queue': auditQueue,
 };

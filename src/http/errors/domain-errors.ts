@@ -1,4 +1,4 @@
-import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
+import { InvalidCursorError } from '../../lib/cursor.js';
 import {
   InvalidTransitionError,
   RequestNotFoundError,
@@ -21,6 +21,6 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof InvalidTransitionError) return errors.invalidTransition(error.action, error.status);
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
-  if (error instanceof InvalidCursorError) return errors.invalidCursor();
+  if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);
   return null;
 }

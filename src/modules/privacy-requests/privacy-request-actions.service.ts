@@ -87,6 +87,8 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         };
         recordAudit(unit, {
           actor: principal.id,
+          actorName: principal.name,
+          requestId: id,
           action: `privacy_request.${action}`,
           targetType: 'privacy_request',
           targetId: id,
