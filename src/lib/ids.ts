@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { encodeTime, monotonicFactory, TIME_LEN, TIME_MAX } from 'ulid';
+import { monotonicFactory } from 'ulid';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: the ulid package asks for one
@@ -26,12 +26,4 @@ export type IdPrefix = 'pr' | 'int' | 'chg' | 'tok' | 'aud' | 'sub' | 'ep' | 'ms
  */
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${nextUlid(now)}`;
-}
-
-/**
- * The smallest id with `prefix` that {@link newId} can make at or after `ms` (epoch milliseconds):
- * every id made before `ms` sorts below it. For bounds such as "created before".
- */
-export function idFloor(prefix: IdPrefix, ms: number): string {
-  return `${prefix}_${encodeTime(Math.max(0, Math.min(ms, TIME_MAX)), TIME_LEN)}${'0'.repeat(16)}`;
 }

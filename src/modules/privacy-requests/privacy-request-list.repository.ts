@@ -1,7 +1,6 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema.js';
-import { idFloor } from '../../lib/ids.js';
 import { OPEN_STATUSES } from './deadline.fns.js';
 import type { PrivacyRequestRow } from './privacy-request.repository.js';
 
@@ -77,8 +76,6 @@ function filtered(query: Query, f: RequestListFilter, workspaceId: string | null
   if (f.dueBefore !== undefined) {
     const dueBefore = f.dueBefore;
     query = query.where((eb) => eb(bindingDue(eb), '<', dueBefore));
-    // A request is due after it was filed: one due before T was filed (its id made) before T.
-    if (f.sort !== 'due_at') query = query.where('id', '<', idFloor('pr', Date.parse(dueBefore)));
   }
   return query;
 }
@@ -112,8 +109,9 @@ function ordered(query: Query, f: RequestListFilter): Query {
  * - `overdue: true` and `subjectId` name their ids in a subquery that searches
  *   `privacy_requests_workspace_status_due_idx` / the subject indexes: as one filter on the
  *   newest-first walk, SQLite read every request newer than the first match.
- * - `dueBefore` is a range of the due-date indexes with `sort: 'due_at'`; newest first it
- *   also bounds the walk to requests filed before it.
+ * - `dueBefore` is a range of the due-date indexes with `sort: 'due_at'` (the queue's form).
+ *   Newest first it is a filter on the walk by id, which passes the requests filed since about
+ *   a month before it (their due dates fall after it): docs/decisions.md, "The queue".
  */
 export async function listRequests(db: Executor, f: RequestListFilter): Promise<PrivacyRequestRow[]> {
   const one = (workspaceId: string | null) => {
