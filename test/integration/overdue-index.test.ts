@@ -84,7 +84,7 @@ for (const dialect of dialects()) {
         found.map((r) => r.id),
         ['pr_00000010', 'pr_00000008', 'pr_00000006', 'pr_00000004', 'pr_00000002', 'pr_00000000'],
       );
-      const statement = database.db.getExecutor().compileQuery(nodes[0] as RootOperationNode, { queryId: 'plan' });
+      const statement = database.db.getExecutor().compileQuery(nodes.at(-1) as RootOperationNode, { queryId: 'plan' }); // the statement run (subqueries are captured first)
       const explain = dialect.name === 'sqlite' ? 'explain query plan' : 'explain';
       const plan = await database.db.executeQuery<Record<string, string>>(
         CompiledQuery.raw(`${explain} ${statement.sql}`, [...statement.parameters]),
