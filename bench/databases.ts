@@ -64,3 +64,17 @@ export async function countByStatus(databaseUrl: string): Promise<Record<string,
     await database.close();
   }
 }
+
+/** Cancels every request still waiting (the delivery phase measures deliveries alone). */
+export async function cancelQueued(databaseUrl: string): Promise<void> {
+  const database = createDatabase(databaseUrl);
+  try {
+    await database.db
+      .updateTable('privacy_requests')
+      .set({ status: 'canceled', status_reason: 'bench: delivery phase' })
+      .where('status', 'in', ['queued', 'pending_approval'])
+      .execute();
+  } finally {
+    await database.close();
+  }
+}

@@ -39,6 +39,9 @@ import { type BenchDatabase, benchDatabases } from './databases.js';
 import { createBody, seedDatabase, seedThroughApi } from './seed.js';
 import { measureWorker, type WorkerResult } from './worker-phase.js';
 import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './backlog-phase.js';
+import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
+import { startReceiver, type Receiver } from './receiver.js';
+import { cancelQueued } from './databases.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, '.bench');
@@ -101,6 +104,7 @@ async function startService(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: logLevel,
     WORKER_IN_SERVER: 'false',
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     // BENCH_RATE_LIMITS=on: limits too high to trigger, to measure what counting costs.
     ...(process.env.BENCH_RATE_LIMITS === 'on' ? UNREACHABLE_RATE_LIMITS : NO_RATE_LIMITS),
     ...extraEnv,
@@ -114,10 +118,10 @@ async function startService(
 type Settings = ReturnType<typeof settings>;
 
 /** One leg: seed, start the service, run the scenarios and the worker phase, report. */
-async function runLeg(database: BenchDatabase, baselineUrl: string, runId: string, options: Settings) {
+async function runLeg(database: BenchDatabase, baselineUrl: string, runId: string, options: Settings, receiver: Receiver) {
   const { load, only, logLevel, profiled } = options;
   console.error(`\n== ${database.name}`);
-  const { token, webhooks } = await seedDatabase(database.url);
+  const { token, webhooks } = await seedDatabase(database.url, receiver.url);
   const service = await startService(database.url, logLevel, profiled, database.name);
   try {
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
@@ -151,12 +155,23 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
         startService(database.url, logLevel, false, `${database.name}-backlog`, env),
       );
     }
+    const deliveries: DeliveryResult[] = [];
+    if (only.length === 0 || only.includes('delivery')) {
+      await cancelQueued(database.url);
+      const messages = load.durationSec >= 10 ? 3000 : 500;
+      for (const workers of database.name === 'postgres' ? [1, 2] : [1]) {
+        console.error(`  outbound delivery, ${workers} worker(s), ${messages} messages…`);
+        deliveries.push(await measureDelivery(database.name, database.url, receiver, workers, messages, OUT_DIR));
+      }
+    }
     const goals = evaluateGoals(results, peakRssMb);
     const ok = allRequestsSucceeded(results);
     console.log(`\n### ${database.name}`);
     printReport(results, peakRssMb, goals, worker);
     printBacklog(backlog);
-    return { database: database.name, results, peakRssMb, goals, worker, backlog, ok };
+    printDelivery(deliveries);
+    const delivered = deliveries.every((d) => d.missing === 0 && (d.workers < 2 || d.duplicates === 0));
+    return { database: database.name, results, peakRssMb, goals, worker, backlog, deliveries, ok: ok && delivered };
   } catch (error) {
     console.error(`service log tail:\n${logTail(service.child)}`);
     throw error;
@@ -171,15 +186,17 @@ async function main(workDir: string, options: Settings): Promise<number> {
     `bench: ${load.connections} connections, ${load.durationSec} s per scenario (+${load.warmupSec} s warm-up), service LOG_LEVEL=${logLevel}${profiled ? ', PROFILING' : ''}`,
   );
   const baselineUrl = await startBaseline();
+  const receiver = await startReceiver();
   const legs = [];
   for (const open of await benchDatabases(workDir)) {
     const database = await open();
     try {
-      legs.push(await runLeg(database, baselineUrl, runId, options));
+      legs.push(await runLeg(database, baselineUrl, runId, options, receiver));
     } finally {
       await database.drop();
     }
   }
+  await receiver.close();
   const ok = legs.every((leg) => leg.ok);
   writeResults(join(OUT_DIR, 'results.json'), { load, logLevel, profiled, legs, ok });
   console.log(`\nresults: ${join(OUT_DIR, 'results.json')}; service logs: ${join(OUT_DIR, 'service-*.log')}`);

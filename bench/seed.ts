@@ -10,6 +10,8 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import { openServices } from '../src/services.js';
 
 export const WORKSPACE = 'acme';
+/** The workspace of the `create_hooked` scenario: two webhook endpoints subscribed to every event. */
+export const HOOKED_WORKSPACE = 'hooked';
 export const REPOSITORY = 'acme/api';
 /** The GitHub owner and GitLab namespace the webhook payloads route to (see webhook-payloads.ts). */
 export const GITHUB_OWNER = 'codertocat';
@@ -39,11 +41,12 @@ const REPOSITORY_LAYER = { retention_days: 14, excluded_paths: ['vendor/**', 'fi
 /**
  * Migrates the database at `databaseUrl`, creates an admin token for every workspace and, in
  * workspace `acme`, a GitHub integration (owner codertocat), a GitLab integration (namespace
- * gitlabhq) and a Standard Webhooks identity integration (subject provider okta).
+ * gitlabhq) and a Standard Webhooks identity integration (subject provider okta); in workspace
+ * `hooked`, two webhook endpoints at `receiverUrl` (bench/receiver.ts) when one is given.
  * Run before the service starts, so the two never write at once.
  */
-export async function seedDatabase(databaseUrl: string): Promise<Seeded> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+export async function seedDatabase(databaseUrl: string, receiverUrl?: string): Promise<Seeded> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' });
   const database = createDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
@@ -67,6 +70,8 @@ export async function seedDatabase(databaseUrl: string): Promise<Seeded> {
       { kind: 'identity', workspace_id: WORKSPACE, format: 'standard', subject_provider: 'okta', secret: webhooks.identity },
       'bench',
     );
+    for (const name of receiverUrl ? ['a', 'b'] : [])
+      await services.webhookEndpoints.create({ workspace_id: HOOKED_WORKSPACE, url: `${receiverUrl}/hooked/${name}` }, 'bench');
     return { token, webhooks };
   } finally {
     await database.close();
@@ -74,13 +79,13 @@ export async function seedDatabase(databaseUrl: string): Promise<Seeded> {
 }
 
 /** One privacy-request body (PRODUCT.md §2.3); `n` makes client_request_id and intake_ref unique. */
-export function createBody(runId: string, n: number | string): string {
+export function createBody(runId: string, n: number | string, workspace = WORKSPACE): string {
   return JSON.stringify({
     request_type: 'access',
     scope: ['user'],
     subject_id: `gh-user-${n}`,
     subject_provider: 'github',
-    workspace_id: WORKSPACE,
+    workspace_id: workspace,
     client_request_id: `bench-${runId}-${n}`,
     intake_ref: `bench://${runId}/${n}`,
   });

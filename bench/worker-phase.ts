@@ -25,7 +25,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Runs one worker process on `databaseUrl` for `durationSec` seconds; logs to `logPath`. */
 export async function measureWorker(databaseUrl: string, durationSec: number, logPath: string): Promise<WorkerResult> {
   const before = await countByStatus(databaseUrl);
-  const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', WORKER_POLL_MS: '50' };
+  const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', WORKER_POLL_MS: '50', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' };
   const worker = startNode('worker', [...SERVICE_NODE_FLAGS, join(ROOT, 'bin/privacyctl.js'), 'worker'], env, logPath);
   const started = Date.now();
   await sleep(durationSec * 1000);

@@ -4,7 +4,8 @@
  * It registers a GitHub and a Clerk integration, sends a real GitHub `pull_request` payload
  * (@octokit/webhooks-examples) and Clerk's `user.created` example linked to the PR author's
  * GitHub account, both signed as the providers sign them; then files an access request and a
- * deletion request for the Clerk user, waits for the worker, and prints what happened. Exit 0
+ * deletion request for the Clerk user, waits for the worker, and prints what happened, with the
+ * signed outbound events a receiver on loopback verified with `standardwebhooks`. Exit 0
  * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -15,6 +16,7 @@ import { readChain } from '../src/modules/audit/audit.repository.js';
 import { type Answer, apiClient, DemoFailure, sendClerk, sendGithub } from './demo/http.js';
 import { author, line, packageSummary, reportLines, step } from './demo/print.js';
 import { type DemoStack, startStack } from './demo/stack.js';
+import { type DemoReceiver, startReceiver } from './demo/receiver.js';
 
 const WORKSPACE = 'acme';
 const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
@@ -92,7 +94,7 @@ async function onlyChangeEvent(api: Api) {
   return body.items[0];
 }
 
-async function run({ baseUrl, services }: DemoStack): Promise<void> {
+async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Promise<void> {
   step('Service');
   line(`listening on ${baseUrl} (fresh SQLite database in a temporary folder), worker polling every 50 ms`);
   const { token } = await services.tokens.create({ name: 'demo', scopes: ['admin'], workspaces: [WORKSPACE], actor: 'demo' });
@@ -118,6 +120,13 @@ async function run({ baseUrl, services }: DemoStack): Promise<void> {
   line(
     `integrations: GitHub ${github.body.id} (owner codertocat), Clerk ${clerk.body.id} (subject_provider "${clerk.body.subject_provider}")`,
   );
+  const crm = await api('POST', '/api/v1/webhook-endpoints', {
+    workspace_id: WORKSPACE,
+    url: `${receiver.url}/crm`,
+    description: 'the CRM, told of every request',
+  });
+  receiver.trust('/crm', crm.body.secret);
+  line(`webhook endpoint ${crm.body.id} → ${receiver.url}/crm (secret ${crm.body.secret.slice(0, 10)}…, shown once)`);
 
   step('Webhooks received');
   const pr = githubPullRequest();
@@ -163,6 +172,12 @@ async function run({ baseUrl, services }: DemoStack): Promise<void> {
   const gone = await api('GET', packagePath, undefined, {}, [410]);
   line(`the access package now answers ${gone.status}: ${gone.body.detail}`);
 
+  step('Outbound events (Standard Webhooks, verified by the receiver)');
+  await waitForDeliveries(receiver, '/crm', 6);
+  for (const d of receiver.deliveries.filter((x) => x.path === '/crm'))
+    line(`${d.id}  ${d.event.type.padEnd(31)} ${String(d.event.data.id)} ${String(d.event.data.status)}`);
+  if (receiver.rejected > 0) throw new DemoFailure(`${receiver.rejected} deliveries failed verification`);
+
   step('Audit trail');
   const { entries, head } = await readChain(services.database.db);
   const problem = verifyChain(entries, head);
@@ -170,11 +185,22 @@ async function run({ baseUrl, services }: DemoStack): Promise<void> {
   line(`audit verify: chain intact, ${entries.length} entries (same check as \`privacyctl audit verify\`)`);
 }
 
+/** Waits until `path` received at least `count` verified deliveries. */
+async function waitForDeliveries(receiver: DemoReceiver, path: string, count: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (receiver.deliveries.filter((d) => d.path === path).length < count) {
+    if (Date.now() > deadline) throw new DemoFailure(`${path} received fewer than ${count} events in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function main(): Promise<number> {
   let stack: DemoStack | undefined;
+  let receiver: DemoReceiver | undefined;
   try {
+    receiver = await startReceiver();
     stack = await startStack();
-    await run(stack);
+    await run(stack, receiver);
     console.log('\nDemo finished: every step succeeded.');
     return 0;
   } catch (error) {
@@ -186,6 +212,7 @@ async function main(): Promise<number> {
     await stack
       ?.stop()
       .catch((error: unknown) => console.error(`cleanup failed: ${error instanceof Error ? error.message : error}`));
+    await receiver?.stop();
   }
 }
 

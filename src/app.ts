@@ -4,8 +4,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
 import { auditEventRoutes } from './http/routes/audit-events.routes.js';
+import { controllerProfileRoutes } from './http/routes/controller-profiles.routes.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
+import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.routes.js';
 import { operationsRoutes } from './http/routes/operations.routes.js';
 import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
@@ -121,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
+      await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
+      await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
     },
     { prefix: '/api/v1' },
   );

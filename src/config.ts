@@ -38,6 +38,12 @@ export interface Config {
    * `Authorization: Bearer <METRICS_TOKEN>`; 401 otherwise.
    */
   readonly metricsToken: string | null;
+  /**
+   * `OUTBOUND_ALLOW_PRIVATE_NETWORKS` (default false): webhook endpoints may use `http://` and
+   * point at loopback, private, link-local or other non-public addresses (PRODUCT §2.8). For a
+   * closed network or a test; the default refuses them at creation and at every delivery.
+   */
+  readonly outboundAllowPrivateNetworks: boolean;
 }
 
 /** Abuse protection settings (docs/protection.md). Times in ms; limits in requests per minute, 0 = off. */
@@ -235,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     worker: readWorker(env, problems),
     protection: readProtection(env, problems),
     metricsToken,
+    outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -42,6 +42,10 @@ export interface Metrics extends SweepMetrics {
   /** Unix time (seconds) at which this process's last successful retention sweep ended; 0 before the first. */
   readonly retentionLastSuccess: Gauge;
   readonly walCheckpoints: Counter<'result'>;
+  /** Outbound delivery attempts of this process's worker, by `result`: `delivered`, `retried`, `failed` (no attempt left). */
+  readonly outboundAttempts: Counter<'result'>;
+  /** Webhook endpoints this process's worker disabled after 5 days of failures. */
+  readonly outboundEndpointsDisabled: Counter;
 }
 
 /** "Due soon" means due within this many days (and not yet overdue). */
@@ -195,7 +199,20 @@ export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCach
     registers: [registry],
   });
   for (const result of ['clean', 'busy']) walCheckpoints.inc({ result }, 0);
+  const outboundAttempts = new Counter({
+    name: 'outbound_delivery_attempts_total',
+    help: "Outbound webhook delivery attempts of this process's worker, by result (delivered; retried: another attempt is scheduled; failed: none left).",
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  for (const result of ['delivered', 'retried', 'failed']) outboundAttempts.inc({ result }, 0);
   return {
+    outboundAttempts,
+    outboundEndpointsDisabled: new Counter({
+      name: 'outbound_endpoints_disabled_total',
+      help: "Webhook endpoints this process's worker disabled after 5 days of failed deliveries.",
+      registers: [registry],
+    }),
     registry,
     walCheckpoints,
     retentionSweeps,

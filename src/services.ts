@@ -5,6 +5,7 @@ import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService } from './modules/audit/audit.service.js';
+import { createControllerService } from './modules/controllers/controller.service.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
@@ -15,6 +16,9 @@ import { createRequestResultsService } from './modules/privacy-requests/request-
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
 import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
+import { createMessageLogService } from './modules/outbound-events/message-log.service.js';
+import { createWebhookEndpointService } from './modules/outbound-events/webhook-endpoint.service.js';
+import type { SecretBox } from './lib/secret-box.js';
 
 /** Every service, wired once. Routes and CLI commands receive what they need from here. */
 export interface Services {
@@ -30,7 +34,14 @@ export interface Services {
   readonly subjects: ReturnType<typeof createSubjectService>;
   readonly changeEvents: ReturnType<typeof createChangeEventService>;
   readonly audit: ReturnType<typeof createAuditService>;
+  readonly controllers: ReturnType<typeof createControllerService>;
   readonly oidc: OidcVerifier | null;
+  readonly webhookEndpoints: ReturnType<typeof createWebhookEndpointService>;
+  readonly outboundMessages: ReturnType<typeof createMessageLogService>;
+  /** Encrypts stored secrets (integrations, webhook endpoints) under the service's secrets key. */
+  readonly secretBox: SecretBox;
+  /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`, for the delivery loop. */
+  readonly outboundAllowPrivateNetworks: boolean;
 }
 
 /**
@@ -45,6 +56,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const policies = createPolicyService({ db, clock, externalChanges });
   const transact = deps.database.transact;
   const idempotency = createIdempotencyService({ db, clock });
+  const secretBox = createSecretBox(deps.keys.secretsKey);
+  const allowPrivate = deps.config.outboundAllowPrivateNetworks;
   return {
     database: deps.database,
     clock,
@@ -54,11 +67,16 @@ export function createServices(deps: { config: Config; database: Database; keys:
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
-    integrations: createIntegrationService({ db, clock, secretBox: createSecretBox(deps.keys.secretsKey), externalChanges }),
+    integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     audit: createAuditService({ db }),
+    controllers: createControllerService({ db, clock }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
+    webhookEndpoints: createWebhookEndpointService({ db, clock, secretBox, allowPrivate }),
+    outboundMessages: createMessageLogService({ db, clock }),
+    secretBox,
+    outboundAllowPrivateNetworks: allowPrivate,
   };
 }
 

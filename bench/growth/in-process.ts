@@ -14,7 +14,7 @@ import { createRetentionSweeper, type SweepCounts } from '../../src/jobs/retenti
 import { newId } from '../../src/lib/ids.js';
 import { accountPseudonym } from '../../src/lib/keyed-hash.js';
 import type { ErasureReport } from '../../src/modules/subject-data/erasure-report.fns.js';
-import type { PrivacyRequestRow } from '../../src/modules/privacy-requests/privacy-request.repository.js';
+import type { NewRequestRow } from '../../src/modules/privacy-requests/privacy-request.repository.js';
 import { openServices, type Services } from '../../src/services.js';
 import { WORKSPACE } from '../seed.js';
 
@@ -96,7 +96,7 @@ async function subjectWith(services: Services, n: number): Promise<{ subjectId: 
   return { subjectId };
 }
 
-function deletionRow(subjectId: string): PrivacyRequestRow {
+function deletionRow(subjectId: string): NewRequestRow {
   const now = new Date().toISOString();
   return {
     id: newId('pr'),
@@ -135,7 +135,12 @@ export async function timeErasures(databaseUrl: string, sizes: readonly number[]
         await database.db.insertInto('privacy_requests').values(request).execute();
         const started = performance.now();
         const report = await database.db.transaction().execute(async (tx) => {
-          const outcome = await deletionHandler({ tx, request, now: new Date(), pseudonymKey: services.keys.pseudonymKey });
+          const outcome = await deletionHandler({
+            tx,
+            request: { ...request, due_soon_notified_at: null, overdue_notified_at: null },
+            now: new Date(),
+            pseudonymKey: services.keys.pseudonymKey,
+          });
           await saveResult(
             tx,
             request.id,

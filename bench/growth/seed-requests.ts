@@ -11,7 +11,7 @@ import { IDEMPOTENCY_TTL_MS } from '../../src/modules/idempotency/idempotency.fn
 import { addCalendarMonths } from '../../src/modules/privacy-requests/deadline.fns.js';
 import { requestLocation, toResource } from '../../src/modules/privacy-requests/privacy-request.fns.js';
 import {
-  type PrivacyRequestRow,
+  type NewRequestRow,
   // Rows are built by column name from the repository's list, so the two cannot drift apart.
   REQUEST_COLUMNS as REQUEST_FIELDS,
 } from '../../src/modules/privacy-requests/privacy-request.repository.js';
@@ -72,7 +72,7 @@ function status(type: string, ageDays: number, random: () => number): string {
 }
 
 /** One request row: deletions name former GitHub accounts (their subjects are gone), others a living subject. */
-function requestRow(plan: SeedPlan, i: number, random: () => number, now: number): PrivacyRequestRow {
+function requestRow(plan: SeedPlan, i: number, random: () => number, now: number): NewRequestRow {
   const created = now - plan.historyDays * DAY_MS + Math.floor((i / plan.privacyRequests) * plan.historyDays * DAY_MS);
   const type = TYPES[pick(random, TYPES.length)] as string;
   const k = pick(random, plan.subjects);
@@ -106,7 +106,7 @@ function requestRow(plan: SeedPlan, i: number, random: () => number, now: number
   };
 }
 
-function resultRow(row: PrivacyRequestRow): Row | null {
+function resultRow(row: NewRequestRow): Row | null {
   if (row.status !== 'completed') return null;
   const when = new Date(row.completed_at as string);
   if (row.request_type === 'access' || row.request_type === 'export') {
@@ -151,7 +151,7 @@ function chained(
   });
 }
 
-function auditEntries(row: PrivacyRequestRow, principalId: string) {
+function auditEntries(row: NewRequestRow, principalId: string) {
   // As the service writes them since 2026-11-24: the actor's name (here its id) and the request, both hashed.
   const target = { target_type: 'privacy_request', target_id: row.id, workspace_id: row.workspace_id, request_id: row.id };
   const created = {

@@ -31,7 +31,12 @@ export async function startStack(): Promise<DemoStack> {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
-    const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'privacy.db')}`, LOG_LEVEL: 'silent' });
+    // The demo's receivers listen on loopback, which a real deployment refuses (docs/outbound-events.md).
+    const config = loadConfig({
+      DATABASE_URL: `sqlite:${join(dir, 'privacy.db')}`,
+      LOG_LEVEL: 'silent',
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
     const database = createDatabase(config.databaseUrl);
     cleanups.push(() => database.close());
     await migrateToLatest(database.db);

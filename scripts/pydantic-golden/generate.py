@@ -129,6 +129,33 @@ class PolicyLayer(BaseModel):
     auto_erase_on_deprovision: bool = INHERIT
 
 
+# Controller profile (PRODUCT §2.10). The e-mail address and the URLs are plain string patterns
+# (not EmailStr/HttpUrl, whose error texts depend on the email-validator package and on URL
+# parsing details): src/http/schemas/controller.schemas.ts holds the same patterns.
+EMAIL_PATTERN = r'^[^\x00-\x20@"<>()\[\],;:\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$'
+HTTP_URL_PATTERN = r'^https?://[^\x00-\x20"<>\\/?#@]+([/?#][^\x00-\x20"<>\\]*)?$'
+
+
+class SupervisoryAuthority(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    name: Str(min_length=1, max_length=200)
+    url: Str(min_length=1, max_length=2000, pattern=HTTP_URL_PATTERN)
+
+
+class ControllerProfile(BaseModel):
+    # extra="forbid": a PUT replaces the profile (as for policy layers). Optional fields default
+    # to None without being Optional: an explicit null is a string_type / model error.
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    name: Str(min_length=1, max_length=200)
+    contact_email: Str(min_length=3, max_length=254, pattern=EMAIL_PATTERN)
+    dpo_contact: Str(min_length=1, max_length=500) = None
+    representative: Str(min_length=1, max_length=500) = None
+    supervisory_authority: SupervisoryAuthority = None
+    privacy_notice_url: Str(min_length=1, max_length=2000, pattern=HTTP_URL_PATTERN) = None
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
@@ -230,6 +257,14 @@ ROUTES: dict[str, dict[str, Any]] = {
             Param("path", "repository", Str(min_length=1, max_length=500), required=True),
         ],
         "body": PolicyLayer,
+    },
+    "controller_put": {
+        "method": "PUT",
+        "path": "/api/v1/workspaces/{workspace_id}/controller",
+        "params": [
+            Param("path", "workspace_id", Str(min_length=1, max_length=200), required=True),
+        ],
+        "body": ControllerProfile,
     },
     "request_get": {
         "method": "GET",
@@ -840,6 +875,75 @@ def build_request_get_cases() -> None:
     get("id 41 chars (too_long before the NUL check)", "\u0000" * 41)
 
 
+def build_controller_cases() -> None:
+    valid = {
+        "name": "Acme GmbH",
+        "contact_email": "privacy@acme.example",
+        "dpo_contact": "Dr. Jane Doe, dpo@acme.example",
+        "representative": "Acme EU Rep B.V., Amsterdam",
+        "supervisory_authority": {"name": "Berlin Commissioner for Data Protection",
+                                  "url": "https://www.datenschutz-berlin.de/"},
+        "privacy_notice_url": "https://acme.example/privacy?lang=en#rights",
+    }
+
+    def put(name: str, body: Any, *, raw: Optional[str] = None, workspace_id: str = "acme") -> None:
+        add("controller_put: " + name, "controller_put", headers=JSON_CT, path={"workspace_id": workspace_id},
+            body=raw if raw is not None else dumps(body))
+
+    def v(**changes: Any) -> dict:
+        out = dict(valid)
+        for k, value in changes.items():
+            if value is DROP:
+                out.pop(k, None)
+            else:
+                out[k] = value
+        return out
+
+    put("valid full profile", valid)
+    put("valid minimal profile", {"name": "Acme", "contact_email": "a@b.co"})
+    put("valid e-mail with plus, dots and subdomains", v(contact_email="first.last+dsr@mail.eu.acme.example"))
+    put("valid http URL with port", v(privacy_notice_url="http://localhost.example:8080/privacy"))
+    put("valid URL with only a host", v(privacy_notice_url="https://acme.example"))
+    put("missing name", v(name=DROP))
+    put("missing name and contact_email", {"dpo_contact": "x"})
+    put("empty name", v(name=""))
+    put("name 201 chars", v(name="x" * 201))
+    put("name a number", v(name=5))
+    put("name null", v(name=None))
+    for label, email in [("no @", "privacy.acme.example"), ("no dot in domain", "privacy@localhost"),
+                         ("two @", "a@b@acme.example"), ("space", "pri vacy@acme.example"),
+                         ("display name form", "Acme <privacy@acme.example>"),
+                         ("trailing newline", "privacy@acme.example\n"), ("empty", ""),
+                         ("markup", "<script>@x.example"), ("unicode domain", "a@b\u00fccher.example"),
+                         ("domain ends with a dot", "a@acme.example."), ("NUL", "a\u0000@acme.example")]:
+        put(f"contact_email {label}", v(contact_email=email))
+    put("contact_email 255 chars", v(contact_email="a" * 60 + "@" + "b" * 60 + "." + "c" * 60 + "." + "d" * 73))
+    put("contact_email a list", v(contact_email=["privacy@acme.example"]))
+    for label, url in [("ftp scheme", "ftp://acme.example/privacy"), ("javascript scheme", "javascript:alert(1)"),
+                       ("relative", "/privacy"), ("no host", "https:///privacy"),
+                       ("user info", "https://user:pw@acme.example/"), ("space", "https://acme.example/pri vacy"),
+                       ("quote", 'https://acme.example/"onmouseover="x'), ("uppercase scheme", "HTTPS://acme.example/"),
+                       ("empty", "")]:
+        put(f"privacy_notice_url {label}", v(privacy_notice_url=url))
+    put("privacy_notice_url 2001 chars", v(privacy_notice_url=pad("https://acme.example/", 2001)))
+    put("dpo_contact null", v(dpo_contact=None))
+    put("representative empty", v(representative=""))
+    put("supervisory_authority missing url", v(supervisory_authority={"name": "BfDI"}))
+    put("supervisory_authority bad url and empty name",
+        v(supervisory_authority={"name": "", "url": "data:text/html,hi"}))
+    put("supervisory_authority a string", v(supervisory_authority="BfDI"))
+    put("supervisory_authority null", v(supervisory_authority=None))
+    put("supervisory_authority unknown key ignored", v(supervisory_authority={
+        "name": "BfDI", "url": "https://www.bfdi.bund.de/", "phone": "+49"}))
+    put("unknown field: typo dpo_contcat", v(dpo_contcat="dpo@acme.example"))
+    put("every error at once, unknown field last",
+        {"zzz": 1, "contact_email": "nope", "privacy_notice_url": "ftp://x", "supervisory_authority": {}})
+    put("empty body", None, raw="")
+    put("array body", None, raw="[]")
+    put("malformed JSON", None, raw='{"name": "Acme",}')
+    put("workspace_id with a NUL", valid, workspace_id="ac\u0000me")
+
+
 def main() -> None:
     build_create_cases()
     build_list_cases()
@@ -847,6 +951,7 @@ def main() -> None:
     build_effective_cases()
     build_policy_cases()
     build_request_get_cases()
+    build_controller_cases()
     names = [case["name"] for case in CASES]
     dupes = {n for n in names if names.count(n) > 1}
     assert not dupes, f"duplicate case names: {dupes}"

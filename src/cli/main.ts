@@ -8,6 +8,7 @@
 import { ConfigError } from '../config.js';
 import { type Command, cell, HelpRequested, UsageError } from './command.js';
 import { integrationCommand } from './commands/integration.command.js';
+import { endpointCommand } from './commands/endpoint.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
 import { serveCommand } from './commands/serve.command.js';
@@ -22,6 +23,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   token: tokenCommand,
   policy: policyCommand,
   integration: integrationCommand,
+  endpoint: endpointCommand,
   audit: auditCommand,
 };
 

@@ -1,4 +1,5 @@
 import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.table.js';
+import type { ControllerProfileTable } from '../modules/controllers/controller.table.js';
 import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
@@ -29,4 +30,5 @@ export interface DB {
   audit_head: AuditHeadTable;
   webhook_endpoints: WebhookEndpointTable;
   outbound_messages: OutboundMessageTable;
+  controller_profiles: ControllerProfileTable;
 }

@@ -8,7 +8,7 @@ export interface DeliveryLoop {
 
 /**
  * Delivers the outbox (PRODUCT §2.8), meant to run beside the request worker in `serve` and in
- * `privacyctl worker` (not started yet: src/modules/outbound-events/README.md). Rounds run back
+ * `privacyctl worker` (started by start-worker.ts). Rounds run back
  * to back while messages are due, else one round every
  * `pollMs`. Rounds claim in a short transaction and send outside it (modules/outbound-events/
  * deliverer.ts), with non-blocking I/O only. A failed round is logged (no URL, body or secret)

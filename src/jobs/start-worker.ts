@@ -5,11 +5,15 @@ import { REQUEST_HANDLERS } from './handlers/index.js';
 import type { Metrics } from '../metrics.js';
 import { createRetentionSweeper } from './retention-sweeper.js';
 import { type Worker, createWorker } from './worker.js';
+import { startDeliveryLoop } from './outbound-delivery-loop.js';
+import { startDeadlineSweeper } from './deadline-events.js';
 
 /**
  * Creates and starts the request worker on the services' database (in `serve`, or alone in
  * `privacyctl worker`), and beside it the retention sweeper: one sweep at once, then one every
- * `RETENTION_SWEEP_MS`. `stop()` stops both, after the request and the sweep in hand. With
+ * `RETENTION_SWEEP_MS`, and the outbound delivery loop (PRODUCT §2.8: the outbox, sent after
+ * commit), and the deadline sweep (`privacy_request.due_soon`/`.overdue`, jobs/deadline-events.ts,
+ * every `RETENTION_SWEEP_MS`). `stop()` stops them all, after the work in hand. With
  * `metrics`, processed requests are counted (`privacy_requests_processed_total`), and sweeps
  * (`retention_sweeps_total`, `retention_sweep_last_success_timestamp_seconds`).
  */
@@ -17,7 +21,8 @@ export function startWorker(
   services: Services,
   config: WorkerConfig,
   log: Logger,
-  metrics?: Pick<Metrics, 'requestsProcessed' | 'sweepEnded'>,
+  metrics?: Pick<Metrics, 'requestsProcessed' | 'sweepEnded'> &
+    Partial<Pick<Metrics, 'outboundAttempts' | 'outboundEndpointsDisabled'>>,
 ): Worker {
   const worker = createWorker({
     database: services.database,
@@ -38,10 +43,23 @@ export function startWorker(
   });
   worker.start();
   sweeper.start(config.retentionSweepMs);
+  const delivery = startDeliveryLoop(
+    {
+      db: services.database.db,
+      secretBox: services.secretBox,
+      allowPrivate: services.outboundAllowPrivateNetworks,
+      clock: services.clock,
+      onAttempt: (result) => metrics?.outboundAttempts?.inc({ result }),
+      onEndpointDisabled: () => metrics?.outboundEndpointsDisabled?.inc(),
+    },
+    config.pollMs,
+    log,
+  );
+  const deadlines = startDeadlineSweeper(services.database.db, services.clock, config.retentionSweepMs, log);
   return {
     ...worker,
     async stop(): Promise<void> {
-      await Promise.all([worker.stop(), sweeper.stop()]);
+      await Promise.all([worker.stop(), sweeper.stop(), delivery.stop(), deadlines.stop()]);
     },
   };
 }

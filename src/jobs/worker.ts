@@ -13,6 +13,7 @@ import { nextTurn, stringifyYielding } from '../lib/yielding.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
 import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
+import { requestStatusChanged } from '../modules/privacy-requests/request-events.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -117,6 +118,7 @@ export function createWorker(deps: {
       details: { attempt: request.attempts },
       occurredAt: at,
     });
+    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
   }
 
   /** The outcome's package and report as JSON text, serialized in slices. */
@@ -208,6 +210,7 @@ export function createWorker(deps: {
           details: { attempts: request.attempts, reason },
           occurredAt: at,
         });
+      if (final) requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
     });
     deps.metrics?.requestsProcessed.inc({ request_type: request.request_type, outcome: final ? 'failed' : 'retried' });
     log.warn(

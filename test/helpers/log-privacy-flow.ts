@@ -126,6 +126,28 @@ async function invalidBodies(c: Ctx): Promise<void> {
   expectStatus(await c.http('POST', '/api/v1/privacy/requests', { headers, body: `{"subject_id":"${c.person.userId}",` }), 422);
 }
 
+/**
+ * A webhook endpoint (its secret, shown at creation and rotation, is sensitive), so every request
+ * of the flow enqueues outbound events; the worker's attempts fail (the `.invalid` name never
+ * resolves) and are logged without URL, body or secret. @returns the endpoint's id.
+ */
+async function endpoints(c: Ctx): Promise<string> {
+  const base = '/api/v1/webhook-endpoints';
+  const url = `https://hooks-${randomBytes(4).toString('hex')}.example.invalid/${encodeURIComponent(c.person.email)}`;
+  c.sensitive.add('webhook endpoint URL', url);
+  const created = expectStatus(
+    await c.http('POST', base, { headers: c.auth, body: { workspace_id: c.workspace, url } }),
+    201,
+  ).json();
+  c.sensitive.add('webhook endpoint secret', created.secret);
+  const rotated = expectStatus(await c.http('POST', `${base}/${created.id}/rotate-secret`, { headers: c.auth }), 201).json();
+  c.sensitive.add('rotated webhook endpoint secret', rotated.secret);
+  const bad = { workspace_id: c.workspace, url: `http://127.0.0.1/${c.person.email}` };
+  expectStatus(await c.http('POST', base, { headers: c.auth, body: bad }), 422);
+  expectStatus(await c.http('GET', `${base}/${created.id}/messages`, { headers: c.auth }), 200);
+  return created.id as string;
+}
+
 async function download(c: Ctx, id: string, kind: 'package' | 'report'): Promise<string> {
   return expectStatus(await c.http('GET', `/api/v1/privacy/requests/${id}/${kind}`, { headers: c.auth }), 200).text;
 }
@@ -211,6 +233,7 @@ export async function runPrivacyFlow(input: FlowInput): Promise<SensitiveValues>
     sensitive,
   });
   await invalidBodies(c);
+  const endpoint = await endpoints(c);
   await requests(c);
   await operatorActions(c, `approvals-${u}`);
   const events = `/api/v1/change-events?workspace_id=${c.workspace}&repository=${encodeURIComponent(repository)}`;
@@ -218,6 +241,7 @@ export async function runPrivacyFlow(input: FlowInput): Promise<SensitiveValues>
   assert.equal(recorded.length, 1, 'the pull request was not recorded');
   expectStatus(await c.http('GET', `/api/v1/integrations?workspace_id=${c.workspace}`, { headers: c.auth }), 200);
   expectStatus(await c.http('DELETE', `/api/v1/integrations/${gitlab}`, { headers: c.auth }), 204);
+  expectStatus(await c.http('DELETE', `/api/v1/webhook-endpoints/${endpoint}`, { headers: c.auth }), 204);
   // A client that puts an email where an id belongs: the id is not logged (src/logger.ts).
   expectStatus(await c.http('GET', `/api/v1/privacy/requests/${person.email}`, { headers: c.auth }), 404);
   expectStatus(await c.http('GET', `/nowhere/${person.email}?token=${input.adminToken}`), 404);

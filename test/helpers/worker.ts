@@ -27,11 +27,11 @@ export interface Fixture {
 
 export async function openFixture(
   create: () => Promise<TestDatabase>,
-  options: { start?: string; workspaces?: string[] } = {},
+  options: { start?: string; workspaces?: string[]; env?: Record<string, string> } = {},
 ): Promise<Fixture> {
   const database = await create();
   const time = manualClock(options.start ?? '2026-05-04T09:00:00.000Z');
-  const t = await startTestApp(database, { clock: time.clock });
+  const t = await startTestApp(database, { clock: time.clock, ...(options.env ? { env: options.env } : {}) });
   const auth = await t.bearer(['privacy:write', 'privacy:read'], options.workspaces ?? ['acme']);
   const extra: Database[] = [];
   let closed = false;

@@ -54,6 +54,9 @@ for (const dialect of dialects()) {
         content: Record<string, { schema: { properties?: object } }>;
       };
       assert.ok(pkg.content['application/json']!.schema.properties, 'the package body has a schema');
+      assert.ok(pkg.content['text/html'], 'the package route documents its readable letter (PRODUCT §2.11)');
+      assert.ok(statuses('/api/v1/workspaces/{workspace_id}/controller', 'get').includes('404'));
+      assert.ok(statuses('/api/v1/workspaces/{workspace_id}/controller', 'put').includes('422'));
     });
 
     it('keeps the answers the new response schemas cover byte for byte', async () => {

@@ -80,7 +80,17 @@ for (const dialect of dialects()) {
         headers: { authorization: f.auth },
       });
       assert.equal(report.statusCode, 200, report.body);
-      assert.deepEqual(report.json(), { format: 'correction-report/1', corrected: ['email'] });
+      // Served with the request it is proof of (docs/decisions.md "Reports name their request").
+      assert.deepEqual(report.json(), {
+        format: 'correction-report/1',
+        request_id: id,
+        request_type: 'correction',
+        workspace_id: row.workspace_id,
+        subject: { provider: row.subject_provider, id: row.subject_id },
+        received_at: row.created_at,
+        completed_at: '2026-05-04T09:10:00.000Z',
+        corrected: ['email'],
+      });
       assert.ok(!report.body.includes(NEW_EMAIL) && !report.body.includes(OLD_EMAIL));
 
       const audit = await auditOf(f, id);

@@ -7,7 +7,9 @@ import * as overdueIndex from './2026-11-21T0005-overdue-index.js';
 import * as webhookTenancy from './2026-11-23T0001-webhook-tenancy.js';
 import * as requestFiler from './2026-11-23T0002-request-filer.js';
 import * as packageExpiry from './2026-11-23T0003-package-expiry.js';
+import * as controllerProfiles from './2026-11-24T0201-controller-profiles.js';
 import * as outboundEvents from './2026-11-24T0005-outbound-events.js';
+import * as outboundWiring from './2026-11-24T0006-outbound-wiring.js';
 import * as auditQueue from './2026-11-24T0101-audit-queue.js';
 
 /**
@@ -24,5 +26,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0002-request-filer': requestFiler,
   '2026-11-23T0003-package-expiry': packageExpiry,
   '2026-11-24T0005-outbound-events': outboundEvents,
+  '2026-11-24T0006-outbound-wiring': outboundWiring,
   '2026-11-24T0101-audit-queue': auditQueue,
+  '2026-11-24T0201-controller-profiles': controllerProfiles,
 };

@@ -5,6 +5,8 @@ import {
   SelfApprovalError,
 } from '../../modules/privacy-requests/privacy-request-actions.service.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
+import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
+import { InvalidMessageCursorError, MessageNotFoundError } from '../../modules/outbound-events/message-log.service.js';
 import { errors } from './error-catalogue.js';
 import type { HttpError, RequestValidationError } from './http-error.js';
 
@@ -22,5 +24,9 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);
+  if (error instanceof EndpointNotFoundError) return errors.notFound('Webhook endpoint');
+  if (error instanceof MessageNotFoundError) return errors.notFound('Message');
+  // The message log's own cursors (not yet bound to their query) keep their 400.
+  if (error instanceof InvalidMessageCursorError) return errors.unissuedCursor();
   return null;
 }

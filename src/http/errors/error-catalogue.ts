@@ -50,6 +50,11 @@ export const errors = {
       `This package expired at ${at}: packages are kept for a limited time after completion and no longer ` +
         'than the data they copied; file a new access or export request for a current copy',
     ),
+  controllerProfileNotSet: () =>
+    new HttpError(
+      404,
+      'No controller profile is set for this workspace; an admin sets one with PUT /api/v1/workspaces/{workspace_id}/controller',
+    ),
   resultErased: (kind: string) => new HttpError(410, `This ${kind} no longer exists (erased)`),
   /** A field an integration needs for its kind is missing (`shown`: the body, secret redacted). */
   integrationFieldMissing: (field: string, shown: unknown) =>
@@ -62,6 +67,8 @@ export const errors = {
     new RequestValidationError([
       { type: 'value_error', loc: ['query', name], msg: `Value error, ${message}`, input, ctx: { error: {} } },
     ]),
+  /** A cursor of a list whose cursors are not bound to their query yet (the webhook message log). */
+  unissuedCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
   /** A cursor this service did not issue, or issued for another query (its filters are bound into it). */
   invalidCursor: (cursor: string) =>
     new RequestValidationError([

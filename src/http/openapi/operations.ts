@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schemas/common.schemas.js';
+import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoint-operations.js';
 
 /** What the OpenAPI document says of one operation beyond its route's validation schemas. */
 export interface OperationDoc {
@@ -26,13 +27,54 @@ const PackageBody = Type.Object(
       description: 'Per data category (`user.account`, `user.contact.email`, `user.name`, `user.content`)',
     }),
     controller_note: Type.String(),
+    controller: Type.Union(
+      [Type.Object({ name: Type.String(), contact_email: Type.String() }, { additionalProperties: true }), Type.Null()],
+      {
+        description: 'The controller profile of the workspace when the package was built (null: none set)',
+      },
+    ),
+    rights: Type.Array(Type.Object({ right: Type.String(), article: Type.String(), statement: Type.String() }), {
+      description: 'The further rights of the data subject, GDPR Art. 15(1)(e)–(f)',
+    }),
+    automated_decision_making: Type.Object(
+      { applies: Type.Boolean(), statement: Type.String() },
+      { description: 'GDPR Art. 15(1)(h): always `applies: false`' },
+    ),
   },
   { additionalProperties: true, description: 'The package of a completed access or export request' },
 );
 
-/** A deletion's erasure report or a correction's list of changed fields (no personal data). */
+/** The package route's 200: the JSON package, or the readable letter (PRODUCT §2.11) as HTML. */
+const PackageAnswer = Type.Unsafe({
+  description: 'The package as JSON (default), or with `?format=html` or an Accept preferring text/html the readable letter',
+  content: {
+    'application/json': { schema: PackageBody },
+    'text/html': {
+      schema: Type.String({
+        description:
+          'A self-contained, printable HTML letter (inline CSS, no script, nothing loaded; its own Content-Security-Policy)',
+      }),
+    },
+  },
+});
+
+/** A deletion's erasure report or a correction's list of changed fields, naming its request. */
 const ReportBody = Type.Object(
-  { request_id: Type.String() },
+  {
+    format: Type.String(),
+    request_id: Type.String(),
+    request_type: Type.String(),
+    workspace_id: Type.String(),
+    subject: Type.Object(
+      { provider: Type.String(), id: Type.String() },
+      { description: 'The subject as the request named it (the identifier it was filed with)' },
+    ),
+    received_at: Type.String({ format: 'date-time' }),
+    completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    not_touched: Type.Optional(
+      Type.Array(Type.String(), { description: 'Deletion: copies outside this service it did not and cannot erase' }),
+    ),
+  },
   {
     additionalProperties: true,
     description: 'What a deletion erased and kept per category, or which fields a correction changed',
@@ -138,15 +180,27 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'getPrivacyRequestPackage',
     summary: 'Get an access or export package',
     description:
-      'The package of a completed access (GDPR Art. 15) or export (Art. 20) request. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.',
-    responses: { 200: PackageBody },
+      'The package of a completed access (GDPR Art. 15) or export (Art. 20) request, naming the controller, the further rights and that no automated decision-making applies. JSON by default; `?format=html` (or an `Accept` that prefers `text/html`) gives the readable letter: self-contained, printable HTML. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.',
+    responses: { 200: PackageAnswer },
   },
   'GET /api/v1/privacy/requests/{id}/report': {
     operationId: 'getPrivacyRequestReport',
     summary: 'Get a deletion or correction report',
     description:
-      'What a completed deletion erased and kept per category, or which fields a correction changed. Scope `privacy:read`.',
+      'What a completed deletion erased and kept per category, or which fields a correction changed, naming its request, workspace, subject (as filed) and times; a deletion also says what it did not touch (copies held by the code hosts and the identity provider themselves). Scope `privacy:read`.',
     responses: { 200: ReportBody },
+  },
+  'GET /api/v1/workspaces/{workspace_id}/controller': {
+    operationId: 'getControllerProfile',
+    summary: 'Get the controller profile of a workspace',
+    description:
+      "Who answers for the workspace's data (GDPR Art. 4(7)): name, contact, DPO, representative, supervisory authority, privacy notice. 404 when none is set. Scope `privacy:read`.",
+  },
+  'PUT /api/v1/workspaces/{workspace_id}/controller': {
+    operationId: 'putControllerProfile',
+    summary: 'Set the controller profile of a workspace',
+    description:
+      'The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it. Versioned and audited (field names and version only). Scope `admin`.',
   },
   'GET /api/v1/policies/effective': {
     operationId: 'getEffectivePolicy',
@@ -211,4 +265,5 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'List change events',
     description: 'Recorded pull/merge-request events with their policy decision, newest first. Scope `privacy:read`.',
   },
+  ...WEBHOOK_ENDPOINT_OPERATIONS,
 };

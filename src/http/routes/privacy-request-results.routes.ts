@@ -1,10 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ResultKind, ResultRead } from '../../modules/privacy-requests/request-results.service.js';
 import type { Services } from '../../services.js';
 import { errors } from '../errors/error-catalogue.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { renderAccessLetter } from '../letters/access-letter.js';
+import { letterInput } from '../letters/letter-input.js';
+import { LETTER_CSP } from '../letters/letter-style.js';
+import { wantsHtml } from '../letters/wants-html.js';
+import { BEARER_SECURITY, ErrorResponse, StringEnum, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 
 /** `an export`, `an access`, `a deletion`, `a correction`: the indefinite article by the word's first letter. */
@@ -12,11 +16,14 @@ function withArticle(word: string): string {
   return `${/^[aeiou]/i.test(word) ? 'An' : 'A'} ${word}`;
 }
 
-/** The stored JSON text of a result, or the catalogue's answer for why there is none. */
-function resultText(read: ResultRead, kind: ResultKind): string {
+/** `?format=` of the package route: `json` (the default) or `html` (the readable letter). */
+const PackageQuery = Type.Object({ format: Type.Optional(StringEnum(['json', 'html'] as const)) });
+
+/** The found result, or the catalogue's answer for why there is none. */
+function found(read: ResultRead, kind: ResultKind): Extract<ResultRead, { kind: 'found' }> {
   switch (read.kind) {
     case 'found':
-      return read.json;
+      return read;
     case 'not_found':
       throw errors.notFound('Privacy request');
     case 'wrong_type':
@@ -32,24 +39,43 @@ function resultText(read: ResultRead, kind: ResultKind): string {
 
 /**
  * `GET …/{id}/package`: the access (GDPR Art. 15) or export (Art. 20) package of a completed
- * request, as JSON. `GET …/{id}/report`: what a deletion erased and kept, or which fields a
- * correction changed. Scope privacy:read.
+ * request, as JSON, or as the readable HTML letter (PRODUCT §2.11) with `?format=html` or an
+ * `Accept` that prefers `text/html` (its own CSP: only its inline style applies). `GET …/{id}/report`:
+ * what a deletion erased and kept, or which fields a correction changed, naming its request.
+ * Scope privacy:read.
  */
 export async function privacyRequestResultRoutes(app: FastifyInstance, opts: { services: Services }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  for (const kind of ['package', 'report'] as const) {
-    const schema = {
-      tags: ['privacy requests'],
-      security: BEARER_SECURITY,
-      params: S.RequestIdParams,
-      response: withErrors({ 200: Type.Unknown(), 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse }),
-    };
-    typed.get(`/:id/${kind}`, { config: { scope: 'privacy:read' }, schema }, async (request, reply) => {
-      const text = resultText(await opts.services.requestResults.read(request.principal, request.params.id, kind), kind);
+  const schema = {
+    tags: ['privacy requests'],
+    security: BEARER_SECURITY,
+    params: S.RequestIdParams,
+    response: withErrors({ 200: Type.Unknown(), 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse }),
+  };
+  const asJson = (reply: FastifyReply, text: string) =>
+    reply
+      .type('application/json')
+      .serializer((p: string) => p)
+      .send(text);
+
+  typed.get(
+    '/:id/package',
+    { config: { scope: 'privacy:read' }, schema: { ...schema, querystring: PackageQuery } },
+    async (request, reply) => {
+      const result = found(await opts.services.requestResults.read(request.principal, request.params.id, 'package'), 'package');
+      reply.header('Vary', 'Accept');
+      if (!wantsHtml(request.query.format, request.headers.accept)) return asJson(reply, result.json);
+      const html = renderAccessLetter(letterInput(JSON.parse(result.json) as Record<string, unknown>, result.request));
       return reply
-        .type('application/json')
+        .header('Content-Security-Policy', LETTER_CSP)
+        .type('text/html; charset=utf-8')
         .serializer((p: string) => p)
-        .send(text);
-    });
-  }
+        .send(html);
+    },
+  );
+
+  typed.get('/:id/report', { config: { scope: 'privacy:read' }, schema }, async (request, reply) => {
+    const result = found(await opts.services.requestResults.read(request.principal, request.params.id, 'report'), 'report');
+    return asJson(reply, result.json);
+  });
 }

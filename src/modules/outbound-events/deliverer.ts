@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { followEndpointHealth } from './endpoint-health.js';
 import { claimDueMessages, type ClaimedMessage, recordAttempt } from './delivery.repository.js';
 import { attemptDelivery, type AttemptOutcome, DELIVERY_TIMEOUT_MS } from './http-attempt.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -17,12 +18,16 @@ export interface DelivererOptions {
   batchSize?: number;
   timeoutMs?: number;
   random?: () => number;
+  /** Told each recorded attempt's result: `delivered`, `retried` (another attempt is due) or `failed` (no more); and each endpoint disabled. */
+  onAttempt?: (result: 'delivered' | 'retried' | 'failed') => void;
+  onEndpointDisabled?: () => void;
 }
 
 /**
  * Delivers the messages due now, one round: claims a batch (short transaction, lease of twice
  * the timeout), sends each (concurrently, outside any transaction, non-blocking I/O), and records
- * each attempt: `delivered` on 2xx, else the next attempt per the retry schedule or `failed`.
+ * each attempt: `delivered` on 2xx, else the next attempt per the retry schedule or `failed`;
+ * then follows the endpoint's health (endpoint-health.ts: disabled after 5 days of failures).
  * @returns how many messages it attempted (0 when none was due).
  */
 export async function deliverDueMessages(options: DelivererOptions): Promise<number> {
@@ -50,7 +55,10 @@ async function deliverOne(options: DelivererOptions, message: ClaimedMessage, ti
     allowPrivate: options.allowPrivate,
     timeoutMs,
   });
-  await recordAttempt(options.db, message.id, message.lease_until, recordOf(message, outcome, sentAt, options.random));
+  const record = recordOf(message, outcome, sentAt, options.random);
+  if (!(await recordAttempt(options.db, message.id, message.lease_until, record))) return;
+  options.onAttempt?.(record.status === 'pending' ? 'retried' : record.status);
+  if (await followEndpointHealth(options.db, message, outcome.ok, sentAt)) options.onEndpointDisabled?.();
 }
 
 function recordOf(message: ClaimedMessage, outcome: AttemptOutcome, at: Date, random?: () => number) {

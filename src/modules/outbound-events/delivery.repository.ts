@@ -7,6 +7,7 @@ import type { OutboundMessageStatus } from './outbound-event.table.js';
 export interface ClaimedMessage {
   id: string;
   endpoint_id: string;
+  workspace_id: string;
   payload: string;
   attempts: string;
   attempt_count: number;
@@ -16,6 +17,8 @@ export interface ClaimedMessage {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: string | null;
+  /** The endpoint's run of failures as of the claim (null: its last attempt succeeded). */
+  failing_since: string | null;
 }
 
 /**
@@ -41,6 +44,7 @@ export async function claimDueMessages(
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
         .orderBy('next_attempt_at')
+        .orderBy('id')
         .limit(limit),
     ).execute();
     if (due.length === 0) return [];
@@ -52,6 +56,7 @@ export async function claimDueMessages(
       .select([
         'm.id',
         'm.endpoint_id',
+        'm.workspace_id',
         'm.payload',
         'm.attempts',
         'm.attempt_count',
@@ -59,6 +64,7 @@ export async function claimDueMessages(
         'e.secret_ciphertext',
         'e.previous_secret_ciphertext',
         'e.previous_secret_expires_at',
+        'e.failing_since',
       ])
       .where('m.id', 'in', ids)
       .execute();

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkDestination, guardedLookup } from './address-guard.js';
+import { USER_AGENT } from '../../lib/service-version.js';
 
 /** Most bytes of a response body read (then the connection is dropped); never logged. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -60,7 +61,12 @@ export function attemptDelivery(
     };
     const req = send(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': USER_AGENT,
+        ...headers,
+      },
       lookup: guardedLookup(options.allowPrivate) as never,
       agent: false,
     });

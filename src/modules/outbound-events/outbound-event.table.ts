@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Row shape of `webhook_endpoints`: one receiver of a workspace's outbound events (PRODUCT §2.8).
  * The signing secret is kept encrypted (lib/secret-box.ts), never hashed: it signs every delivery.
@@ -17,6 +19,8 @@ export interface WebhookEndpointTable {
   failing_since: string | null;
   disabled_at: string | null;
   created_at: string;
+  /** Last change by the API or the deliverer (disabling); null for endpoints created before it existed. */
+  updated_at: ColumnType<string | null, string | undefined, string>;
 }
 
 /** Delivery state of an outbound message. */
@@ -38,4 +42,6 @@ export interface OutboundMessageTable {
   /** A worker holding the message until then; another worker may claim it after. */
   lease_until: string | null;
   created_at: string;
+  /** The privacy request the message reports, or null (endpoint events). */
+  request_id: ColumnType<string | null, string | null | undefined, string | null>;
 }

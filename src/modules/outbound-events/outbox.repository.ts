@@ -9,9 +9,11 @@ export interface OutboundEvent {
   readonly workspaceId: string;
   readonly type: EventType;
   /** The event's `data` object (JSON-serialisable). */
-  readonly data: Record<string, unknown>;
+  readonly data: object;
   /** When the change happened (ISO 8601); defaults to the time the event is enqueued. */
   readonly occurredAt?: string;
+  /** The privacy request the event reports, if any: lets an erasure find the messages about it. */
+  readonly requestId?: string;
 }
 
 /** The outbox as a kind of deferred write: messages are inserted right before COMMIT. */
@@ -48,7 +50,9 @@ async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEven
   if (endpoints.length === 0) return;
   const now = new Date().toISOString();
   const rows = events.flatMap((event) => {
-    const payload = JSON.stringify({ type: event.type, timestamp: event.occurredAt ?? now, data: event.data });
+    // The change's own time (the service clock that made it) is when the message is due.
+    const at = event.occurredAt ?? now;
+    const payload = JSON.stringify({ type: event.type, timestamp: at, data: event.data });
     return endpoints
       .filter((ep) => ep.workspace_id === event.workspaceId && subscribes(ep.event_types, event.type))
       .map((ep) => ({
@@ -60,9 +64,10 @@ async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEven
         status: 'pending' as const,
         attempts: '[]',
         attempt_count: 0,
-        next_attempt_at: now,
+        next_attempt_at: at,
         lease_until: null,
-        created_at: now,
+        created_at: at,
+        request_id: event.requestId ?? null,
       }));
   });
   if (rows.length > 0) await tx.insertInto('outbound_messages').values(rows).execute();

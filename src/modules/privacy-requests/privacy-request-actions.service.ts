@@ -8,6 +8,7 @@ import { coversWorkspace, type Principal } from '../tokens/principal.js';
 import { type Regulation, computeExtendedDueAt } from './deadline.fns.js';
 import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
 import { toResource } from './privacy-request.fns.js';
+import { requestStatusChanged } from './request-events.js';
 import * as repo from './privacy-request.repository.js';
 import type { PrivacyRequestRow } from './privacy-request.repository.js';
 import type { PrivacyRequestResource } from './privacy-request.types.js';
@@ -44,7 +45,9 @@ export interface ActionInput {
 function changedFields(action: OperatorAction, row: PrivacyRequestRow, next: string, reason: string | undefined, at: string) {
   if (action === 'extend') {
     const regulations = row.regulation.split('+') as Regulation[];
-    return { extended_due_at: toTimestamp(computeExtendedDueAt(regulations, new Date(row.created_at))) };
+    // The binding date moved: the due-soon and overdue events start over for it (jobs/deadline-events.ts).
+    const extended_due_at = toTimestamp(computeExtendedDueAt(regulations, new Date(row.created_at)));
+    return { extended_due_at, due_soon_notified_at: null, overdue_notified_at: null };
   }
   if (action === 'approve') return { status: next, status_reason: null };
   if (action === 'corrections') return { status: next, completed_at: at, status_reason: null };
@@ -96,6 +99,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
           details,
           occurredAt: at,
         });
+        requestStatusChanged(unit, updated, row.status, at);
         return toResource(updated);
       });
     },

@@ -1,4 +1,4 @@
-import type { PrivacyRequestRow } from './privacy-request.repository.js';
+import type { NewRequestRow } from './privacy-request.repository.js';
 import type { PrivacyRequestResource } from './privacy-request.types.js';
 
 /** The API path of a request: the `Location` of a create and `links.self`. */
@@ -7,7 +7,7 @@ export function requestLocation(id: string): string {
 }
 
 /** Maps a stored row to the API resource. */
-export function toResource(row: PrivacyRequestRow): PrivacyRequestResource {
+export function toResource(row: NewRequestRow): PrivacyRequestResource {
   return {
     id: row.id,
     status: row.status,

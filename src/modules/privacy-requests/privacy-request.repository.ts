@@ -6,6 +6,9 @@ import type { PrivacyRequestTable } from './privacy-request.table.js';
 
 export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
 
+/** A request as filed: every column but those later steps set (the deadline sweep's marks). */
+export type NewRequestRow = Omit<PrivacyRequestRow, 'due_soon_notified_at' | 'overdue_notified_at'>;
+
 /** Every column of `privacy_requests`, in insert order (also the growth bench's bulk seed). */
 export const REQUEST_COLUMNS = [
   'id',
@@ -29,9 +32,9 @@ export const REQUEST_COLUMNS = [
   'lease_expires_at',
   'next_attempt_at',
   'filed_by',
-] as const satisfies readonly (keyof PrivacyRequestRow)[];
+] as const satisfies readonly (keyof NewRequestRow)[];
 
-const insertUnlessDuplicate = preparedQuery<PrivacyRequestRow, { id: string }>(REQUEST_COLUMNS, (db, row) =>
+const insertUnlessDuplicate = preparedQuery<NewRequestRow, { id: string }>(REQUEST_COLUMNS, (db, row) =>
   db
     .insertInto('privacy_requests')
     .values(row)
@@ -43,7 +46,7 @@ const insertUnlessDuplicate = preparedQuery<PrivacyRequestRow, { id: string }>(R
  * Inserts a request unless its (workspace_id, client_request_id) is taken.
  * @returns true when inserted, false on that conflict (the database constraint decides).
  */
-export async function insertRequestUnlessDuplicate(db: Executor, row: PrivacyRequestRow): Promise<boolean> {
+export async function insertRequestUnlessDuplicate(db: Executor, row: NewRequestRow): Promise<boolean> {
   return (await insertUnlessDuplicate(db, row)).rows.length > 0;
 }
 

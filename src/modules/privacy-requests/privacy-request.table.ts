@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** Row shape of `privacy_requests`. Times are RFC 3339 UTC strings; `scope` is a JSON array. */
 export interface PrivacyRequestTable {
   id: string;
@@ -29,6 +31,9 @@ export interface PrivacyRequestTable {
    * entry is missing (docs/decisions.md).
    */
   filed_by: string | null;
+  /** When the deadline sweep enqueued `privacy_request.due_soon` / `.overdue` (once each); null before. */
+  due_soon_notified_at: ColumnType<string | null, never, string | null>;
+  overdue_notified_at: ColumnType<string | null, never, string | null>;
 }
 
 /** Row shape of `request_results`: what processing produced. `package` holds personal data. */

@@ -1,8 +1,11 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { needsStatements, withStatements } from '../subject-data/package-statements.fns.js';
+import { workspaceController } from '../subject-data/subject-package.js';
 import type { Principal } from '../tokens/principal.js';
 import { coversWorkspace } from '../tokens/principal.js';
-import { findRequestById } from './privacy-request.repository.js';
+import { findRequestById, type PrivacyRequestRow } from './privacy-request.repository.js';
+import { reportWithContext } from './report-context.fns.js';
 import { findResult } from './result.repository.js';
 
 /** What a request's result is: the access/export `package` or the deletion/correction `report`. */
@@ -14,13 +17,14 @@ const KINDS = {
 } as const;
 
 /**
- * Reading a result: its JSON text, or why there is none. `not_found` also for a request outside
+ * Reading a result: its JSON text as served (see {@link createRequestResultsService}) with the
+ * request it belongs to, or why there is none. `not_found` also for a request outside
  * the reader's workspaces (no probing for ids); `wrong_type` (an access request has no report);
  * `not_completed`; `expired` (past `PACKAGE_RETENTION_DAYS` or its copied data's retention, with
  * the time it expired); `erased` (by a later deletion request of the same subject).
  */
 export type ResultRead =
-  | { kind: 'found'; json: string }
+  | { kind: 'found'; json: string; request: PrivacyRequestRow }
   | { kind: 'not_found' }
   | { kind: 'wrong_type'; requestType: string }
   | { kind: 'not_completed'; status: string }
@@ -40,9 +44,21 @@ function packageExpiredAt(
   return null;
 }
 
-/** Reads what processing a request produced (PRODUCT.md §2.3 "Results"), for a reader. */
+/**
+ * Reads what processing a request produced (PRODUCT.md §2.3 "Results", §2.11), for a reader.
+ * Stored results are served with what later releases state in them: a package built before it
+ * named its controller gets the workspace's current profile, the rights and the automated
+ * decision-making statement ({@link withStatements}); a report gets its request, workspace,
+ * subject and times, and for a deletion what it did not touch ({@link reportWithContext}).
+ */
 export function createRequestResultsService(deps: { db: Executor; clock: Clock }) {
   const { db, clock } = deps;
+
+  async function served(kind: ResultKind, json: string, request: PrivacyRequestRow): Promise<string> {
+    if (kind === 'report') return reportWithContext(json, request);
+    if (!needsStatements(json)) return json;
+    return withStatements(json, await workspaceController(db, request.workspace_id));
+  }
   return {
     /**
      * The `kind` result of request `id` as `reader` may see it.
@@ -59,7 +75,8 @@ export function createRequestResultsService(deps: { db: Executor; clock: Clock }
       const expiredAt = kind === 'package' ? packageExpiredAt(result, toTimestamp(clock())) : null;
       if (expiredAt) return { kind: 'expired', at: expiredAt };
       const json = result?.[column];
-      return json ? { kind: 'found', json } : { kind: 'erased' };
+      if (!json) return { kind: 'erased' };
+      return { kind: 'found', json: await served(kind, json, request), request };
     },
   };
 }

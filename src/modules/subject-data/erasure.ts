@@ -11,6 +11,7 @@ import { packageWithout } from './package.fns.js';
 import { categoriesInScope, type DataCategory, parseScope } from './scope.fns.js';
 import { gatherSubjectData, SUBJECT_PAGE_SIZE } from './subject-data.repository.js';
 import type { SubjectData } from './subject-data.types.js';
+import { redactSentMessages } from '../outbound-events/message-log.repository.js';
 
 const PROFILE_FIELDS = { 'user.contact.email': 'email', 'user.name': 'name' } as const;
 
@@ -111,6 +112,7 @@ function erasedCategories(scope: readonly DataCategory[]): DataCategory[] {
  * - `user.account`: the subject row, its identity events and linked identities (the whole
  *   profile, email and name included); change event authors; idempotency records replaying the
  *   subject's requests, this one's included (their bodies copy the request; this one's is not counted);
+ *   the payloads of outbound messages already sent about those requests (redacted);
  * - `user.contact.email`, `user.name`: the field in the profile and in stored identity events;
  * - `user.content`: change event titles and authors (the event and its decision stay, anonymous);
  * - every category: its copies in earlier access/export packages of the subject.
@@ -146,6 +148,8 @@ export async function eraseSubjectData(
       tx,
       data.requests.map((r) => requestLocation(r.id)),
     );
+    // Sent outbound messages about the subject's requests (a data task's names the accounts).
+    await redactSentMessages(tx, [...data.requests.map((r) => r.id), request.id]);
   }
   if (scope.includes('user.account') || scope.includes('user.content')) {
     const hashes = data.accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));

@@ -10,6 +10,8 @@ import {
   type PackageData,
   type ProcessingStatement,
 } from './package.types.js';
+import type { ControllerProfileFields } from '../controllers/controller.types.js';
+import { packageStatements } from './package-statements.fns.js';
 import { categoriesInScope, type DataCategory } from './scope.fns.js';
 import type { SubjectData } from './subject-data.types.js';
 
@@ -112,11 +114,24 @@ function header(kind: 'access' | 'export', request: PackageRequest, now: Date) {
 
 /**
  * The export package (GDPR Art. 20) of `data` for `request`: only the categories in scope; a
- * subject the service has never seen gets those categories empty, not an error.
+ * subject the service has never seen gets those categories empty, not an error. `controller`:
+ * the workspace's profile when the package is built (null: none set), with the statements of
+ * {@link packageStatements}.
  */
-export function buildExportPackage(request: PackageRequest, data: SubjectData, now: Date): ExportPackage {
+export function buildExportPackage(
+  request: PackageRequest,
+  data: SubjectData,
+  now: Date,
+  controller: ControllerProfileFields | null = null,
+): ExportPackage {
   const { controller_note, ...rest } = header('export', request, now);
-  return { format: EXPORT_FORMAT, ...rest, data: packageData(request.scope, data), controller_note };
+  return {
+    format: EXPORT_FORMAT,
+    ...rest,
+    data: packageData(request.scope, data),
+    controller_note,
+    ...packageStatements(controller),
+  };
 }
 
 const PROFILE_RECIPIENTS = [
@@ -170,13 +185,28 @@ export function processingStatement(category: DataCategory, data: SubjectData, p
 
 /**
  * The access package (GDPR Art. 15) of `data` for `request`: the export package's data plus,
- * per category in scope, a {@link ProcessingStatement}.
+ * per category in scope, a {@link ProcessingStatement}; both name the controller (`controller`,
+ * the workspace's profile when the package is built, null when none is set), the further rights
+ * and the absence of automated decision-making (GDPR Art. 15(1)(e)–(h)).
  */
-export function buildAccessPackage(request: PackageRequest, data: SubjectData, policy: PackagePolicy, now: Date): AccessPackage {
+export function buildAccessPackage(
+  request: PackageRequest,
+  data: SubjectData,
+  policy: PackagePolicy,
+  now: Date,
+  controller: ControllerProfileFields | null = null,
+): AccessPackage {
   const { controller_note, ...rest } = header('access', request, now);
   const processing: AccessPackage['processing'] = {};
   for (const category of categoriesInScope(request.scope)) processing[category] = processingStatement(category, data, policy);
-  return { format: ACCESS_FORMAT, ...rest, data: packageData(request.scope, data), processing, controller_note };
+  return {
+    format: ACCESS_FORMAT,
+    ...rest,
+    data: packageData(request.scope, data),
+    processing,
+    controller_note,
+    ...packageStatements(controller),
+  };
 }
 
 /**

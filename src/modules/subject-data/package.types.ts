@@ -1,3 +1,4 @@
+import type { PackageStatements } from './package-statements.fns.js';
 import type { DataCategory } from './scope.fns.js';
 
 /** `format` of an export package (GDPR Art. 20). */
@@ -70,7 +71,7 @@ export interface PackageData {
  * in scope about the subject and its linked identities. A subject the service has never seen
  * gets every category in scope, empty.
  */
-export interface ExportPackage {
+export interface ExportPackage extends PackageStatements {
   format: typeof EXPORT_FORMAT | typeof ACCESS_FORMAT;
   request_id: string;
   workspace_id: string;
@@ -81,6 +82,11 @@ export interface ExportPackage {
   data: PackageData;
   /** Which rights the package answers (GDPR Art. 20, or Art. 15; CCPA §1798.110/.130 when in force). */
   controller_note: string;
+  /**
+   * Per data system of the workspace, its part of the answer (PRODUCT §2.9, added by data tasks);
+   * absent while the workspace has none.
+   */
+  systems?: Record<string, unknown>;
 }
 
 /** The GDPR Art. 15(1) information about one category's processing. */

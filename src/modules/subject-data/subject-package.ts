@@ -1,4 +1,7 @@
 import type { Executor } from '../../db/executor.js';
+import { readProfileFields } from '../controllers/controller.fns.js';
+import { findControllerProfile } from '../controllers/controller.repository.js';
+import type { ControllerProfileFields } from '../controllers/controller.types.js';
 import { findLayers } from '../policies/policy.repository.js';
 import { mergePolicy } from '../policies/policy-merge.fns.js';
 import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
@@ -19,6 +22,12 @@ async function workspacePolicy(db: Executor, workspaceId: string): Promise<Packa
   return { retention_days: policy.retention_days, auto_erase_on_deprovision: policy.auto_erase_on_deprovision };
 }
 
+/** The workspace's controller profile fields (PRODUCT §2.10), or null when none is set. */
+export async function workspaceController(db: Executor, workspaceId: string): Promise<ControllerProfileFields | null> {
+  const row = await findControllerProfile(db, workspaceId);
+  return row ? readProfileFields(row.profile) : null;
+}
+
 /**
  * The export package (GDPR Art. 20) for an `export` request: everything in scope about its
  * subject and linked identities. Read-only; a subject never seen gives empty categories.
@@ -32,12 +41,13 @@ export async function exportPackage(
   pause?: () => Promise<void>,
 ): Promise<ExportPackage> {
   const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
-  return buildExportPackage(packageRequest(request), data, now);
+  return buildExportPackage(packageRequest(request), data, now, await workspaceController(db, request.workspace_id));
 }
 
 /**
  * The access package (GDPR Art. 15) for an `access` request: the export package's data plus
- * purposes, recipients, retention (from the workspace policy) and source per category.
+ * purposes, recipients, retention (from the workspace policy) and source per category, naming
+ * the workspace's controller as its profile stands now.
  */
 export async function accessPackage(
   db: Executor,
@@ -47,5 +57,6 @@ export async function accessPackage(
   pause?: () => Promise<void>,
 ): Promise<AccessPackage> {
   const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
-  return buildAccessPackage(packageRequest(request), data, await workspacePolicy(db, request.workspace_id), now);
+  const policy = await workspacePolicy(db, request.workspace_id);
+  return buildAccessPackage(packageRequest(request), data, policy, now, await workspaceController(db, request.workspace_id));
 }

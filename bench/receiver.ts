@@ -1,0 +1,48 @@
+/**
+ * A webhook receiver on loopback for the bench (issue 14): answers every POST 204 at once and
+ * notes, per `webhook-id`, when each delivery arrived, so the delivery phase can count messages
+ * received once, twice or never, and the time from commit to receipt.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Receiver {
+  readonly url: string;
+  /** Arrival times (ms since epoch) of each `webhook-id`, for the given path prefix. */
+  arrivals(prefix: string): Map<string, number[]>;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver on 127.0.0.1 (a free port). */
+export async function startReceiver(): Promise<Receiver> {
+  const byPath = new Map<string, Map<string, number[]>>();
+  const server: Server = createServer((req, res) => {
+    const at = Date.now();
+    req.resume();
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const id = String(req.headers['webhook-id'] ?? '');
+      let ids = byPath.get(path);
+      if (!ids) byPath.set(path, (ids = new Map()));
+      const seen = ids.get(id);
+      if (seen) seen.push(at);
+      else ids.set(id, [at]);
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 1;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arrivals(prefix) {
+      const all = new Map<string, number[]>();
+      for (const [path, ids] of byPath) if (path.startsWith(prefix)) for (const [id, times] of ids) all.set(id, times);
+      return all;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

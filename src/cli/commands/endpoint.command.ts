@@ -1,0 +1,145 @@
+import { CreateEndpointBody } from '../../http/schemas/webhook-endpoint.schemas.js';
+import type { ErrorItem } from '../../http/validation/error-item.js';
+import { validateValue } from '../../http/validation/validate-value.js';
+import { ForbiddenDestinationError } from '../../modules/outbound-events/address-guard.js';
+import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
+import type { CreateEndpointInput, WebhookEndpointResource } from '../../modules/outbound-events/webhook-endpoint.types.js';
+import {
+  cell,
+  checkedFlag,
+  CommandFailure,
+  commandGroup,
+  limitPositionals,
+  parseCommandArgs,
+  printLine,
+  printTable,
+  UsageError,
+  withExistingServices,
+  withServices,
+} from '../command.js';
+
+const USAGE = [
+  'endpoint add --workspace-id W --url URL [--event-types T[,T…]]… [--description D]',
+  'endpoint list [--workspace-id W] [--json]',
+  'endpoint remove ID',
+  'endpoint rotate ID',
+];
+
+/** The operator who acts through the CLI, as audit events name it. */
+const ACTOR = 'cli';
+
+/** The CLI acts on every workspace (it holds the database itself). */
+const everywhere = () => true;
+
+const ADD_OPTIONS = {
+  'workspace-id': { type: 'string' },
+  url: { type: 'string' },
+  'event-types': { type: 'string', multiple: true },
+  description: { type: 'string' },
+} as const;
+
+/** One line per problem, naming the flag (`workspace_id` → `--workspace-id`). */
+function problem(error: ErrorItem): string {
+  const flag = `--${String(error.loc[1]).replaceAll('_', '-')}`;
+  return error.type === 'missing' ? `${flag} is required` : `${flag}: ${error.msg}`;
+}
+
+/**
+ * The `POST /api/v1/webhook-endpoints` body from the flags, validated with the API's schema.
+ * `--event-types` may be repeated and each value may list types separated by commas.
+ * @throws UsageError listing every invalid or missing flag at once.
+ */
+function addBody(args: string[]): CreateEndpointInput {
+  const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const types = values['event-types']?.flatMap((v) => v.split(',').map((t) => t.trim()));
+  const fields: Record<string, unknown> = {
+    workspace_id: values['workspace-id'],
+    url: values.url,
+    event_types: types,
+    description: values.description,
+  };
+  const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const errors: ErrorItem[] = [];
+  const validated = validateValue(CreateEndpointBody, body, ['body'], 'strict', errors);
+  if (errors.length > 0) throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e)}`)].join('\n'), USAGE);
+  return validated as CreateEndpointInput;
+}
+
+/**
+ * Registers a webhook endpoint and prints it as JSON with its secret (`whsec_…`): the only time
+ * the secret is shown. @throws UsageError (exit 2) for bad flags or a URL that is not allowed.
+ */
+async function add(args: string[]): Promise<void> {
+  const input = addBody(args);
+  const created = await withServices(async (services) => {
+    try {
+      return await services.webhookEndpoints.create(input, ACTOR);
+    } catch (error) {
+      if (error instanceof ForbiddenDestinationError) throw new UsageError(`--url: ${error.message}`, USAGE);
+      throw error;
+    }
+  });
+  printLine(JSON.stringify(created, null, 2));
+}
+
+function printEndpoints(items: WebhookEndpointResource[]): void {
+  const rows = [['ID', 'WORKSPACE', 'URL', 'EVENT_TYPES', 'STATUS', 'CREATED']];
+  for (const e of items) {
+    const status = e.disabled ? 'disabled' : e.failing_since ? `failing since ${e.failing_since}` : 'enabled';
+    rows.push([e.id, cell(e.workspace_id), cell(e.url), e.event_types?.join(',') ?? '*', status, e.created_at]);
+  }
+  printTable(rows);
+}
+
+/** Lists endpoints (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
+async function list(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
+  limitPositionals(positionals, 0, USAGE);
+  const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
+  const items = await withExistingServices((services) =>
+    services.webhookEndpoints.list(workspace === undefined ? '*' : [workspace]),
+  );
+  if (values.json) printLine(JSON.stringify(items, null, 2));
+  else printEndpoints(items);
+}
+
+/** The one positional ID of `remove` and `rotate`. */
+function idOf(args: string[]): string {
+  const { positionals } = parseCommandArgs(args, {}, USAGE);
+  limitPositionals(positionals, 1, USAGE);
+  return checkedFlag(positionals[0], 'ID', 40, USAGE) ?? '';
+}
+
+/** Runs `work`; an unknown endpoint is a CommandFailure (exit 1). */
+async function onEndpoint<T>(id: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof EndpointNotFoundError) throw new CommandFailure(`no webhook endpoint ${cell(id)}`);
+    throw error;
+  }
+}
+
+/** Removes an endpoint and its messages. */
+async function remove(args: string[]): Promise<void> {
+  const id = idOf(args);
+  await withServices((services) => onEndpoint(id, () => services.webhookEndpoints.remove(id, ACTOR, everywhere)));
+  printLine(`removed ${id}`);
+}
+
+/** Rotates an endpoint's secret and prints only the new one (the old one signs too for 24 h). */
+async function rotate(args: string[]): Promise<void> {
+  const id = idOf(args);
+  const rotated = await withServices((services) =>
+    onEndpoint(id, () => services.webhookEndpoints.rotateSecret(id, ACTOR, everywhere)),
+  );
+  printLine(rotated.secret);
+}
+
+/** `privacyctl endpoint add|list|remove|rotate`: outbound webhook endpoints (PRODUCT §2.8, §3), flags named as the API fields. */
+export const endpointCommand = commandGroup('endpoint', USAGE, { add, list, remove, rotate });

@@ -1,0 +1,54 @@
+import { categoriesPart } from './categories-part.js';
+import { controllerName, controllerPart } from './controller-part.js';
+import { escapeHtml } from './escape.js';
+import { element, type Html, readableTime } from './html.js';
+import { LETTER_CSS } from './letter-style.js';
+import type { LetterInput } from './letter.types.js';
+import { requestPart } from './request-part.js';
+import { rightsPart } from './rights-part.js';
+import { systemsPart } from './systems-part.js';
+
+function headerPart(input: LetterInput): Html {
+  const from = input.controller ? `From ${input.controller.name}` : 'From the privacy team';
+  return element('header', [
+    element('p', from, 'from'),
+    element('h1', `Your personal data held by ${controllerName(input.controller)}`),
+    element('p', `Our answer to your request ${input.request.id}, of ${readableTime(input.generated_at)}.`, 'meta'),
+  ]);
+}
+
+function footerPart(input: LetterInput): Html {
+  return element('footer', [
+    element(
+      'p',
+      `Generated ${readableTime(input.generated_at)} for request ${input.request.id} in workspace ` +
+        `${input.request.workspace_id} (${input.format}). The same answer is available as JSON.`,
+    ),
+  ]);
+}
+
+/**
+ * The readable letter of an access or export answer (PRODUCT §2.11): a complete, self-contained
+ * HTML document (inline CSS only; no script and nothing to load), printable, with every value
+ * escaped. Sections: who answers (the controller), what was asked and when, each category in
+ * plain words with its data and processing, the other systems' parts when there are any, and
+ * the subject's further rights (GDPR Art. 15(1)(e)–(h)).
+ */
+export function renderAccessLetter(input: LetterInput): string {
+  const body = [
+    headerPart(input),
+    controllerPart(input.controller),
+    requestPart(input),
+    categoriesPart(input.categories),
+    systemsPart(input.systems),
+    rightsPart(input.rights, input.controller, input.automated_decision_making),
+    footerPart(input),
+  ];
+  const title = `Your personal data: answer to request ${input.request.id}`;
+  return (
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    `<title>${escapeHtml(title)}</title>\n<style>${LETTER_CSS}</style>\n</head>\n` +
+    `<body>\n<main>\n${body.map((part) => part.html).join('\n')}\n</main>\n</body>\n</html>\n`
+  );
+}

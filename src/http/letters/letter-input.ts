@@ -1,0 +1,82 @@
+import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
+import type { PrivacyRequestRow } from '../../modules/privacy-requests/privacy-request.repository.js';
+import {
+  NO_AUTOMATED_DECISIONS,
+  rightStatements,
+  type RightStatement,
+} from '../../modules/subject-data/package-statements.fns.js';
+import type { ProcessingStatement } from '../../modules/subject-data/package.types.js';
+import { parseScope } from '../../modules/subject-data/scope.fns.js';
+import type { CategoryPart, LetterInput, SystemPart } from './letter.types.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+
+function processingOf(value: unknown): ProcessingStatement | null {
+  if (!isObject(value)) return null;
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+  return {
+    purposes: strings(value.purposes),
+    recipients: strings(value.recipients),
+    retention: text(value.retention),
+    source: strings(value.source),
+  };
+}
+
+function categoriesOf(pkg: Json): CategoryPart[] {
+  const data = isObject(pkg.data) ? pkg.data : {};
+  const processing = isObject(pkg.processing) ? pkg.processing : {};
+  return Object.entries(data).map(([key, value]) => ({ key, data: value, processing: processingOf(processing[key]) }));
+}
+
+/**
+ * The package's `systems` (PRODUCT §2.9: `systems.<key>` holds each system's data) as parts. An
+ * entry shaped `{name, data}` gives its name; any other value is the data, named by its key.
+ */
+export function systemParts(value: unknown): SystemPart[] | undefined {
+  if (!isObject(value)) return undefined;
+  return Object.entries(value).map(([key, part]) =>
+    isObject(part) && typeof part.name === 'string' && 'data' in part
+      ? { key, name: part.name, data: part.data }
+      : { key, name: key, data: part },
+  );
+}
+
+function rightsOf(value: unknown, controller: ControllerProfileFields | null): RightStatement[] {
+  if (!Array.isArray(value)) return rightStatements(controller);
+  return value.filter(isObject).map((r) => ({ right: text(r.right), article: text(r.article), statement: text(r.statement) }));
+}
+
+/**
+ * What the letter of `pkg` (a stored access/export package, parsed, with its statements: see
+ * request-results.service.ts) shows, with the request it answers. Tolerant of older packages:
+ * a missing part is left empty or stated from the service's own words.
+ */
+export function letterInput(pkg: Json, request: PrivacyRequestRow): LetterInput {
+  const controller = isObject(pkg.controller) ? (pkg.controller as unknown as ControllerProfileFields) : null;
+  const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
+  const systems = systemParts(pkg.systems);
+  return {
+    request: {
+      id: request.id,
+      type: request.request_type,
+      workspace_id: request.workspace_id,
+      subject: { provider: request.subject_provider, id: request.subject_id },
+      received_at: request.created_at,
+      completed_at: request.completed_at,
+      scope: parseScope(request.scope),
+    },
+    generated_at: text(pkg.generated_at),
+    format: text(pkg.format),
+    controller,
+    note: text(pkg.controller_note),
+    categories: categoriesOf(pkg),
+    ...(systems ? { systems } : {}),
+    rights: rightsOf(pkg.rights, controller),
+    automated_decision_making: adm
+      ? { applies: false, statement: text(adm.statement, NO_AUTOMATED_DECISIONS.statement) }
+      : NO_AUTOMATED_DECISIONS,
+  };
+}

@@ -1,0 +1,46 @@
+import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
+import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package-statements.fns.js';
+import type { ProcessingStatement } from '../../modules/subject-data/package.types.js';
+
+/** One data system's part of the answer (PRODUCT §2.9): rendered when present, nothing without. */
+export interface SystemPart {
+  key: string;
+  name: string;
+  /** The system's data, any JSON. */
+  data: unknown;
+}
+
+/** One category of the answer: its key, its data (any JSON) and, for access, its processing. */
+export interface CategoryPart {
+  key: string;
+  data: unknown;
+  processing: ProcessingStatement | null;
+}
+
+/** Everything a readable letter shows (PRODUCT §2.11), read from a package and its request. */
+export interface LetterInput {
+  request: {
+    id: string;
+    /** `access` or `export`. */
+    type: string;
+    workspace_id: string;
+    subject: { provider: string; id: string };
+    /** RFC 3339 UTC: when the request was received, and when it was answered. */
+    received_at: string;
+    completed_at: string | null;
+    /** The scope keys as filed. */
+    scope: string[];
+  };
+  /** When the package was generated (RFC 3339 UTC). */
+  generated_at: string;
+  /** The package's `format` (`privacy-access/1`, `privacy-export/1`). */
+  format: string;
+  controller: ControllerProfileFields | null;
+  /** Which rights the package answers (the package's `controller_note`). */
+  note: string;
+  categories: CategoryPart[];
+  /** Other systems' parts; absent or empty: the letter has no such section. */
+  systems?: SystemPart[];
+  rights: RightStatement[];
+  automated_decision_making: AutomatedDecisionStatement;
+}

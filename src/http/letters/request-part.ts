@@ -1,0 +1,21 @@
+import { categoryWords, REQUEST_WORDS } from './words.js';
+import { definitions, element, type Html, list, readableTime } from './html.js';
+import type { LetterInput } from './letter.types.js';
+
+/** "What you asked for": the request type in words, when it was received and answered, its scope. */
+export function requestPart(input: LetterInput): Html {
+  const { request } = input;
+  const asked = REQUEST_WORDS[request.type] ?? `a ${request.type} request`;
+  return element('section', [
+    element('h2', 'What you asked for'),
+    element('p', `You asked for ${asked}. This letter is our answer.`),
+    definitions([
+      ['Request', request.id],
+      ['Received', readableTime(request.received_at)],
+      ['Answered', request.completed_at ? readableTime(request.completed_at) : undefined],
+      ['You as we know you', `${request.subject.id} at ${request.subject.provider}`],
+      ['Covering', list(request.scope.map(categoryWords))],
+    ]),
+    ...(input.note ? [element('p', input.note, 'note')] : []),
+  ]);
+}

@@ -1,0 +1,62 @@
+/** Each data category in plain words, as a heading of the letter (PRODUCT §1 lists the keys). */
+export const CATEGORY_WORDS: Readonly<Record<string, string>> = {
+  user: 'All your data',
+  'user.account': 'Your accounts and usernames',
+  'user.contact': 'Your contact details',
+  'user.contact.email': 'Your e-mail address',
+  'user.name': 'Your name',
+  'user.content': 'Pull and merge requests you authored',
+};
+
+/** A category's plain words, or its key when the service has none (a newer category). */
+export function categoryWords(key: string): string {
+  return CATEGORY_WORDS[key] ?? key;
+}
+
+/** What each request type asked for, in a sentence's words, with its article. */
+export const REQUEST_WORDS: Readonly<Record<string, string>> = {
+  access: 'access to your personal data (right of access, GDPR Art. 15)',
+  export: 'a copy of your personal data in a machine-readable format (right to data portability, GDPR Art. 20)',
+};
+
+/** Field names of the package data as a person reads them; others are shown with `_` as spaces. */
+export const FIELD_WORDS: Readonly<Record<string, string>> = {
+  identity: 'Identity at the identity provider',
+  provider: 'Provider',
+  id: 'Id',
+  state: 'State at the identity provider',
+  username: 'Username',
+  earlier_usernames: 'Earlier usernames',
+  linked_accounts: 'Linked code-host accounts',
+  account_id: 'Account id',
+  login: 'Login',
+  identity_events: 'Identity events received about you',
+  event_id: 'Event id',
+  type: 'Type',
+  occurred_at: 'Occurred',
+  received_at: 'Received',
+  privacy_requests: 'Your other privacy requests',
+  request_type: 'Request type',
+  status: 'Status',
+  created_at: 'Filed',
+  completed_at: 'Completed',
+  email: 'E-mail address',
+  earlier_values: 'Earlier values',
+  name: 'Name',
+  change_events: 'Pull and merge request events',
+  repository: 'Repository',
+  number: 'Number',
+  action: 'Action',
+  title: 'Title',
+  head_sha: 'Head commit',
+  author_account_id: 'Author account id',
+  author_login: 'Author login',
+};
+
+/** A field name as a label: {@link FIELD_WORDS}, else the name with `_` as spaces, capitalised. */
+export function fieldWords(key: string): string {
+  const known = FIELD_WORDS[key];
+  if (known) return known;
+  const spaced = key.replaceAll('_', ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}

@@ -1,0 +1,45 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import { errors } from '../errors/error-catalogue.js';
+import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import * as S from '../schemas/controller.schemas.js';
+import { WorkspaceParams } from '../schemas/policy.schemas.js';
+
+/**
+ * `/api/v1/workspaces/{workspace_id}/controller`: the workspace's controller profile (PRODUCT
+ * §2.10). GET with scope privacy:read (404 when none is set); PUT (the whole profile, audited)
+ * with scope admin. A token outside the workspace gets 403.
+ */
+export async function controllerProfileRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { controllers } = opts.services;
+  const base = { tags: ['workspaces'], security: BEARER_SECURITY, params: WorkspaceParams };
+
+  typed.get(
+    '/:workspace_id/controller',
+    {
+      config: { scope: 'privacy:read' },
+      schema: { ...base, response: withErrors({ 200: S.ControllerProfileResponse, 404: ErrorResponse }) },
+    },
+    async (request) => {
+      assertWorkspace(request, request.params.workspace_id);
+      const profile = await controllers.get(request.params.workspace_id);
+      if (!profile) throw errors.controllerProfileNotSet();
+      return profile;
+    },
+  );
+
+  typed.put(
+    '/:workspace_id/controller',
+    {
+      config: { scope: 'admin' },
+      schema: { ...base, body: S.ControllerProfileBody, response: withErrors({ 200: S.ControllerProfileResponse }) },
+    },
+    async (request) => {
+      assertWorkspace(request, request.params.workspace_id);
+      return controllers.put(request.params.workspace_id, request.body, request.principal.id);
+    },
+  );
+}

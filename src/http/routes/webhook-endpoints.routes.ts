@@ -1,0 +1,155 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenDestinationError } from '../../modules/outbound-events/address-guard.js';
+import { coversWorkspace } from '../../modules/tokens/principal.js';
+import type { Services } from '../../services.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import { errors } from '../errors/error-catalogue.js';
+import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import * as S from '../schemas/webhook-endpoint.schemas.js';
+
+/** The caller's workspace check, handed to the services (an endpoint elsewhere is a 404). */
+function coverage(request: FastifyRequest): (workspaceId: string) => boolean {
+  return (workspaceId) => coversWorkspace(request.principal, workspaceId);
+}
+
+/** A refused URL is a 422 on `url` naming the rule (the URL itself is echoed: it is the caller's own input). */
+async function checkingUrl<T>(url: string | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ForbiddenDestinationError)
+      throw errors.integrationFieldInvalid('url', `Value error, ${error.message}`, url);
+    throw error;
+  }
+}
+
+/**
+ * `/api/v1/webhook-endpoints` (scope `admin`, PRODUCT §2.8): a workspace's receivers of signed
+ * outbound events, their secrets (shown once, rotated with a 24 h overlap) and their message log.
+ */
+export async function webhookEndpointRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { webhookEndpoints, outboundMessages } = opts.services;
+  const base = { tags: ['webhook endpoints'], security: BEARER_SECURITY };
+  const config = { scope: 'admin' };
+
+  typed.post(
+    '',
+    { config, schema: { ...base, body: S.CreateEndpointBody, response: withErrors({ 201: S.EndpointWithSecret }) } },
+    async (request, reply) => {
+      const body = request.body;
+      assertWorkspace(request, body.workspace_id);
+      const created = await checkingUrl(body.url, () => webhookEndpoints.create(body, request.principal.id));
+      return reply.code(201).header('Location', `/api/v1/webhook-endpoints/${created.id}`).send(created);
+    },
+  );
+
+  typed.get(
+    '',
+    { config, schema: { ...base, querystring: S.EndpointListQuery, response: withErrors({ 200: S.EndpointList }) } },
+    async (request) => {
+      const { workspace_id } = request.query;
+      if (workspace_id) assertWorkspace(request, workspace_id);
+      const { workspaces } = request.principal;
+      return { items: await webhookEndpoints.list(workspace_id ? [workspace_id] : workspaces === '*' ? '*' : [...workspaces]) };
+    },
+  );
+
+  typed.get(
+    '/:id',
+    {
+      config,
+      schema: { ...base, params: S.EndpointIdParams, response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }) },
+    },
+    async (request) => {
+      const found = await webhookEndpoints.get(request.params.id);
+      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Webhook endpoint');
+      return found;
+    },
+  );
+
+  typed.patch(
+    '/:id',
+    {
+      config,
+      schema: {
+        ...base,
+        params: S.EndpointIdParams,
+        body: S.UpdateEndpointBody,
+        response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }),
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      return checkingUrl(body.url, () =>
+        webhookEndpoints.update(request.params.id, body, request.principal.id, coverage(request)),
+      );
+    },
+  );
+
+  typed.delete('/:id', { config, schema: { ...base, params: S.EndpointIdParams } }, async (request, reply) => {
+    await webhookEndpoints.remove(request.params.id, request.principal.id, coverage(request));
+    return reply.code(204).send();
+  });
+
+  typed.post(
+    '/:id/rotate-secret',
+    {
+      config,
+      schema: { ...base, params: S.EndpointIdParams, response: withErrors({ 201: S.EndpointWithSecret, 404: ErrorResponse }) },
+    },
+    async (request, reply) => {
+      const rotated = await webhookEndpoints.rotateSecret(request.params.id, request.principal.id, coverage(request));
+      return reply.code(201).send(rotated);
+    },
+  );
+
+  typed.get(
+    '/:id/messages',
+    {
+      config,
+      schema: {
+        ...base,
+        params: S.EndpointIdParams,
+        querystring: S.MessageListQuery,
+        response: withErrors({ 200: S.MessageList, 404: ErrorResponse }),
+      },
+    },
+    async (request) => {
+      const { status, cursor, limit } = request.query;
+      const query = { limit: limit ?? 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
+      return outboundMessages.list(request.params.id, query, coverage(request));
+    },
+  );
+
+  typed.post(
+    '/:id/messages/:msg_id/retry',
+    {
+      config,
+      schema: { ...base, params: S.MessageIdParams, response: withErrors({ 202: S.MessageResource, 404: ErrorResponse }) },
+    },
+    async (request, reply) => {
+      const { id, msg_id } = request.params;
+      return reply.code(202).send(await outboundMessages.retry(id, msg_id, request.principal.id, coverage(request)));
+    },
+  );
+
+  typed.post(
+    '/:id/recover',
+    {
+      config,
+      schema: {
+        ...base,
+        params: S.EndpointIdParams,
+        body: S.RecoverBody,
+        response: withErrors({ 202: S.RecoverResult, 404: ErrorResponse }),
+      },
+    },
+    async (request, reply) => {
+      const since = new Date(request.body.since).toISOString();
+      const requeued = await outboundMessages.recover(request.params.id, since, request.principal.id, coverage(request));
+      return reply.code(202).send({ requeued });
+    },
+  );
+}

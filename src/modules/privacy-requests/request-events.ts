@@ -1,0 +1,47 @@
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { enqueueEvent } from '../outbound-events/outbox.repository.js';
+import { toResource } from './privacy-request.fns.js';
+import type { NewRequestRow } from './privacy-request.repository.js';
+
+/**
+ * The outbound events a privacy request's changes send (PRODUCT §2.8), enqueued in the unit of
+ * work that makes the change (transactional outbox: nothing is sent if it rolls back). Every
+ * event's `data` is the request resource (never its package).
+ */
+
+/** `privacy_request.created`, for a request just filed in `unit`. */
+export function requestFiled(unit: UnitOfWork, row: NewRequestRow): void {
+  enqueueEvent(unit, {
+    workspaceId: row.workspace_id,
+    type: 'privacy_request.created',
+    data: toResource(row),
+    occurredAt: row.created_at,
+    requestId: row.id,
+  });
+}
+
+/**
+ * `privacy_request.status_changed` (with `previous_status`) for a request whose status `unit`
+ * changed from `previousStatus` to `row.status`, and `privacy_request.completed` when it is now
+ * `completed`. Nothing when the status did not change (an extension). `occurredAt` is the
+ * change's time (RFC 3339). The worker's own moves between `queued` and `processing` (claims,
+ * retries) are not reported (docs/decisions.md, "Outbound events").
+ */
+export function requestStatusChanged(unit: UnitOfWork, row: NewRequestRow, previousStatus: string, occurredAt: string): void {
+  if (row.status === previousStatus) return;
+  const resource = toResource(row);
+  const base = { workspaceId: row.workspace_id, occurredAt, requestId: row.id };
+  enqueueEvent(unit, { ...base, type: 'privacy_request.status_changed', data: { ...resource, previous_status: previousStatus } });
+  if (row.status === 'completed') enqueueEvent(unit, { ...base, type: 'privacy_request.completed', data: resource });
+}
+
+/** `privacy_request.due_soon` or `privacy_request.overdue` for an open request, found by the deadline sweep. */
+export function requestDeadlineReached(unit: UnitOfWork, row: NewRequestRow, moment: 'due_soon' | 'overdue', at: string): void {
+  enqueueEvent(unit, {
+    workspaceId: row.workspace_id,
+    type: moment === 'due_soon' ? 'privacy_request.due_soon' : 'privacy_request.overdue',
+    data: toResource(row),
+    occurredAt: at,
+    requestId: row.id,
+  });
+}
