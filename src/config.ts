@@ -102,6 +102,11 @@ export interface OidcConfig {
   readonly jwksUrl: string;
   /** Claim holding the token's workspaces (array of ids, or `"*"`). Default `workspaces`. */
   readonly workspacesClaim: string;
+  /**
+   * Claim holding the operator's display name, recorded in the audit trail (`OIDC_NAME_CLAIM`,
+   * default `name`); when the token lacks it, `email`, then `sub`.
+   */
+  readonly nameClaim: string;
 }
 
 /** Thrown by {@link loadConfig}; `problems` names every bad variable. */
@@ -146,7 +151,13 @@ function readOidc(env: Env, problems: string[]): OidcConfig | null {
     return null;
   }
   if (!URL.canParse(jwksUrl)) problems.push('OIDC_JWKS_URL must be a URL');
-  return { issuer, audience, jwksUrl, workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces' };
+  return {
+    issuer,
+    audience,
+    jwksUrl,
+    workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces',
+    nameClaim: env.OIDC_NAME_CLAIM || 'name',
+  };
 }
 
 function readPublicBaseUrl(env: Env, host: string, port: number, problems: string[]): string {

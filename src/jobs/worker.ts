@@ -125,6 +125,7 @@ export function createWorker(deps: {
     if (done) await saveResultJson(unit.tx, request.id, result.pkg, result.report, at);
     recordAudit(unit, {
       actor: 'worker',
+      requestId: request.id,
       action: `privacy_request.${fields.status}`,
       targetType: 'privacy_request',
       targetId: request.id,
@@ -256,6 +257,7 @@ export function createWorker(deps: {
       if (final)
         recordAudit(unit, {
           actor: 'worker',
+          requestId: request.id,
           action: 'privacy_request.failed',
           targetType: 'privacy_request',
           targetId: request.id,

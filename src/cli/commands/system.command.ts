@@ -30,7 +30,7 @@ const USAGE = [
 ];
 
 /** The operator acting through the CLI: every workspace, as audit events name it. */
-const CLI: Principal = { id: 'cli', scopes: new Set(['admin']), workspaces: '*' };
+const CLI: Principal = { id: 'cli', name: 'cli', scopes: new Set(['admin']), workspaces: '*' };
 
 const ADD_OPTIONS = {
   'workspace-id': { type: 'string' },

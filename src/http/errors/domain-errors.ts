@@ -1,4 +1,4 @@
-import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
+import { InvalidCursorError } from '../../lib/cursor.js';
 import {
   InvalidTransitionError,
   RequestNotFoundError,
@@ -33,10 +33,11 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof InvalidTransitionError) return errors.invalidTransition(error.action, error.status);
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
-  if (error instanceof InvalidCursorError) return errors.invalidCursor();
+  if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);
   if (error instanceof EndpointNotFoundError) return errors.notFound('Webhook endpoint');
   if (error instanceof MessageNotFoundError) return errors.notFound('Message');
-  if (error instanceof InvalidMessageCursorError) return errors.invalidCursor();
+  // The message log's own cursors (not yet bound to their query) keep their 400.
+  if (error instanceof InvalidMessageCursorError) return errors.unissuedCursor();
   return fromDataTaskError(error);
 }
 

@@ -62,7 +62,24 @@ export const errors = {
   /** A field of an integration is refused by the service (`message` says why). */
   integrationFieldInvalid: (field: string, message: string, input: unknown) =>
     new RequestValidationError([{ type: 'value_error', loc: ['body', field], msg: message, input, ctx: { error: {} } }]),
-  invalidCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
+  /** A query parameter that matched its pattern but names no real value (`2026-02-30T…`). */
+  invalidQueryValue: (name: string, message: string, input: string) =>
+    new RequestValidationError([
+      { type: 'value_error', loc: ['query', name], msg: `Value error, ${message}`, input, ctx: { error: {} } },
+    ]),
+  /** A cursor of a list whose cursors are not bound to their query yet (the webhook message log). */
+  unissuedCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
+  /** A cursor this service did not issue, or issued for another query (its filters are bound into it). */
+  invalidCursor: (cursor: string) =>
+    new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['query', 'cursor'],
+        msg: 'Value error, the cursor is not valid for this query; start again without one',
+        input: cursor,
+        ctx: { error: {} },
+      },
+    ]),
   invalidTransition: (action: string, status: string) =>
     new HttpError(409, `Cannot ${action === 'corrections' ? 'correct' : action} a request in status ${status}`),
   selfApproval: () =>

@@ -133,6 +133,18 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'List privacy requests',
     description: 'Newest first, with cursor pagination and filters (status, type, overdue). Scope `privacy:read`.',
   },
+  'GET /api/v1/audit-events': {
+    operationId: 'listAuditEvents',
+    summary: 'List audit entries',
+    description:
+      'The audit trail, oldest first, with cursor pagination (the cursor is bound to the filters) and filters `workspace_id`, `target_type`, `target_id`, `action`. `target_type=privacy_request&target_id=pr_…` is the request’s timeline, its data tasks’ entries included. Scope `privacy:read` sees entries of its workspaces about privacy requests, data tasks and policy layers; `admin` sees every entry of its workspaces (entries without a workspace need `*`).',
+  },
+  'GET /api/v1/audit-events/verify': {
+    operationId: 'verifyAuditChain',
+    summary: 'Verify the audit hash chain',
+    description:
+      'Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). Scope `admin`.',
+  },
   'GET /api/v1/privacy/requests/{id}': {
     operationId: 'getPrivacyRequest',
     summary: 'Get a privacy request',

@@ -46,7 +46,7 @@ export async function dataSystemRoutes(app: FastifyInstance, opts: { services: S
     },
     async (request, reply) => {
       assertWorkspace(request, request.body.workspace_id);
-      const created = await dataSystems.create(request.body, request.principal.id);
+      const created = await dataSystems.create(request.body, request.principal);
       return reply.code(201).header('Location', `/api/v1/data-systems/${created.id}`).send(created);
     },
   );

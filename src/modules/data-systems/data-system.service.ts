@@ -2,7 +2,7 @@ import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import { coversWorkspace, type Principal } from '../tokens/principal.js';
 import {
   type DataSystemRow,
@@ -58,7 +58,7 @@ export function createDataSystemService(deps: { db: Executor; clock: Clock }) {
      * Registers a system. @throws SystemKeyTakenError (the unique index on workspace and key
      * decides), EndpointNotInWorkspaceError.
      */
-    async create(input: CreateDataSystemInput, actor: string): Promise<DataSystemResource> {
+    async create(input: CreateDataSystemInput, actor: ActorRef): Promise<DataSystemResource> {
       const at = toTimestamp(clock());
       const row: DataSystemRow = {
         id: newId('sys'),
@@ -78,7 +78,7 @@ export function createDataSystemService(deps: { db: Executor; clock: Clock }) {
         if (!(await insertSystemUnlessTaken(unit.tx, row))) throw new SystemKeyTakenError(row.key);
         const resource = toSystemResource(row);
         recordAudit(unit, {
-          actor,
+          ...actorFields(actor),
           action: 'data_system.created',
           targetType: 'data_system',
           targetId: row.id,
@@ -126,7 +126,7 @@ export function createDataSystemService(deps: { db: Executor; clock: Clock }) {
         const updated = await updateSystem(unit.tx, id, fields);
         if (!updated) throw new DataSystemNotFoundError(id);
         recordAudit(unit, {
-          actor: principal.id,
+          ...actorFields(principal),
           action: 'data_system.updated',
           targetType: 'data_system',
           targetId: id,
@@ -147,7 +147,7 @@ export function createDataSystemService(deps: { db: Executor; clock: Clock }) {
           throw new DataSystemNotFoundError(id);
         await updateSystem(unit.tx, id, { deleted_at: at, updated_at: at });
         recordAudit(unit, {
-          actor: principal.id,
+          ...actorFields(principal),
           action: 'data_system.deleted',
           targetType: 'data_system',
           targetId: id,

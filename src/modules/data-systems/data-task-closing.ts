@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import { closePendingTasks, dropTaskData, tasksOfRequest } from './data-task.repository.js';
 
 /**
@@ -10,12 +10,18 @@ import { closePendingTasks, dropTaskData, tasksOfRequest } from './data-task.rep
  *
  * @returns how many tasks were closed.
  */
-export async function closeTasksOfEndedRequest(unit: UnitOfWork, requestId: string, actor: string, at: string): Promise<number> {
+export async function closeTasksOfEndedRequest(
+  unit: UnitOfWork,
+  requestId: string,
+  actor: ActorRef,
+  at: string,
+): Promise<number> {
   const closed = await closePendingTasks(unit.tx, requestId, at);
   await dropTaskData(unit.tx, await tasksOfRequest(unit.tx, requestId), at);
   for (const task of closed)
     recordAudit(unit, {
-      actor,
+      ...actorFields(actor),
+      requestId,
       action: 'data_task.not_applicable',
       targetType: 'data_task',
       targetId: task.id,

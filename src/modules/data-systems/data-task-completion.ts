@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
 import { updateRequest } from '../privacy-requests/privacy-request.repository.js';
 import { requestStatusChanged } from '../privacy-requests/request-events.js';
@@ -87,7 +87,7 @@ export async function afterOwnStep(
 export async function endRequestIfDone(
   unit: UnitOfWork,
   request: PrivacyRequestRow,
-  actor: string,
+  actor: ActorRef,
   at: string,
 ): Promise<PrivacyRequestRow | null> {
   if (request.status !== 'processing' || request.lease_owner !== null) return null;
@@ -107,7 +107,8 @@ export async function endRequestIfDone(
     updated_at: at,
   });
   recordAudit(unit, {
-    actor,
+    ...actorFields(actor),
+    requestId: request.id,
     action: `privacy_request.${next.status}`,
     targetType: 'privacy_request',
     targetId: request.id,

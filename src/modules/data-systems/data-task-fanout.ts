@@ -74,6 +74,7 @@ export async function fanOutTasks(
     if (!(await insertTaskUnlessPresent(unit.tx, task))) continue;
     recordAudit(unit, {
       actor: 'worker',
+      requestId: request.id,
       action: 'data_task.created',
       targetType: 'data_task',
       targetId: task.id,

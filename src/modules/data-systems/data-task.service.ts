@@ -1,11 +1,10 @@
 import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { decodeCursor, toPage } from '../../lib/cursor.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { decodeBoundCursor, encodeBoundCursor } from '../../lib/cursor.js';
+import { actorFields, recordAudit } from '../audit/audit.repository.js';
 import { lockRequest } from '../privacy-requests/privacy-request.repository.js';
 import { SCOPE_KEYS } from '../privacy-requests/privacy-request.types.js';
-import { InvalidCursorError } from '../privacy-requests/privacy-request.service.js';
 import { coversSystem, coversWorkspace, type Principal } from '../tokens/principal.js';
 import { endRequestIfDone } from './data-task-completion.js';
 import { type TaskOutcome, withinTask } from './data-task.fns.js';
@@ -98,6 +97,10 @@ function storedResult(input: TaskResultInput): TaskResult {
   };
 }
 
+/** A task list cursor's position: the last task id of the page. */
+const isTaskPosition = (p: readonly unknown[]): p is [string] =>
+  p.length === 1 && typeof p[0] === 'string' && /^task_[0-9A-HJKMNP-TV-Z]{26}$/.test(p[0]);
+
 /**
  * Data tasks (PRODUCT §2.9): listing and reading them, and a system's (or an operator's)
  * result. The last final result of a request whose own step is done ends it in the same unit of
@@ -106,10 +109,19 @@ function storedResult(input: TaskResultInput): TaskResult {
 export function createDataTaskService(deps: { db: Executor; clock: Clock }) {
   const { db, clock } = deps;
   return {
-    /** A page of tasks, newest first. @throws InvalidCursorError. */
+    /**
+     * A page of tasks, newest first; `next_cursor` is bound to these filters.
+     * @throws InvalidCursorError (lib/cursor.ts) for a cursor not issued here or issued for another query.
+     */
     async list(reader: Principal, input: ListTasksInput): Promise<{ items: DataTaskResource[]; next_cursor: string | null }> {
-      const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor, 'task');
-      if (before === null) throw new InvalidCursorError();
+      const filters = {
+        w: input.workspaces,
+        k: input.system_key ?? null,
+        st: input.status ?? null,
+        o: input.overdue ?? false,
+        sys: reader.systems === undefined ? null : [...reader.systems].sort(),
+      };
+      const before = input.cursor === undefined ? undefined : decodeBoundCursor(input.cursor, filters, isTaskPosition)[0];
       const now = toTimestamp(clock());
       const rows = await listTasks(db, {
         workspaces: input.workspaces,
@@ -120,8 +132,10 @@ export function createDataTaskService(deps: { db: Executor; clock: Clock }) {
         ...(before !== undefined ? { before } : {}),
         limit: input.limit + 1,
       });
-      const page = toPage(rows, input.limit);
-      return { items: page.items.map((row) => toTaskResource(row, now)), next_cursor: page.next_cursor };
+      const items = rows.slice(0, input.limit);
+      const last = items.at(-1);
+      const next_cursor = rows.length > input.limit && last ? encodeBoundCursor([last.id], filters) : null;
+      return { items: items.map((row) => toTaskResource(row, now)), next_cursor };
     },
 
     /** One task the reader may see. @throws DataTaskNotFoundError. */
@@ -154,7 +168,8 @@ export function createDataTaskService(deps: { db: Executor; clock: Clock }) {
         if (!(await finishTask(tx, id, { status: input.outcome, result, completed_at: at, updated_at: at })))
           throw new TaskAlreadyFinalError('final');
         recordAudit(unit, {
-          actor: principal.id,
+          ...actorFields(principal),
+          requestId: task.request_id,
           action: `data_task.${input.outcome}`,
           targetType: 'data_task',
           targetId: id,
@@ -171,7 +186,7 @@ export function createDataTaskService(deps: { db: Executor; clock: Clock }) {
           },
           occurredAt: at,
         });
-        await endRequestIfDone(unit, request, principal.id, at);
+        await endRequestIfDone(unit, request, principal, at);
         return toTaskResource({ ...task, status: input.outcome, result, completed_at: at, updated_at: at }, at);
       });
     },

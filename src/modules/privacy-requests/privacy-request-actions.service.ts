@@ -92,7 +92,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
           await saveResultJson(tx, id, null, after.report, at);
         }
         const updated = await repo.updateRequest(tx, id, fields);
-        if (action === 'reject' || action === 'cancel') await closeTasksOfEndedRequest(unit, id, principal.id, at);
+        if (action === 'reject' || action === 'cancel') await closeTasksOfEndedRequest(unit, id, principal, at);
         const details = {
           from: row.status,
           to: updated.status,
@@ -101,6 +101,8 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         };
         recordAudit(unit, {
           actor: principal.id,
+          actorName: principal.name,
+          requestId: id,
           action: `privacy_request.${action}`,
           targetType: 'privacy_request',
           targetId: id,

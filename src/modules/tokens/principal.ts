@@ -4,6 +4,11 @@
  */
 export interface Principal {
   readonly id: string;
+  /**
+   * Who it is, for the audit trail (PRODUCT.md §2.7): the API token's name, the OIDC operator's
+   * display claim, the integration id for a webhook. An operator's name, never a data subject's.
+   */
+  readonly name: string;
   readonly scopes: ReadonlySet<string>;
   /** The workspaces this principal may act in, or `'*'` for all. */
   readonly workspaces: ReadonlySet<string> | '*';

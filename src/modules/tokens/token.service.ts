@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from './principal.js';
 import { generateToken, hashToken, SYSTEM_KEY, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
 import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
@@ -15,7 +15,8 @@ export interface CreateTokenInput {
   workspaces: string[];
   /** Data-system keys whose task results the token may report (PRODUCT §2.9); absent or empty: any. */
   systems?: string[];
-  actor: string;
+  /** Who creates it (audited). */
+  actor: ActorRef;
 }
 
 /** A token as listed: never the secret or its hash. */
@@ -37,6 +38,7 @@ function toPrincipal(row: ApiTokenRow): Principal {
   const workspaces = JSON.parse(row.workspaces) as string[];
   return {
     id: `token:${row.id}`,
+    name: row.name,
     scopes: new Set(JSON.parse(row.scopes) as string[]),
     workspaces: workspaces.includes('*') ? '*' : new Set(workspaces),
     // A row read before the column existed (the previous release's schema) has no `systems`.
@@ -95,7 +97,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         const { tx } = unit;
         await insertToken(tx, row);
         recordAudit(unit, {
-          actor: input.actor,
+          ...actorFields(input.actor),
           action: 'token.created',
           targetType: 'api_token',
           targetId: row.id,
@@ -135,7 +137,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
     },
 
     /** Revokes a token. @returns false when no active token has this id. */
-    async revoke(id: string, actor: string): Promise<boolean> {
+    async revoke(id: string, actor: ActorRef): Promise<boolean> {
       const now = toTimestamp(clock());
       return runUnitOfWork(db, async (unit) => {
         const { tx } = unit;
@@ -143,7 +145,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         principals.clear();
         if (revoked)
           recordAudit(unit, {
-            actor,
+            ...actorFields(actor),
             action: 'token.revoked',
             targetType: 'api_token',
             targetId: id,
