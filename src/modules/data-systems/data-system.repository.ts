@@ -67,3 +67,9 @@ export async function endpointInWorkspace(db: Executor, workspaceId: string, end
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every system's name by key in a workspace, deleted ones included (their tasks' answers still name them). */
+export async function systemNames(db: Executor, workspaceId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('data_systems').select(['key', 'name']).where('workspace_id', '=', workspaceId).execute();
+  return new Map(rows.map((r) => [r.key, r.name]));
+}

@@ -10,6 +10,7 @@ import {
   findSystemById,
   insertSystemUnlessTaken,
   listLiveSystems,
+  systemNames,
   updateSystem,
 } from './data-system.repository.js';
 import {
@@ -54,6 +55,11 @@ export function createDataSystemService(deps: { db: Executor; clock: Clock }) {
   }
 
   return {
+    /** The names of the workspace's systems by key (deleted ones too): how readable answers name them. */
+    namesIn(workspaceId: string): Promise<Map<string, string>> {
+      return systemNames(db, workspaceId);
+    },
+
     /**
      * Registers a system. @throws SystemKeyTakenError (the unique index on workspace and key
      * decides), EndpointNotInWorkspaceError.
