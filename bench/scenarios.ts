@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { Webhook } from 'standardwebhooks';
-import { createBody, effectivePath, HOOKED_WORKSPACE, type WebhookSecrets } from './seed.js';
+import { createBody, effectivePath, HOOKED_WORKSPACE, type WebhookSecrets, WORKSPACE } from './seed.js';
 import { githubPullRequestOpened, githubSignature, gitlabMergeRequestOpen, identityUserUpdated } from './webhook-payloads.js';
 
 type Request = autocannon.Request;
@@ -222,6 +222,22 @@ export function scenarios(
         body: replay.body,
       },
       check: (headers) => (header(headers, 'idempotent-replayed') === 'true' ? null : 'no Idempotent-Replayed: true'),
+    },
+    {
+      // The officer's queue across every workspace the token reads, by binding due date (issue 13).
+      id: 'queue',
+      label: 'GET queue, all workspaces, by due date',
+      target: 'service',
+      request: { method: 'GET', path: '/api/v1/privacy/requests?sort=due_at&limit=50', headers: auth },
+      check: (_headers, body) => (body.startsWith('{"items":[{') ? null : `no items: ${body.slice(0, 200)}`),
+    },
+    {
+      // A workspace's audit trail, first page (issue 13).
+      id: 'audit',
+      label: 'GET audit events of a workspace',
+      target: 'service',
+      request: { method: 'GET', path: `/api/v1/audit-events?workspace_id=${WORKSPACE}&limit=50`, headers: auth },
+      check: (_headers, body) => (body.startsWith('{"items":[{') ? null : `no items: ${body.slice(0, 200)}`),
     },
     ...webhookScenarios(webhookSecrets, runId),
     ...(taskIds.length > 0 ? [taskResultScenario(json, taskIds)] : []),
