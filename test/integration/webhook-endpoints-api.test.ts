@@ -151,12 +151,35 @@ for (const dialect of dialects()) {
       await refused({ workspace_id: 'acme' }, ['body', 'url'], 'missing');
     });
 
-    it('patches fields, disables and enables again; 404 for another workspace', async () => {
+    it('patches fields, disables (pending messages fail) and enables again; 404 for another workspace', async () => {
       const { id } = await create({ workspace_id: 'acme', url: URL_OK });
+      const now = new Date().toISOString();
+      await db()
+        .insertInto('outbound_messages')
+        .values({
+          id: newId('msg'),
+          endpoint_id: id,
+          workspace_id: 'acme',
+          event_type: 'privacy_request.created',
+          payload: '{}',
+          status: 'pending',
+          attempts: '[]',
+          attempt_count: 0,
+          next_attempt_at: now,
+          lease_until: null,
+          created_at: now,
+        })
+        .execute();
       const patched = await call(admin, 'PATCH', `${BASE}/${id}`, { event_types: ['privacy_request.created'], disabled: true });
       assert.equal(patched.statusCode, 200, patched.body);
       assert.deepEqual([patched.json().event_types, patched.json().disabled], [['privacy_request.created'], true]);
       assert.ok(patched.json().disabled_at);
+      const statuses = await db().selectFrom('outbound_messages').select('status').where('endpoint_id', '=', id).execute();
+      assert.deepEqual(
+        statuses.map((m) => m.status),
+        ['failed'],
+        'a disabled endpoint is sent nothing more',
+      );
       const enabled = await call(admin, 'PATCH', `${BASE}/${id}`, { disabled: false, event_types: null });
       assert.deepEqual([enabled.json().event_types, enabled.json().disabled, enabled.json().disabled_at], [null, false, null]);
       assert.equal((await call(admin, 'PATCH', `${BASE}/${id}`, { url: 'http://plain.example.com' })).statusCode, 422);

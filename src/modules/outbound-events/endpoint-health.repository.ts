@@ -43,11 +43,16 @@ export async function disableEndpoint(db: Executor, endpointId: string, at: stri
     .where('disabled_at', 'is', null)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
+  await failPendingMessages(db, endpointId);
+  return true;
+}
+
+/** Fails every pending message of a disabled endpoint (`recover` queues them again once it is enabled). */
+export async function failPendingMessages(db: Executor, endpointId: string): Promise<void> {
   await db
     .updateTable('outbound_messages')
     .set({ status: 'failed', next_attempt_at: null, lease_until: null })
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .execute();
-  return true;
 }

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import { checkDestination } from './address-guard.js';
+import { failPendingMessages } from './endpoint-health.repository.js';
 import type { EventType } from './event-types.js';
 import { newEndpointSecret, PREVIOUS_SECRET_TTL_MS } from './signing.js';
 import * as repo from './webhook-endpoint.repository.js';
@@ -111,8 +112,9 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
     },
 
     /**
-     * Changes an endpoint. `disabled: true` disables it; `disabled: false` enables it again and
-     * forgets its run of failures (messages failed meanwhile are re-sent with `recover`).
+     * Changes an endpoint. `disabled: true` disables it (its pending messages fail: nothing more
+     * is sent to it); `disabled: false` enables it again and forgets its run of failures
+     * (messages failed meanwhile are sent again with `recover`).
      * @throws EndpointNotFoundError; ForbiddenDestinationError for a new URL that is not allowed.
      */
     async update(
@@ -139,6 +141,7 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
           updated_at: at,
         });
         if (!updated) throw new EndpointNotFoundError(id);
+        if (input.disabled === true && row.disabled_at === null) await failPendingMessages(unit.tx, id);
         audit(unit, actor, 'updated', updated, at, { fields: Object.keys(input).sort() });
         return toEndpointResource(updated);
       });
