@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api/client';
 import type { NewRequest, RequestType } from '../api/types';
 import { REQUEST_TYPES, SCOPE_KEYS } from '../api/types';
-import { ErrorText, Field, fieldErrors, Section, useSubmit } from '../components/forms';
+import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
 import { newIdempotencyKey } from '../lib/keys';
 import { requestHref } from '../lib/router';
 
@@ -91,7 +91,8 @@ export function NewRequestForm(props: { defaultWorkspace: string; onFiled: () =>
   };
 
   return (
-    <Section title="File a request">
+    <details class="card">
+      <summary>File a new request</summary>
       <form onSubmit={onSubmit} noValidate>
         <Field id="new-type" label="Type" errors={fieldErrors(submit.error, 'request_type')}>
           {(a11y) => (
@@ -153,6 +154,6 @@ export function NewRequestForm(props: { defaultWorkspace: string; onFiled: () =>
           </p>
         )}
       </form>
-    </Section>
+    </details>
   );
 }

@@ -48,10 +48,10 @@ export async function consolePlugin(app: FastifyInstance, opts: { dir?: string }
     app.get('/console/*', { schema: { hide: true } }, notBuilt);
     return;
   }
+  app.get('/console', { schema: { hide: true } }, (_request, reply) => reply.redirect('/console/', 301));
   await app.register(fastifyStatic, {
     root: dir,
     prefix: '/console/',
-    redirect: true,
     index: 'index.html',
     cacheControl: false,
     etag: true,
