@@ -37,6 +37,7 @@ import { addRatios, allRequestsSucceeded, evaluateGoals, printReport, writeResul
 import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from './scenarios.js';
 import { type BenchDatabase, benchDatabases } from './databases.js';
 import { createBody, seedDatabase, seedThroughApi } from './seed.js';
+import { seedDataTasks } from './seed-tasks.js';
 import { measureWorker, type WorkerResult } from './worker-phase.js';
 import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './backlog-phase.js';
 import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
@@ -44,6 +45,8 @@ import { startReceiver, type Receiver } from './receiver.js';
 import { cancelQueued } from './databases.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
+/** Pending tasks seeded per measured second of the task-result scenario: more than it can answer here. */
+const TASKS_PER_SECOND = 4000;
 const OUT_DIR = join(ROOT, '.bench');
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -122,12 +125,17 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
   const { load, only, logLevel, profiled } = options;
   console.error(`\n== ${database.name}`);
   const { token, webhooks } = await seedDatabase(database.url, receiver.url);
+  // One pending task per answer the task-result scenario can send (closed loop; generous).
+  const wantsTasks = only.length === 0 || only.includes('task-result');
+  const taskIds = wantsTasks
+    ? await seedDataTasks(database.url, runId, TASKS_PER_SECOND * (load.durationSec + load.warmupSec + 1))
+    : [];
   const service = await startService(database.url, logLevel, profiled, database.name);
   try {
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
     await seedThroughApi(service.url, token, replay.key, replay.body);
     const results: ScenarioResult[] = [];
-    const all = scenarios(token, runId, replay, webhooks);
+    const all = scenarios(token, runId, replay, webhooks, taskIds);
     // The baseline runs first and again last: the machine's speed drifts, and the ratios use the mean.
     const bare = all.find((scenario) => scenario.target === 'baseline')!;
     const again = { ...bare, id: 'baseline-after', label: `${bare.label} (again, last)` };

@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { Webhook } from 'standardwebhooks';
-import { createBody, effectivePath, HOOKED_WORKSPACE, type WebhookSecrets } from './seed.js';
+import { createBody, effectivePath, HOOKED_WORKSPACE, type WebhookSecrets, WORKSPACE } from './seed.js';
 import { githubPullRequestOpened, githubSignature, gitlabMergeRequestOpen, identityUserUpdated } from './webhook-payloads.js';
 
 type Request = autocannon.Request;
@@ -13,7 +13,7 @@ type Headers = NonNullable<Request['headers']>;
 
 /** One scenario: where it goes, what it sends, and what a right answer looks like. */
 export interface Scenario {
-  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity. */
+  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity, task-result. */
   readonly id: string;
   readonly label: string;
   readonly target: 'baseline' | 'service';
@@ -156,6 +156,7 @@ export function scenarios(
   runId: string,
   replay: { key: string; body: string },
   webhookSecrets: WebhookSecrets,
+  taskIds: readonly string[] = [],
 ): Scenario[] {
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
@@ -222,8 +223,59 @@ export function scenarios(
       },
       check: (headers) => (header(headers, 'idempotent-replayed') === 'true' ? null : 'no Idempotent-Replayed: true'),
     },
+    {
+      // The officer's queue across every workspace the token reads, by binding due date (issue 13).
+      id: 'queue',
+      label: 'GET queue, all workspaces, by due date',
+      target: 'service',
+      request: { method: 'GET', path: '/api/v1/privacy/requests?sort=due_at&limit=50', headers: auth },
+      check: (_headers, body) => (body.startsWith('{"items":[{') ? null : `no items: ${body.slice(0, 200)}`),
+    },
+    {
+      // A workspace's audit trail, first page (issue 13).
+      id: 'audit',
+      label: 'GET audit events of a workspace',
+      target: 'service',
+      request: { method: 'GET', path: `/api/v1/audit-events?workspace_id=${WORKSPACE}&limit=50`, headers: auth },
+      check: (_headers, body) => (body.startsWith('{"items":[{') ? null : `no items: ${body.slice(0, 200)}`),
+    },
     ...webhookScenarios(webhookSecrets, runId),
+    ...(taskIds.length > 0 ? [taskResultScenario(json, taskIds)] : []),
   ];
+}
+
+/** A system's result with data for the package: each request answers the next seeded pending task. */
+const TASK_RESULT_BODY = JSON.stringify({
+  outcome: 'completed',
+  records: { 'user.contact.email': 1 },
+  data: { 'user.contact.email': ['someone@crm.example'] },
+});
+
+/**
+ * `POST /api/v1/data-tasks/{id}/result` (PRODUCT.md §2.9): every request answers a new pending task
+ * (bench/seed-tasks.ts), the last of its request, so it also completes the request. Right: 200
+ * with the task `completed`; once the seeded tasks run out, answers are 409s and fail the check.
+ */
+function taskResultScenario(json: Headers, taskIds: readonly string[]): Scenario {
+  let next = 0;
+  return {
+    id: 'task-result',
+    label: 'POST data-task result (completes its request)',
+    target: 'service',
+    request: {
+      method: 'POST',
+      path: `/api/v1/data-tasks/${taskIds[0]}/result`,
+      headers: json,
+      body: TASK_RESULT_BODY,
+      setupRequest: (request) => {
+        const id = taskIds[next % taskIds.length];
+        next += 1;
+        return { ...request, path: `/api/v1/data-tasks/${id}/result` };
+      },
+    },
+    check: (_headers, body, status) =>
+      status === 200 && body.includes('"status":"completed"') ? null : `HTTP ${status}: ${body.slice(0, 200)}`,
+  };
 }
 
 /** Load settings shared by every scenario. */

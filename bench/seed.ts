@@ -114,8 +114,9 @@ function expect(what: string, ok: boolean, got: { status: number; text: string }
 /**
  * Writes the workspace and repository policy layers, checks the effective policy merges both,
  * and files the replay scenario's first request (then checks that a second send is a replay).
+ * @returns the id of that request.
  */
-export async function seedThroughApi(baseUrl: string, token: string, replayKey: string, replayBody: string): Promise<void> {
+export async function seedThroughApi(baseUrl: string, token: string, replayKey: string, replayBody: string): Promise<string> {
   const ws = await call(baseUrl, token, 'PUT', `/api/v1/policies/workspaces/${WORKSPACE}`, JSON.stringify(WORKSPACE_LAYER));
   expect('PUT workspace layer', ws.status === 200, ws);
   const repoPath = `/api/v1/policies/workspaces/${WORKSPACE}/repositories/${encodeURIComponent(REPOSITORY)}`;
@@ -129,6 +130,7 @@ export async function seedThroughApi(baseUrl: string, token: string, replayKey: 
   expect('first POST of the replay request', first.status === 202 && !first.headers.has('idempotent-replayed'), first);
   const again = await call(baseUrl, token, 'POST', '/api/v1/privacy/requests', replayBody, { 'idempotency-key': replayKey });
   expect('second POST is a replay', again.status === 202 && again.headers.get('idempotent-replayed') === 'true', again);
+  return (JSON.parse(first.text) as { id: string }).id;
 }
 
 /** The effective-policy path the benchmark reads. */

@@ -127,6 +127,7 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   });
   receiver.trust('/crm', crm.body.secret);
   line(`webhook endpoint ${crm.body.id} → ${receiver.url}/crm (secret ${crm.body.secret.slice(0, 10)}…, shown once)`);
+  await addAnalyticsSystem(api, services, receiver);
 
   step('Webhooks received');
   const pr = githubPullRequest();
@@ -161,6 +162,8 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   const report = await api('GET', `/api/v1/privacy/requests/${deletionId}/report`);
   line(`report: ${baseUrl}/api/v1/privacy/requests/${deletionId}/report (${report.body.format})`);
   for (const text of reportLines(report.body)) line(`  ${text}`);
+  for (const part of (report.body.systems ?? []) as { key: string; outcome: string; erased?: Record<string, number> }[])
+    line(`  system ${part.key}: ${part.outcome}, erased ${JSON.stringify(part.erased ?? {})}`);
 
   step('Afterwards');
   const after = await onlyChangeEvent(api);
@@ -176,6 +179,10 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   await waitForDeliveries(receiver, '/crm', 6);
   for (const d of receiver.deliveries.filter((x) => x.path === '/crm'))
     line(`${d.id}  ${d.event.type.padEnd(31)} ${String(d.event.data.id)} ${String(d.event.data.status)}`);
+  for (const d of receiver.deliveries.filter((x) => x.path === '/analytics')) {
+    const task = d.event.data.task as { id: string; request_type: string };
+    line(`${d.id}  ${d.event.type.padEnd(31)} ${task.id} (${task.request_type}) → analytics`);
+  }
   if (receiver.rejected > 0) throw new DemoFailure(`${receiver.rejected} deliveries failed verification`);
 
   step('Audit trail');
@@ -183,6 +190,55 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   const problem = verifyChain(entries, head);
   if (problem) throw new DemoFailure(`audit verify: chain broken at entry ${problem.seq} (${problem.problem})`);
   line(`audit verify: chain intact, ${entries.length} entries (same check as \`privacyctl audit verify\`)`);
+}
+
+/**
+ * A data system (PRODUCT §2.9): "analytics", reached through its own webhook endpoint, with a
+ * token limited to it. When its `data_task.created` arrives, it answers the task over HTTP as a
+ * real system would: its data for an access request, what it erased for a deletion.
+ */
+async function addAnalyticsSystem(api: Api, services: DemoStack['services'], receiver: DemoReceiver): Promise<void> {
+  const endpoint = await api('POST', '/api/v1/webhook-endpoints', {
+    workspace_id: WORKSPACE,
+    url: `${receiver.url}/analytics`,
+    event_types: ['data_task.created'],
+  });
+  receiver.trust('/analytics', endpoint.body.secret);
+  const system = await api('POST', '/api/v1/data-systems', {
+    workspace_id: WORKSPACE,
+    key: 'analytics',
+    name: 'Product analytics',
+    categories: ['user.account', 'user.contact.email'],
+    request_types: ['access', 'deletion'],
+    endpoint_id: endpoint.body.id,
+  });
+  const { token } = await services.tokens.create({
+    name: 'analytics',
+    scopes: ['tasks:write'],
+    workspaces: [WORKSPACE],
+    systems: ['analytics'],
+    actor: 'demo',
+  });
+  receiver.on('/analytics', (delivery) => {
+    const task = delivery.event.data.task as { id: string; request_type: string; categories: string[] };
+    const links = delivery.event.data.links as { result: string };
+    const result =
+      task.request_type === 'access'
+        ? {
+            outcome: 'completed',
+            records: { 'user.account': 2 },
+            data: { 'user.account': { sessions: 14, last_seen: '2026-11-20' } },
+          }
+        : { outcome: 'completed', erased: { 'user.account': 2, 'user.contact.email': 1 } };
+    void fetch(links.result, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(result),
+    });
+  });
+  line(
+    `data system "${system.body.key}" (${system.body.name}): tasks arrive at ${receiver.url}/analytics, answered with a token limited to it`,
+  );
 }
 
 /** Waits until `path` received at least `count` verified deliveries. */

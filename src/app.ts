@@ -1,9 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { dataSystemRoutes } from './http/routes/data-systems.routes.js';
+import { dataTaskRoutes } from './http/routes/data-tasks.routes.js';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
 import { consolePlugin } from './http/console/console.plugin.js';
+import { auditEventRoutes } from './http/routes/audit-events.routes.js';
 import { controllerProfileRoutes } from './http/routes/controller-profiles.routes.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
 import { integrationRoutes } from './http/routes/integrations.routes.js';
@@ -122,11 +125,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
       await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(auditEventRoutes, { prefix: '/audit-events', services: deps.services });
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
       await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
       await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
       await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
+      await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
+      await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
     },
     { prefix: '/api/v1' },
   );

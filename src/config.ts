@@ -87,6 +87,12 @@ export interface WorkerConfig {
    * `/metrics` endpoint, on `HOST`; absent (unset, the default): no endpoint.
    */
   readonly metricsPort?: number;
+  /**
+   * `PUBLIC_BASE_URL`: the service's address as data systems reach it (an `http(s)://` URL, no
+   * query or fragment; a trailing slash is dropped), the base of the links in `data_task.created`
+   * events (PRODUCT §2.9). Default `http://HOST:PORT`. Always set by {@link loadConfig}.
+   */
+  readonly publicBaseUrl?: string;
 }
 
 /** OIDC bearer-token verification settings (PRODUCT.md §2.2). */
@@ -96,6 +102,11 @@ export interface OidcConfig {
   readonly jwksUrl: string;
   /** Claim holding the token's workspaces (array of ids, or `"*"`). Default `workspaces`. */
   readonly workspacesClaim: string;
+  /**
+   * Claim holding the operator's display name, recorded in the audit trail (`OIDC_NAME_CLAIM`,
+   * default `name`); when the token lacks it, `email`, then `sub`.
+   */
+  readonly nameClaim: string;
 }
 
 /** Thrown by {@link loadConfig}; `problems` names every bad variable. */
@@ -140,7 +151,24 @@ function readOidc(env: Env, problems: string[]): OidcConfig | null {
     return null;
   }
   if (!URL.canParse(jwksUrl)) problems.push('OIDC_JWKS_URL must be a URL');
-  return { issuer, audience, jwksUrl, workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces' };
+  return {
+    issuer,
+    audience,
+    jwksUrl,
+    workspacesClaim: env.OIDC_WORKSPACES_CLAIM || 'workspaces',
+    nameClaim: env.OIDC_NAME_CLAIM || 'name',
+  };
+}
+
+function readPublicBaseUrl(env: Env, host: string, port: number, problems: string[]): string {
+  const raw = env.PUBLIC_BASE_URL;
+  if (raw === undefined || raw === '') return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
+    problems.push('PUBLIC_BASE_URL must be an http:// or https:// URL without query or fragment');
+    return raw;
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 function readFlag(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
@@ -217,9 +245,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   const secretsKey = env.SECRETS_KEY || null;
   if (secretsKey !== null && secretsKey.length < 32) problems.push('SECRETS_KEY must be at least 32 characters');
+  const host = env.HOST || '127.0.0.1';
+  const port = readInteger(env, 'PORT', 8080, 0, 65535, problems);
   const config: Config = {
-    host: env.HOST || '127.0.0.1',
-    port: readInteger(env, 'PORT', 8080, 0, 65535, problems),
+    host,
+    port,
     databaseUrl: readDatabaseUrl(env, problems),
     logLevel,
     pseudonymKey,
@@ -227,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: readOidc(env, problems),
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
     migrateOnStart: readFlag(env, 'MIGRATE_ON_START', true, problems),
-    worker: readWorker(env, problems),
+    worker: { ...readWorker(env, problems), publicBaseUrl: readPublicBaseUrl(env, host, port, problems) },
     protection: readProtection(env, problems),
     metricsToken,
     outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),

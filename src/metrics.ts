@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { countOverdueTasks } from './modules/data-systems/data-task.repository.js';
 import type { Executor } from './db/executor.js';
 import { type Clock, systemClock, toTimestamp } from './lib/clock.js';
 import { addDays, OPEN_STATUSES } from './modules/privacy-requests/deadline.fns.js';
@@ -167,6 +168,33 @@ function registerQueueGauges(registry: Registry, db: Executor, clock: Clock, cac
 }
 
 /**
+ * `data_tasks_overdue` (PRODUCT §2.9): data tasks not final and past their `due_at`, by status
+ * (only `pending` tasks are not final, so it is the one label, 0 when none), counted by one
+ * grouped query at most once per `cacheMs`, like the request gauges. A failed query leaves the
+ * gauge out of that scrape.
+ */
+function registerTaskGauge(registry: Registry, db: Executor, clock: Clock, cacheMs: number): void {
+  let last: { at: number; rows: { status: string; count: number }[] } | null = null;
+  new Gauge({
+    name: 'data_tasks_overdue',
+    help: 'Data tasks not final and past their due date, by status.',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const now = clock();
+      const age = last ? now.getTime() - last.at : Number.POSITIVE_INFINITY;
+      const rows =
+        last && age >= 0 && age < cacheMs ? last.rows : await countOverdueTasks(db, toTimestamp(now)).catch(() => null);
+      this.reset();
+      if (!rows) return;
+      last = { at: now.getTime(), rows };
+      this.set({ status: 'pending' }, 0);
+      for (const row of rows) this.set({ status: row.status }, row.count);
+    },
+  });
+}
+
+/**
  * Creates the registry with process metrics (CPU, memory, event-loop lag) and the service's own.
  *
  * @param deps.db - when given, the gauges computed from the open requests (`privacy_requests_overdue`,
@@ -180,6 +208,7 @@ export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCach
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   if (deps.db) registerQueueGauges(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
+  if (deps.db) registerTaskGauge(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
   const retentionSweeps = new Counter({
     name: 'retention_sweeps_total',
     help: "Retention sweeps run by this process's worker, by result (success, failure).",

@@ -4,8 +4,11 @@ import { createOidcVerifier, type OidcVerifier } from './http/auth/oidc-verifier
 import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { createControllerService } from './modules/controllers/controller.service.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
+import { createDataSystemService } from './modules/data-systems/data-system.service.js';
+import { createDataTaskService } from './modules/data-systems/data-task.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
@@ -32,7 +35,10 @@ export interface Services {
   readonly integrations: ReturnType<typeof createIntegrationService>;
   readonly subjects: ReturnType<typeof createSubjectService>;
   readonly changeEvents: ReturnType<typeof createChangeEventService>;
+  readonly audit: ReturnType<typeof createAuditService>;
   readonly controllers: ReturnType<typeof createControllerService>;
+  readonly dataSystems: ReturnType<typeof createDataSystemService>;
+  readonly dataTasks: ReturnType<typeof createDataTaskService>;
   readonly oidc: OidcVerifier | null;
   readonly webhookEndpoints: ReturnType<typeof createWebhookEndpointService>;
   readonly outboundMessages: ReturnType<typeof createMessageLogService>;
@@ -68,7 +74,10 @@ export function createServices(deps: { config: Config; database: Database; keys:
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
+    audit: createAuditService({ db }),
     controllers: createControllerService({ db, clock }),
+    dataSystems: createDataSystemService({ db, clock }),
+    dataTasks: createDataTaskService({ db, clock }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
     webhookEndpoints: createWebhookEndpointService({ db, clock, secretBox, allowPrivate }),
     outboundMessages: createMessageLogService({ db, clock }),

@@ -3,14 +3,28 @@
  * seeded database. The request builders are the load bench's (bench/scenarios.ts) for effective
  * policy, create and the GitHub webhook; added here are the periodic reads whose cost could grow
  * with the tables: `GET /metrics` (the deadline gauges count open requests) and the list
- * endpoint with a rare status filter and with `overdue=true`.
+ * endpoint with a rare status filter and with `overdue=true`; the queue (issue 13) across every
+ * workspace and across three by binding due date, a subject search without a workspace; the audit
+ * trail list of a workspace and a request's timeline.
  */
 import autocannon from 'autocannon';
 import { type Scenario, scenarios } from '../scenarios.js';
 import { createBody, WORKSPACE, type WebhookSecrets } from '../seed.js';
 
 /** Ids measured on both databases, in run order. */
-export const GROWTH_SCENARIOS = ['effective', 'create', 'github', 'metrics', 'list-status', 'list-overdue'] as const;
+export const GROWTH_SCENARIOS = [
+  'effective',
+  'create',
+  'github',
+  'metrics',
+  'list-status',
+  'list-overdue',
+  'queue-due',
+  'queue-workspaces-due',
+  'subject-search',
+  'audit-workspace',
+  'audit-timeline',
+] as const;
 
 /** The issue's goal applies to these: seeded mean latency ≤ 1.5 × empty. */
 export const GOAL_SCENARIOS = ['effective', 'create', 'github'];
@@ -46,17 +60,28 @@ function okJson(_headers: unknown, body: string, status: number): string | null 
  * The scenarios for one phase. `runId` must differ per phase: create keys, client_request_ids
  * and delivery ids are made from it and must be new.
  */
-export function growthScenarios(token: string, runId: string, webhooks: WebhookSecrets): Scenario[] {
+export function growthScenarios(
+  token: string,
+  runId: string,
+  webhooks: WebhookSecrets,
+  /** A request whose timeline is read (the replay request seeded through the API). */
+  timelineRequest: string,
+): Scenario[] {
   const replay = { key: `unused-${runId}`, body: createBody(runId, 'unused') };
   const shared = scenarios(token, runId, replay, webhooks).filter((s) => (GROWTH_SCENARIOS as readonly string[]).includes(s.id));
   const auth = { authorization: `Bearer ${token}` };
-  const list = (id: string, query: string): Scenario => ({
+  const get = (id: string, label: string, path: string): Scenario => ({
     id,
-    label: `GET requests ?${query}`,
+    label,
     target: 'service',
-    request: { method: 'GET', path: `/api/v1/privacy/requests?workspace_id=${WORKSPACE}&${query}&limit=50`, headers: auth },
+    request: { method: 'GET', path, headers: auth },
     check: okJson,
   });
+  const list = (id: string, query: string): Scenario =>
+    get(id, `GET requests ?${query}`, `/api/v1/privacy/requests?workspace_id=${WORKSPACE}&${query}&limit=50`);
+  // The seed's workspaces are acme, ws-001, ws-002… (seed-plan.ts); its subjects okta u0, u1….
+  // A year ahead: every open request is due before it, so both phases read full pages through the range.
+  const due = `due_before=${new Date(Date.now() + 365 * 86_400_000).toISOString()}`;
   return [
     ...shared,
     {
@@ -69,6 +94,19 @@ export function growthScenarios(token: string, runId: string, webhooks: WebhookS
     },
     list('list-status', 'status=failed'),
     list('list-overdue', 'overdue=true'),
+    get('queue-due', 'GET queue, all workspaces, sort=due_at', `/api/v1/privacy/requests?sort=due_at&${due}&limit=50`),
+    get(
+      'queue-workspaces-due',
+      'GET queue, 3 workspaces, sort=due_at',
+      `/api/v1/privacy/requests?workspace_id=${WORKSPACE}&workspace_id=ws-001&workspace_id=ws-002&sort=due_at&limit=50`,
+    ),
+    get('subject-search', 'GET requests ?subject_id (all workspaces)', '/api/v1/privacy/requests?subject_id=u17&limit=50'),
+    get('audit-workspace', 'GET audit-events ?workspace_id', `/api/v1/audit-events?workspace_id=${WORKSPACE}&limit=50`),
+    get(
+      'audit-timeline',
+      "GET audit-events, a request's timeline",
+      `/api/v1/audit-events?target_type=privacy_request&target_id=${timelineRequest}`,
+    ),
   ];
 }
 

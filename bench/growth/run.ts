@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { freePort, killAllNow, startNode, stop, stopAll, waitForHttp } from '../processes.js';
 import { createBody, type Seeded, seedDatabase, seedThroughApi } from '../seed.js';
+import { printAuditVerify, timeAuditVerify } from './audit-verify.js';
 import { type ErasureTiming, timeErasures, timeSweep } from './in-process.js';
 import { type GrowthLoad, growthScenarios, type Measured, measure } from './measure.js';
 import { allAnsweredRight, compare, printGrowth, writeGrowth } from './report.js';
@@ -75,11 +76,16 @@ async function startService(databaseUrl: string, phase: string) {
   return { child, url };
 }
 
-async function phase(name: string, databaseUrl: string, seeded: Seeded, load: GrowthLoad) {
+async function phase(name: string, databaseUrl: string, seeded: Seeded, load: GrowthLoad, timelineRequest: string) {
   const service = await startService(databaseUrl, name);
   try {
     const results: Measured[] = [];
-    for (const scenario of growthScenarios(seeded.token, `${name}${randomBytes(3).toString('hex')}`, seeded.webhooks)) {
+    for (const scenario of growthScenarios(
+      seeded.token,
+      `${name}${randomBytes(3).toString('hex')}`,
+      seeded.webhooks,
+      timelineRequest,
+    )) {
       console.error(`  ${name}: ${scenario.label}…`);
       results.push(await measure(scenario, service.url, load));
     }
@@ -104,32 +110,54 @@ async function main(workDir: string): Promise<number> {
     );
     const base = await seedDatabase(target.url);
     const first = await startService(target.url, 'setup');
-    await seedThroughApi(first.url, base.token, `replay-${randomBytes(4).toString('hex')}`, createBody('setup', 1));
+    const replayId = await seedThroughApi(
+      first.url,
+      base.token,
+      `replay-${randomBytes(4).toString('hex')}`,
+      createBody('setup', 1),
+    );
     await stop(first.child);
 
-    const empty = await phase('empty', target.url, base, load);
+    const empty = await phase('empty', target.url, base, load, replayId);
     const erasures: { empty: ErasureTiming[]; seeded: ErasureTiming[] } = { empty: [], seeded: [] };
     erasures.empty = await timeErasures(target.url, ERASURE_SIZES, 3);
     const sweeps: Record<string, { ms: number; counts: object }> = { 'small db': await timeSweep(target.url) };
+    const verifications = [await timeAuditVerify(target.url, 'small db')];
 
     console.error('  seeding…');
     const seed = await seedGrowth(target.url, seedPlan(scale), Date.now());
     console.error(`  seeded in ${seed.seconds.toFixed(1)} s: ${JSON.stringify(seed.rows)}`);
 
-    const grown = await phase('seeded', target.url, base, load);
+    const grown = await phase('seeded', target.url, base, load, replayId);
     erasures.seeded = await timeErasures(target.url, ERASURE_SIZES, 3);
     sweeps['seeded db, 1st'] = await timeSweep(target.url);
     sweeps['seeded db, 2nd'] = await timeSweep(target.url);
+    verifications.push(await timeAuditVerify(target.url, 'seeded db'));
 
     const comparisons = compare(empty, grown);
     console.log(`\nseeded in ${seed.seconds.toFixed(1)} s (${target.dialect}, scale ${scale}): ${JSON.stringify(seed.rows)}`);
     printGrowth(comparisons, erasures, sweeps);
+    printAuditVerify(verifications);
     const ok =
       allAnsweredRight(comparisons) &&
+      verifications.every((v) => v.intact) &&
       [...erasures.empty, ...erasures.seeded].every((e) => e.erasedChangeEvents === e.ownChangeEvents);
-    writeGrowth(join(OUT_DIR, 'growth.json'), { dialect: target.dialect, scale, load, seed, comparisons, erasures, sweeps, ok });
+    writeGrowth(join(OUT_DIR, 'growth.json'), {
+      dialect: target.dialect,
+      scale,
+      load,
+      seed,
+      comparisons,
+      erasures,
+      sweeps,
+      verifications,
+      ok,
+    });
     console.log(`\nresults: ${join(OUT_DIR, 'growth.json')}`);
-    if (!ok) console.error('FAILED: some requests failed, or an erasure missed change events; these numbers measure nothing.');
+    if (!ok)
+      console.error(
+        'FAILED: some requests failed, an erasure missed change events, or the audit chain did not verify; these numbers measure nothing.',
+      );
     return ok ? 0 : 1;
   } finally {
     await target.drop();

@@ -41,7 +41,21 @@ const IDEMPOTENCY_COLUMNS = columns(
   ['response_status'],
 );
 const AUDIT_COLUMNS = columns(
-  ['id', 'occurred_at', 'actor', 'action', 'target_type', 'target_id', 'workspace_id', 'details', 'seq', 'prev_hash', 'hash'],
+  [
+    'id',
+    'occurred_at',
+    'actor',
+    'actor_name',
+    'action',
+    'target_type',
+    'target_id',
+    'workspace_id',
+    'request_id',
+    'details',
+    'seq',
+    'prev_hash',
+    'hash',
+  ],
   ['seq'],
 );
 const TOMBSTONE_COLUMNS = columns(['workspace_id', 'subject_hash', 'created_at']);
@@ -120,10 +134,12 @@ function chained(
       pastId('aud', Date.parse(entry.occurred_at), random),
       fields.occurred_at,
       fields.actor,
+      fields.actor_name ?? null,
       fields.action,
       fields.target_type,
       fields.target_id,
       fields.workspace_id,
+      fields.request_id ?? null,
       fields.details,
       fields.seq,
       head.hash,
@@ -136,14 +152,22 @@ function chained(
 }
 
 function auditEntries(row: NewRequestRow, principalId: string) {
-  const target = { target_type: 'privacy_request', target_id: row.id, workspace_id: row.workspace_id };
-  const created = { ...target, occurred_at: row.created_at, actor: principalId, action: 'privacy_request.created' };
+  // As the service writes them since 2026-11-24: the actor's name (here its id) and the request, both hashed.
+  const target = { target_type: 'privacy_request', target_id: row.id, workspace_id: row.workspace_id, request_id: row.id };
+  const created = {
+    ...target,
+    occurred_at: row.created_at,
+    actor: principalId,
+    actor_name: principalId,
+    action: 'privacy_request.created',
+  };
   const entries = [{ ...created, details: JSON.stringify({ request_type: row.request_type, status: 'queued' }) }];
   if (row.status === 'completed' || row.status === 'failed')
     entries.push({
       ...target,
       occurred_at: row.updated_at,
       actor: 'worker',
+      actor_name: 'worker',
       action: `privacy_request.${row.status}`,
       details: '{"attempt":1}',
     });
@@ -152,6 +176,7 @@ function auditEntries(row: NewRequestRow, principalId: string) {
       ...target,
       occurred_at: row.updated_at,
       actor: 'operator',
+      actor_name: 'operator',
       action: `privacy_request.${row.status}`,
       details: '{"reason":"seeded"}',
     });

@@ -41,6 +41,7 @@ export function packageSummary(pkg: AccessPackage): string[] {
   const content = d['user.content'];
   if (content) lines.push(`user.content        ${plural(content.change_events.length, 'change event')}`);
   lines.push(`processing stated for: ${Object.keys(pkg.processing).join(', ')} (purposes, recipients, retention, source)`);
+  for (const [key, part] of Object.entries(pkg.systems ?? {})) lines.push(`systems.${key}: ${JSON.stringify(part)}`);
   return lines;
 }
 

@@ -17,17 +17,21 @@ export interface DemoReceiver {
   /** Forged or unverifiable deliveries (answered 401). */
   rejected: number;
   trust(path: string, secret: string): void;
+  /** Calls `handler` with each verified delivery to `path` (after answering it). */
+  on(path: string, handler: (delivery: Delivery) => void): void;
   stop(): Promise<void>;
 }
 
 /** Starts a receiver that verifies with `standardwebhooks` against the secret registered for the path. */
 export async function startReceiver(): Promise<DemoReceiver> {
   const secrets = new Map<string, string>();
+  const handlers = new Map<string, (delivery: Delivery) => void>();
   const receiver: DemoReceiver = {
     url: '',
     deliveries: [],
     rejected: 0,
     trust: (path, secret) => secrets.set(path, secret),
+    on: (path, handler) => handlers.set(path, handler),
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = createServer((req, res) => {
@@ -40,8 +44,10 @@ export async function startReceiver(): Promise<DemoReceiver> {
           body,
           req.headers as Record<string, string>,
         ) as Delivery['event'];
-        receiver.deliveries.push({ path, id: String(req.headers['webhook-id']), event });
+        const delivery = { path, id: String(req.headers['webhook-id']), event };
+        receiver.deliveries.push(delivery);
         res.writeHead(204).end();
+        handlers.get(path)?.(delivery);
       } catch {
         receiver.rejected += 1;
         res.writeHead(401).end();

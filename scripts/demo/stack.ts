@@ -45,10 +45,12 @@ export async function startStack(): Promise<DemoStack> {
     const app = await buildApp({ services, metrics, logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
     cleanups.push(() => app.close());
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const worker = startWorker(services, { ...config.worker, pollMs: 50 }, pino({ level: 'silent' }));
-    cleanups.push(() => worker.stop());
     const { port } = app.server.address() as AddressInfo;
-    return { baseUrl: `http://127.0.0.1:${port}`, services, stop };
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // Data systems report back to the address the demo listens on (PUBLIC_BASE_URL).
+    const worker = startWorker(services, { ...config.worker, pollMs: 50, publicBaseUrl: baseUrl }, pino({ level: 'silent' }));
+    cleanups.push(() => worker.stop());
+    return { baseUrl, services, stop };
   } catch (error) {
     await stop();
     throw error;

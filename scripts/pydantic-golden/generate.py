@@ -156,11 +156,55 @@ class ControllerProfile(BaseModel):
     privacy_notice_url: Str(min_length=1, max_length=2000, pattern=HTTP_URL_PATTERN) = None
 
 
+RequestTypeItem = Annotated[
+    Literal["access", "export", "correction", "deletion"],
+    BeforeValidator(_str_first),
+]
+
+
+class CreateDataSystem(BaseModel):
+    """`POST /api/v1/data-systems` (PRODUCT §2.9). Optional fields absent = not set (an explicit
+    null is the field's own type error, as for PolicyLayer)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    workspace_id: Str(min_length=1, max_length=200)
+    key: Str(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
+    name: Str(min_length=1, max_length=200)
+    categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
+    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)]
+    endpoint_id: Str(min_length=1, max_length=40) = INHERIT
+    due_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
+
+
+class KeptRecord(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    category: Str(min_length=1, max_length=100)
+    reason: Str(min_length=1, max_length=500)
+
+
+class TaskResult(BaseModel):
+    """`POST /api/v1/data-tasks/{id}/result` (PRODUCT §2.9)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    outcome: Literal["completed", "failed", "not_applicable"]
+    records: dict[str, Annotated[int, Field(ge=0)]] = INHERIT
+    data: dict[str, Any] = INHERIT
+    erased: dict[str, Annotated[int, Field(ge=0)]] = INHERIT
+    kept: Annotated[list[KeptRecord], Field(max_length=50)] = INHERIT
+    note: Str(max_length=2000) = INHERIT
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
-    def __init__(self, where: str, name: str, annotation: Any, *, required: bool, default: Any = None):
+    def __init__(self, where: str, name: str, annotation: Any, *, required: bool, default: Any = None,
+                 multi: bool = False):
         self.where = where  # "path" | "query" | "header"
+        # A list query parameter (`list[str] = Query()`): every value of a repeated key.
+        self.multi = multi
         # FastAPI Header(): alias = python name with "_" -> "-" (convert_underscores=True);
         # Starlette Headers lower-case names, so lookups are case-insensitive.
         self.alias = name.replace("_", "-") if where == "header" else name
@@ -168,6 +212,10 @@ class Param:
         self.required = required
         self.default = default
 
+
+# src/http/schemas/privacy-request.schemas.ts RFC3339_PATTERN, the same text.
+RFC3339_PATTERN = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):"
+                   r"[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$")
 
 ROUTES: dict[str, dict[str, Any]] = {
     "create": {
@@ -182,7 +230,10 @@ ROUTES: dict[str, dict[str, Any]] = {
         "method": "GET",
         "path": "/api/v1/privacy/requests",
         "params": [
-            Param("query", "workspace_id", Str(min_length=1, max_length=200), required=True),
+            Param("query", "workspace_id",
+                  Optional[Annotated[list[Str(min_length=1, max_length=200)],
+                                     Field(min_length=1, max_length=50)]],
+                  required=False, default=None, multi=True),
             Param("query", "status", Optional[Literal[
                 "pending_approval", "queued", "processing", "completed", "action_required",
                 "failed", "rejected", "canceled"]], required=False, default=None),
@@ -190,6 +241,34 @@ ROUTES: dict[str, dict[str, Any]] = {
                   Optional[Literal["access", "export", "correction", "deletion"]],
                   required=False, default=None),
             Param("query", "overdue", Optional[bool], required=False, default=None),
+            Param("query", "subject_id", Optional[Str(min_length=1, max_length=300)],
+                  required=False, default=None),
+            Param("query", "subject_provider", Optional[Str(min_length=1, max_length=100)],
+                  required=False, default=None),
+            Param("query", "due_before", Optional[Str(pattern=RFC3339_PATTERN)],
+                  required=False, default=None),
+            Param("query", "sort", Literal["created_at", "due_at"], required=False,
+                  default="created_at"),
+            Param("query", "cursor", Optional[Str(max_length=500)], required=False, default=None),
+            Param("query", "limit", Annotated[int, Field(ge=1, le=100)],
+                  required=False, default=50),
+        ],
+        "body": None,
+    },
+    "audit_list": {
+        "method": "GET",
+        "path": "/api/v1/audit-events",
+        "params": [
+            Param("query", "workspace_id", Optional[Str(min_length=1, max_length=200)],
+                  required=False, default=None),
+            Param("query", "target_type",
+                  Optional[Str(min_length=1, max_length=50, pattern=r"^[a-z][a-z_]*$")],
+                  required=False, default=None),
+            Param("query", "target_id", Optional[Str(min_length=1, max_length=800)],
+                  required=False, default=None),
+            Param("query", "action",
+                  Optional[Str(min_length=1, max_length=100, pattern=r"^[a-z][a-z_.]*$")],
+                  required=False, default=None),
             Param("query", "cursor", Optional[Str(max_length=500)], required=False, default=None),
             Param("query", "limit", Annotated[int, Field(ge=1, le=100)],
                   required=False, default=50),
@@ -227,6 +306,18 @@ ROUTES: dict[str, dict[str, Any]] = {
             Param("path", "workspace_id", Str(min_length=1, max_length=200), required=True),
         ],
         "body": ControllerProfile,
+    },
+    "system_create": {
+        "method": "POST",
+        "path": "/api/v1/data-systems",
+        "params": [],
+        "body": CreateDataSystem,
+    },
+    "task_result": {
+        "method": "POST",
+        "path": "/api/v1/data-tasks/{id}/result",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": TaskResult,
     },
     "request_get": {
         "method": "GET",
@@ -276,6 +367,14 @@ def query_get(query: dict[str, Any], key: str) -> Optional[str]:
     return value
 
 
+def query_getlist(query: dict[str, Any], key: str) -> Optional[list[str]]:
+    # Starlette ImmutableMultiDict.getlist: every value of a repeated key, in order.
+    if key not in query:
+        return None
+    value = query[key]
+    return list(value) if isinstance(value, list) else [value]
+
+
 def header_get(headers: dict[str, str], key: str) -> Optional[str]:
     for name, value in headers.items():
         if name.lower() == key.lower():
@@ -317,7 +416,10 @@ def emulate(route: str, path: dict, query: dict, headers: dict, body: Optional[s
             if where == "path":
                 raw = path.get(p.alias)  # Starlette: percent-decoded, never absent on a matched route
             else:
-                raw = query_get(query, p.alias) if where == "query" else header_get(headers, p.alias)
+                if where == "header":
+                    raw = header_get(headers, p.alias)
+                else:
+                    raw = query_getlist(query, p.alias) if p.multi else query_get(query, p.alias)
             loc = (where, p.alias)
             if raw is None:
                 if p.required:
@@ -621,20 +723,33 @@ def build_list_cases() -> None:
         {"workspace_id": pad("acme-", 200), "cursor": pad("c", 500)})
     lst("valid workspace_id 1 char, empty cursor", {"workspace_id": "a", "cursor": ""})
     lst("valid workspace_id 200 emoji", {"workspace_id": EMOJI * 200})
-    lst("valid unknown query params ignored", {"workspace_id": "acme", "sort": "desc", "page": "x"})
+    lst("valid unknown query params ignored", {"workspace_id": "acme", "order": "desc", "page": "x"})
+    lst("valid no workspace_id (every readable workspace)", {})
+    lst("valid repeated workspace_id", {"workspace_id": ["acme", "beta"]})
+    lst("valid 50 workspace_ids", {"workspace_id": [f"w{i}" for i in range(50)]})
+    lst("valid queue filters", {"workspace_id": "acme", "subject_id": "583231", "subject_provider": "github",
+                                "due_before": "2026-12-01T00:00:00Z", "sort": "due_at"})
+    for v in ["2026-12-01T00:00:00Z", "2026-12-01T00:00:00.123456789+05:30", "2026-02-28T23:59:59-00:00"]:
+        lst(f"valid due_before {v!r}", {"due_before": v})
+    lst("valid sort created_at", {"sort": "created_at"})
     for v in ["yes", "0", "TRUE", "off", "t", "N"]:
         lst(f"valid overdue {v!r}", {"workspace_id": "acme", "overdue": v})
     for v in [" 5", "5 ", "5.0", "100.000", "+5", "05", "1_0", "1_0.0"]:
         lst(f"valid limit {v!r}", {"workspace_id": "acme", "limit": v})
     lst("valid repeated limit, last wins", {"workspace_id": "acme", "limit": ["abc", "5"]})
-    lst("valid repeated workspace_id, last wins", {"workspace_id": ["", "acme"]})
-
-    lst("workspace_id missing", {})
-    lst("workspace_id missing with other params", {"limit": "10", "status": "queued"})
+    lst("repeated workspace_id, each checked", {"workspace_id": ["", "acme", pad("w", 201)]})
+    lst("51 workspace_ids", {"workspace_id": [f"w{i}" for i in range(51)]})
     lst("workspace_id empty", {"workspace_id": ""})
     lst("workspace_id 201", {"workspace_id": pad("acme-", 201)})
     lst("workspace_id 201 emoji", {"workspace_id": EMOJI * 201})
-    lst("repeated workspace_id, last (empty) wins", {"workspace_id": ["acme", ""]})
+    lst("repeated workspace_id, the last empty", {"workspace_id": ["acme", ""]})
+    for v in ["2026-12-01", "2026-12-01T00:00:00", "2026-13-01T00:00:00Z", "2026-12-01 00:00:00Z",
+              "2026-12-01T24:00:00Z", "2026-12-01T00:00:00.Z", "2026-12-01t00:00:00z", "\u0661" * 4, ""]:
+        lst(f"due_before {v!r}", {"due_before": v})
+    for v in ["due", "", "DUE_AT", "created_at "]:
+        lst(f"sort {v!r}", {"sort": v})
+    lst("subject_id empty, subject_provider 101", {"subject_id": "", "subject_provider": pad("p", 101)})
+    lst("subject_id 301", {"subject_id": pad("s", 301)})
     for v in ["archived", "", "Queued", "queued "]:
         lst(f"status {v!r}", {"workspace_id": "acme", "status": v})
     lst("request_type unknown", {"workspace_id": "acme", "request_type": "erasure"})
@@ -648,13 +763,32 @@ def build_list_cases() -> None:
     lst("every param invalid (declaration order)", {
         "limit": "0", "cursor": pad("c", 501), "overdue": "maybe", "request_type": "purge",
         "status": "done", "workspace_id": ""})
-    lst("workspace_id missing and limit invalid", {"limit": "abc"})
+    lst("no workspace_id and limit invalid", {"limit": "abc"})
     lst("workspace_id with a NUL", {"workspace_id": "ac\u0000me"})
     lst("cursor with a NUL", {"workspace_id": "acme", "cursor": "\u0000"})
     lst("NUL in every param", {"workspace_id": "\u0000", "status": "queued\u0000",
                                "request_type": "\u0000", "overdue": "true\u0000",
                                "cursor": "c\u0000", "limit": "5\u0000"})
     lst("NUL in an unknown param is ignored", {"workspace_id": "acme", "x": "\u0000"})
+
+
+def build_audit_list_cases() -> None:
+    def aud(name: str, query: dict) -> None:
+        add("audit list: " + name, "audit_list", query=query)
+
+    aud("valid no filters", {})
+    aud("valid every filter", {"workspace_id": "acme", "target_type": "privacy_request",
+                               "target_id": "pr_01JD0000000000000000000000", "action": "privacy_request.created",
+                               "limit": "100"})
+    aud("workspace_id empty", {"workspace_id": ""})
+    for v in ["Privacy_Request", "privacy-request", "", "_x", pad("t", 51)]:
+        aud(f"target_type {v[:12]!r}", {"target_type": v})
+    aud("target_id 801", {"target_id": pad("pr_", 801)})
+    for v in ["privacy_request.created!", "", "Privacy.created"]:
+        aud(f"action {v!r}", {"action": v})
+    aud("cursor 501 and limit 0", {"cursor": pad("c", 501), "limit": "0"})
+    aud("every param invalid (declaration order)", {"limit": "x", "cursor": pad("c", 501), "action": "A",
+                                                     "target_id": "", "target_type": "9", "workspace_id": ""})
 
 
 def build_effective_cases() -> None:
@@ -863,13 +997,82 @@ def build_controller_cases() -> None:
     put("workspace_id with a NUL", valid, workspace_id="ac\u0000me")
 
 
+def build_data_task_cases() -> None:
+    valid = {"workspace_id": "acme", "key": "crm", "name": "CRM", "categories": ["user.contact"],
+             "request_types": ["access", "deletion"]}
+
+    def system(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("system_create: " + name, "system_create", headers=JSON_CT,
+            body=raw if raw is not None else dumps(body))
+
+    def sc(**changes: Any) -> dict:
+        out = dict(valid)
+        for k, v in changes.items():
+            if v is DROP:
+                out.pop(k, None)
+            else:
+                out[k] = v
+        return out
+
+    system("valid", valid)
+    # (an endpoint_id of no endpoint of the workspace is a 422 of the service, not of the schema)
+    system("valid with due days", sc(key="crm-2", due_days=3650))
+    system("empty object", {})
+    system("key upper case and underscore",
+           sc(key="Bad_Key"))
+    system("key leading dash", sc(key="-crm"))
+    system("key 64 chars", sc(key="a" * 64))
+    system("key not a string", sc(key=7))
+    system("unknown category and request type, non-strings",
+           sc(categories=["user", "user.ssn", 5], request_types=["erase", None]))
+    system("empty lists", sc(categories=[], request_types=[]))
+    system("21 categories, 5 request types",
+           sc(categories=["user"] * 21, request_types=["access"] * 5))
+    system("due_days 0", sc(due_days=0))
+    system("due_days string", sc(due_days="30"))
+    system("due_days null", sc(due_days=None))
+    system("due_days 3651", sc(due_days=3651))
+    system("endpoint_id empty", sc(endpoint_id=""))
+    system("endpoint_id null", sc(endpoint_id=None))
+    system("endpoint_id 41 chars", sc(endpoint_id="e" * 41))
+    system("name missing, workspace_id too long", sc(name=DROP, workspace_id="w" * 201))
+    system("array body", None, raw="[]")
+
+    def result(name: str, body: Any, *, task: str = "task_01J0000000000000000000000",
+               raw: Optional[str] = None) -> None:
+        add("task_result: " + name, "task_result", headers=JSON_CT, path={"id": task},
+            body=raw if raw is not None else dumps(body))
+
+    result("valid completed with everything",
+           {"outcome": "completed", "records": {"user.name": 2}, "data": {"user.name": {"a": [1]}},
+            "erased": {"user.name": 0}, "kept": [{"category": "user.name", "reason": "tax law"}],
+            "note": "done"})
+    result("valid not_applicable", {"outcome": "not_applicable"})
+    result("outcome missing", {})
+    result("outcome unknown", {"outcome": "done"})
+    result("outcome not a string", {"outcome": 1})
+    result("records negative, string and float counts",
+           {"outcome": "completed", "records": {"a": -1, "b": "2", "c": 1.5}})
+    result("records not an object", {"outcome": "completed", "records": [1]})
+    result("data not an object", {"outcome": "completed", "data": "x"})
+    result("erased null", {"outcome": "completed", "erased": None})
+    result("kept items missing fields and too long",
+           {"outcome": "completed", "kept": [{}, {"category": "", "reason": "r" * 501}, "x"]})
+    result("kept 51 items", {"outcome": "failed", "kept": [{"category": "user", "reason": "r"}] * 51})
+    result("note too long", {"outcome": "failed", "note": "n" * 2001})
+    result("id with a NUL and a bad body", {"outcome": "x"}, task="task_\u0000")
+    result("malformed JSON", None, raw='{"outcome": "completed",}')
+
+
 def main() -> None:
     build_create_cases()
     build_list_cases()
+    build_audit_list_cases()
     build_effective_cases()
     build_policy_cases()
     build_request_get_cases()
     build_controller_cases()
+    build_data_task_cases()
     names = [case["name"] for case in CASES]
     dupes = {n for n in names if names.count(n) > 1}
     assert not dupes, f"duplicate case names: {dupes}"

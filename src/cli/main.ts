@@ -12,6 +12,7 @@ import { endpointCommand } from './commands/endpoint.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { policyCommand } from './commands/policy.command.js';
 import { serveCommand } from './commands/serve.command.js';
+import { systemCommand } from './commands/system.command.js';
 import { tokenCommand } from './commands/token.command.js';
 import { auditCommand } from './commands/audit.command.js';
 import { workerCommand } from './commands/worker.command.js';
@@ -24,6 +25,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   policy: policyCommand,
   integration: integrationCommand,
   endpoint: endpointCommand,
+  system: systemCommand,
   audit: auditCommand,
 };
 

@@ -1,6 +1,7 @@
 import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.table.js';
 import type { ControllerProfileTable } from '../modules/controllers/controller.table.js';
 import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
+import type { DataSystemTable, DataTaskTable } from '../modules/data-systems/data-system.table.js';
 import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
 import type { OutboundMessageTable, WebhookEndpointTable } from '../modules/outbound-events/outbound-event.table.js';
@@ -31,4 +32,6 @@ export interface DB {
   webhook_endpoints: WebhookEndpointTable;
   outbound_messages: OutboundMessageTable;
   controller_profiles: ControllerProfileTable;
+  data_systems: DataSystemTable;
+  data_tasks: DataTaskTable;
 }

@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { REQUEST_HANDLERS } from './handlers/index.js';
 import type { Metrics } from '../metrics.js';
 import { createRetentionSweeper } from './retention-sweeper.js';
+import { startTaskOverdueSweep } from './task-overdue-sweep.js';
 import { type Worker, createWorker } from './worker.js';
 import { startDeliveryLoop } from './outbound-delivery-loop.js';
 import { startDeadlineSweeper } from './deadline-events.js';
@@ -13,7 +14,8 @@ import { startDeadlineSweeper } from './deadline-events.js';
  * `privacyctl worker`), and beside it the retention sweeper: one sweep at once, then one every
  * `RETENTION_SWEEP_MS`, and the outbound delivery loop (PRODUCT §2.8: the outbox, sent after
  * commit), and the deadline sweep (`privacy_request.due_soon`/`.overdue`, jobs/deadline-events.ts,
- * every `RETENTION_SWEEP_MS`). `stop()` stops them all, after the work in hand. With
+ * every `RETENTION_SWEEP_MS`), and the data tasks' overdue sweep on the same schedule
+ * (./task-overdue-sweep.ts). `stop()` stops them all, after the work in hand. With
  * `metrics`, processed requests are counted (`privacy_requests_processed_total`), and sweeps
  * (`retention_sweeps_total`, `retention_sweep_last_success_timestamp_seconds`).
  */
@@ -30,6 +32,7 @@ export function startWorker(
     log,
     pseudonymKey: services.keys.pseudonymKey,
     handlers: REQUEST_HANDLERS,
+    ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
     ...(metrics ? { metrics } : {}),
     options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
   });
@@ -56,10 +59,16 @@ export function startWorker(
     log,
   );
   const deadlines = startDeadlineSweeper(services.database.db, services.clock, config.retentionSweepMs, log);
+  const overdue = startTaskOverdueSweep({
+    database: services.database,
+    clock: services.clock,
+    log,
+    intervalMs: config.retentionSweepMs,
+  });
   return {
     ...worker,
     async stop(): Promise<void> {
-      await Promise.all([worker.stop(), sweeper.stop(), delivery.stop(), deadlines.stop()]);
+      await Promise.all([worker.stop(), sweeper.stop(), delivery.stop(), deadlines.stop(), overdue.stop()]);
     },
   };
 }

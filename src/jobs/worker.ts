@@ -14,6 +14,10 @@ import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
 import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
 import { requestStatusChanged } from '../modules/privacy-requests/request-events.js';
+import { lockRequest } from '../modules/privacy-requests/privacy-request.repository.js';
+import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
+import { afterOwnStep } from '../modules/data-systems/data-task-completion.js';
+import { closeTasksOfEndedRequest } from '../modules/data-systems/data-task-closing.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -64,10 +68,13 @@ export function createWorker(deps: {
   options: WorkerOptions;
   /** Counts attempts by outcome (completed, action_required, retried, failed) and WAL checkpoints. */
   metrics?: Pick<Metrics, 'requestsProcessed'> & Partial<Pick<Metrics, 'walCheckpoints'>>;
+  /** `PUBLIC_BASE_URL`: the base of the links in `data_task.created` events (default `http://127.0.0.1:8080`). */
+  publicBaseUrl?: string;
 }) {
   const { database, clock, log, options } = deps;
   const db = database.db;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const publicBaseUrl = deps.publicBaseUrl ?? 'http://127.0.0.1:8080';
   let running = false;
   let loop: Promise<void> | null = null;
 
@@ -94,13 +101,21 @@ export function createWorker(deps: {
     if (stopping) throw new WorkerStopping();
   }
 
-  /** Records the outcome (status, result, audit) in `unit`, only while this worker holds the lease. */
+  /**
+   * Records the outcome (status, result, audit) in `unit`, only while this worker holds the lease.
+   * With `fanOut`, the request's data tasks are created first in the same unit (PRODUCT §2.9);
+   * when the request has tasks (`fanOut` found systems, or `withTasks`), a completed own step
+   * ends the request only once no task is pending ({@link recordWithTasks}).
+   */
   async function record(
     unit: UnitOfWork,
     request: PrivacyRequestRow,
     outcome: HandlerOutcome,
     result: { pkg: string | null; report: string | null },
+    tasks: { fanOut: boolean; withTasks?: boolean } = { fanOut: true },
   ): Promise<void> {
+    const systems = tasks.fanOut ? await fanOutTasks(unit, request, clock(), publicBaseUrl) : 0;
+    if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks)) return recordWithTasks(unit, request, result);
     const at = toTimestamp(clock());
     const done = outcome.status === 'completed';
     const fields = done
@@ -110,6 +125,7 @@ export function createWorker(deps: {
     if (done) await saveResultJson(unit.tx, request.id, result.pkg, result.report, at);
     recordAudit(unit, {
       actor: 'worker',
+      requestId: request.id,
       action: `privacy_request.${fields.status}`,
       targetType: 'privacy_request',
       targetId: request.id,
@@ -118,6 +134,42 @@ export function createWorker(deps: {
       occurredAt: at,
     });
     requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
+  }
+
+  /**
+   * Records a completed own step of a request that has data tasks: under the request's row lock
+   * (a task result waits for it, and this reads every result committed before), `completed` or
+   * `failed` when no task is pending (the systems' part added to the result), else `processing`
+   * without a lease, which the claim skips until the last task result ends it
+   * (modules/data-systems/data-task-completion.ts).
+   */
+  async function recordWithTasks(
+    unit: UnitOfWork,
+    request: PrivacyRequestRow,
+    result: { pkg: string | null; report: string | null },
+  ): Promise<void> {
+    const held = await lockRequest(unit.tx, request.id);
+    if (held?.status !== 'processing' || held.lease_owner !== owner) throw new LeaseLost();
+    const at = toTimestamp(clock());
+    const next = await afterOwnStep(unit.tx, request, result, at);
+    const fields = { status: next.status, status_reason: next.status_reason, completed_at: next.completed_at, updated_at: at };
+    if (!(await finishAttempt(unit.tx, request.id, owner, fields))) throw new LeaseLost();
+    await saveResultJson(unit.tx, request.id, next.pkg, next.report, at);
+    // Waiting stays `processing`: no event until the request ends.
+    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
+    recordAudit(unit, {
+      actor: 'worker',
+      action: next.status === 'processing' ? 'privacy_request.awaiting_tasks' : `privacy_request.${next.status}`,
+      targetType: 'privacy_request',
+      targetId: request.id,
+      workspaceId: request.workspace_id,
+      // Without tasks the entry is the one a request without data systems always had.
+      details:
+        next.tasks === 0
+          ? { attempt: request.attempts }
+          : { attempt: request.attempts, tasks: next.tasks, ...(next.status_reason ? { reason: next.status_reason } : {}) },
+      occurredAt: at,
+    });
   }
 
   /** The outcome's package and report as JSON text, serialized in slices. */
@@ -165,6 +217,8 @@ export function createWorker(deps: {
     if (report === null) {
       outcome = await runUnitOfWork(db, async (unit) => {
         const { tx } = unit;
+        // The tasks first: their events carry the identities the erasure is about to remove.
+        await fanOutTasks(unit, request, clock(), publicBaseUrl);
         const result = await handler({ ...context, tx });
         report = (await serialize(result)).report;
         const until = toTimestamp(new Date(clock().getTime() + options.leaseMs));
@@ -179,7 +233,7 @@ export function createWorker(deps: {
       onAttempt: (result) => deps.metrics?.walCheckpoints?.inc({ result }),
     });
     if (!clean) throw new WalCheckpointBusy();
-    await runUnitOfWork(db, (unit) => record(unit, request, outcome, { pkg: null, report }));
+    await runUnitOfWork(db, (unit) => record(unit, request, outcome, { pkg: null, report }, { fanOut: false, withTasks: true }));
     return outcome;
   }
 
@@ -198,9 +252,12 @@ export function createWorker(deps: {
             next_attempt_at: toTimestamp(new Date(now.getTime() + retryDelayMs(request.attempts))),
           };
       if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) return;
+      // A deletion's tasks exist from its committed erasure step: nothing is asked of them any more.
+      if (final && request.request_type === 'deletion') await closeTasksOfEndedRequest(unit, request.id, 'worker', at);
       if (final)
         recordAudit(unit, {
           actor: 'worker',
+          requestId: request.id,
           action: 'privacy_request.failed',
           targetType: 'privacy_request',
           targetId: request.id,

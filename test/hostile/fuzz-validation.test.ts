@@ -88,7 +88,7 @@ for (const dialect of dialects()) {
     before(async () => {
       database = await dialect.create();
       t = await startTestApp(database);
-      auth = await t.bearer(['privacy:write', 'privacy:read', 'policy:read', 'policy:write']);
+      auth = await t.bearer(['privacy:write', 'privacy:read', 'policy:read', 'policy:write', 'tasks:write']);
     });
     after(async () => {
       await t.close();
@@ -213,6 +213,10 @@ for (const dialect of dialects()) {
         ['GET', '/api/v1/privacy/requests/{}/report'],
         ['GET', '/api/v1/policies/workspaces/{}'],
         ['DELETE', '/api/v1/policies/workspaces/acme/repositories/{}'],
+        ['GET', '/api/v1/data-systems/{}'],
+        ['DELETE', '/api/v1/data-systems/{}'],
+        ['GET', '/api/v1/data-tasks/{}'],
+        ['POST', '/api/v1/data-tasks/{}/result'],
       );
       await fc.assert(
         fc.asyncProperty(route, id, async ([method, template], value) => {

@@ -109,7 +109,7 @@ for (const dialect of dialects()) {
 
     it('query parameters of every list and the effective policy', async () => {
       const cases: [string, (string | number)[], string][] = [
-        ['/api/v1/privacy/requests?workspace_id=ac%00me', ['query', 'workspace_id'], `ac${NUL}me`],
+        ['/api/v1/privacy/requests?workspace_id=ac%00me', ['query', 'workspace_id', 0], `ac${NUL}me`],
         ['/api/v1/privacy/requests?workspace_id=acme&cursor=%00', ['query', 'cursor'], NUL],
         ['/api/v1/policies/effective?workspace_id=acme&repository=octo%2F%00', ['query', 'repository'], `octo/${NUL}`],
         ['/api/v1/integrations?workspace_id=%00', ['query', 'workspace_id'], NUL],

@@ -19,6 +19,8 @@ const TABLES = [
   'tombstones',
   'request_results',
   'audit_head',
+  'data_systems',
+  'data_tasks',
 ] as const;
 
 /** `{table: rows}` for every table of src/db/schema.ts, in one query. */

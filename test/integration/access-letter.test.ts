@@ -174,11 +174,25 @@ for (const dialect of dialects()) {
       pkg.systems = {
         'ci-logs': { name: 'CI logs', data: { 'user.account': { builds: [{ id: 'b-1', note: '<img src=x>' }] } } },
         helpdesk: { tickets: 2 },
+        'support-desk': { tickets: 5 },
       };
+      // A registered data system is named as registered (the package holds its data by key).
+      const system = await t.services.dataSystems.create(
+        {
+          workspace_id: world.sources.workspace,
+          key: 'support-desk',
+          name: 'Support <desk>',
+          categories: ['user'],
+          request_types: ['access'],
+        },
+        'test',
+      );
+      assert.equal(system.key, 'support-desk');
       await saveResultJson(t.services.database.db, id, JSON.stringify(pkg), null, new Date().toISOString());
       const html = (await get(`${id}/package?format=html`)).body;
       assert.ok(html.includes('Other systems that answered'));
       assert.ok(html.includes('CI logs (ci-logs)') && html.includes('helpdesk'));
+      assert.ok(html.includes('Support &lt;desk&gt; (support-desk)'), 'the registered name, escaped');
       assert.ok(html.includes('&lt;img src=x&gt;') && !html.includes('<img'));
       await assertValidHtml(html);
     });

@@ -37,6 +37,7 @@ for (const d of dialects()) {
     let custom: TestApp; // same database, OIDC_WORKSPACES_CLAIM set
     let jwks: Server;
     let jwksRequests = 0;
+    let jwksUrl: string | undefined;
     let signingKey: CryptoKey;
     let otherKey: CryptoKey;
 
@@ -51,6 +52,7 @@ for (const d of dialects()) {
       });
       await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
       const { port } = jwks.address() as AddressInfo;
+      jwksUrl = `http://127.0.0.1:${port}/.well-known/jwks.json`;
       const env = {
         OIDC_ISSUER: ISSUER,
         OIDC_AUDIENCE: AUDIENCE,
@@ -204,6 +206,51 @@ for (const d of dialects()) {
         assert403(await get(policyUrl('acme'), await sign({ scope: 'policy:read', workspaces: ['acme'] }), custom));
         assert403(await get(policyUrl('acme'), viaCustom)); // the default app reads `workspaces`
       });
+    });
+
+    it('records the operator’s display claim as the audit name: OIDC_NAME_CLAIM, else email, else sub', async () => {
+      const named = await startTestApp(database, {
+        env: {
+          OIDC_ISSUER: ISSUER,
+          OIDC_AUDIENCE: AUDIENCE,
+          OIDC_JWKS_URL: jwksUrl as string,
+          OIDC_NAME_CLAIM: 'preferred_username',
+        },
+      });
+      const file = async (app: TestApp, claims: JWTPayload, key: string) => {
+        const jwt = await sign({ scope: 'privacy:write', workspaces: ['acme'], ...claims }, { sub: 'op-7' });
+        const created = await app.app.inject({
+          method: 'POST',
+          url: '/api/v1/privacy/requests',
+          headers: { authorization: `Bearer ${jwt}`, 'idempotency-key': `oidc-name-${key}` },
+          payload: {
+            request_type: 'access',
+            scope: ['user'],
+            subject_id: '583231',
+            subject_provider: 'github',
+            workspace_id: 'acme',
+            client_request_id: `oidc-name-${key}`,
+            intake_ref: 'T-2',
+          },
+        });
+        assert.equal(created.statusCode, 202, created.body);
+        const row = await t.services.database.db
+          .selectFrom('audit_events')
+          .select(['actor', 'actor_name'])
+          .where('target_id', '=', created.json().id)
+          .executeTakeFirstOrThrow();
+        return [row.actor, row.actor_name];
+      };
+      try {
+        const both = { name: 'Dana Officer', email: 'dana@corp.example', preferred_username: 'dana.o' };
+        assert.deepEqual(await file(t, both, '0001'), ['oidc:op-7', 'Dana Officer']);
+        assert.deepEqual(await file(t, { email: 'dana@corp.example' }, '0002'), ['oidc:op-7', 'dana@corp.example']);
+        assert.deepEqual(await file(t, { name: '  ' }, '0003'), ['oidc:op-7', 'op-7']);
+        assert.deepEqual(await file(named, both, '0004'), ['oidc:op-7', 'dana.o']);
+        assert.deepEqual(await file(named, { name: 'Dana Officer' }, '0005'), ['oidc:op-7', 'op-7']);
+      } finally {
+        await named.close();
+      }
     });
 
     it('answers 503 with Retry-After when the issuer key set cannot be fetched', async () => {

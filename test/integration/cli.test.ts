@@ -152,7 +152,8 @@ for (const dialect of dialects()) {
       assert.ok(!table.stdout.includes('pcs_') && !listed.stdout.includes('pcs_'), 'no secret in the listing');
       const entry = (JSON.parse(listed.stdout) as { id: string; name: string }[]).find((t) => t.name === 'to-revoke');
       assert.ok(entry);
-      assert.deepEqual(Object.keys(entry).sort(), ['created_at', 'id', 'name', 'revoked_at', 'scopes', 'workspaces']);
+      assert.deepEqual(Object.keys(entry).sort(), ['created_at', 'id', 'name', 'revoked_at', 'scopes', 'systems', 'workspaces']);
+      assert.equal((entry as { systems?: unknown }).systems, null, 'not limited to data systems');
 
       assert.deepEqual(cli('token', 'revoke', entry.id), { status: 0, stdout: `revoked ${entry.id}\n`, stderr: '' });
       assert.equal(await authenticate(database.url, token), null);
@@ -184,7 +185,7 @@ for (const dialect of dialects()) {
       assert.equal(result.status, 2);
       assert.equal(result.stdout, '');
       assert.match(result.stderr, /privacy:everything/);
-      assert.match(result.stderr, /privacy:write, privacy:read, policy:read, policy:write, admin/);
+      assert.match(result.stderr, /privacy:write, privacy:read, policy:read, policy:write, tasks:write, admin/);
     });
 
     it('policy set writes layers; policy get shows the stricter-wins merge', () => {

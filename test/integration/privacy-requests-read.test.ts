@@ -94,10 +94,18 @@ for (const dialect of dialects()) {
       time.set('2026-03-20T08:00:00.000Z');
     });
 
-    it('refuses a cursor it did not issue with 400', async () => {
+    it('refuses a cursor it did not issue with a 422 at ["query", "cursor"]', async () => {
       const res = await list('workspace_id=acme&cursor=bm90LWEtY3Vyc29y');
-      assert.equal(res.statusCode, 400);
-      assert.match(res.json().detail, /cursor/);
+      assert.equal(res.statusCode, 422);
+      assert.deepEqual(res.json().detail, [
+        {
+          type: 'value_error',
+          loc: ['query', 'cursor'],
+          msg: 'Value error, the cursor is not valid for this query; start again without one',
+          input: 'bm90LWEtY3Vyc29y',
+          ctx: { error: {} },
+        },
+      ]);
     });
 
     it('keeps every request across a restart', async () => {

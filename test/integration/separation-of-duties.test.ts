@@ -11,15 +11,34 @@ import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
 import { createDatabase } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import type { DB } from '../../src/db/schema.js';
-import { loadConfig } from '../../src/config.js';
-import { appendAuditEvents } from '../../src/modules/audit/audit.repository.js';
-import { openServices } from '../../src/services.js';
+import { newId } from '../../src/lib/ids.js';
+import { linkEntries } from '../../src/modules/audit/audit-chain.fns.js';
+import { generateToken, hashToken } from '../../src/modules/tokens/token.fns.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
 import { createBody } from '../helpers/requests.js';
 
 const FILER_MIGRATION = '2026-11-23T0002-request-filer';
 const CREATED_AT = '2026-11-01T09:00:00.000Z';
+
+/** An API token as the previous release stored it (privacy:write and read in `approvals`). @returns its id and secret. */
+async function tokenAsPreviousRelease(db: Kysely<DB>, name: string): Promise<{ id: string; token: string }> {
+  const token = generateToken();
+  const id = newId('tok');
+  await db
+    .insertInto('api_tokens')
+    .values({
+      id,
+      name,
+      token_hash: hashToken(token),
+      scopes: JSON.stringify(['privacy:write', 'privacy:read']),
+      workspaces: JSON.stringify(['approvals']),
+      created_at: CREATED_AT,
+      revoked_at: null,
+    })
+    .execute();
+  return { id, token };
+}
 
 /** Runs every migration before the one that adds `filed_by`: the schema of the previous release. */
 async function migrateToPreviousRelease(db: Kysely<DB>): Promise<void> {
@@ -75,29 +94,34 @@ for (const dialect of dialects()) {
     before(async () => {
       database = await dialect.create();
       // The previous release: two tokens, two pending requests, one of them with its audit entry.
+      // Rows are written as that release wrote them (today's services write columns it lacks).
       const old = createDatabase(database.url);
       try {
         await migrateToPreviousRelease(old.db);
-        const services = await openServices({ config: loadConfig({ DATABASE_URL: database.url }), database: old });
-        const scopes = ['privacy:write', 'privacy:read'];
-        filer = await services.tokens.create({ name: 'filer', scopes, workspaces: ['approvals'], actor: 'test' });
-        other = await services.tokens.create({ name: 'other', scopes, workspaces: ['approvals'], actor: 'test' });
+        filer = await tokenAsPreviousRelease(old.db, 'filer');
+        other = await tokenAsPreviousRelease(old.db, 'other');
         await old.db.transaction().execute(async (tx) => {
           await tx
             .insertInto('privacy_requests')
             .values([oldRow(OLD_KNOWN, 'old-1'), oldRow(OLD_UNKNOWN, 'old-2')])
             .execute();
-          await appendAuditEvents(tx, [
+          const head = await tx.selectFrom('audit_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+          const { linked, head: next } = linkEntries(head, [
             {
               actor: `token:${filer.id}`,
               action: 'privacy_request.created',
-              targetType: 'privacy_request',
-              targetId: OLD_KNOWN,
-              workspaceId: 'approvals',
-              details: { request_type: 'access', status: 'pending_approval' },
-              occurredAt: CREATED_AT,
+              target_type: 'privacy_request',
+              target_id: OLD_KNOWN,
+              workspace_id: 'approvals',
+              details: JSON.stringify({ request_type: 'access', status: 'pending_approval' }),
+              occurred_at: CREATED_AT,
             },
           ]);
+          await tx
+            .insertInto('audit_events')
+            .values(linked.map((row) => ({ id: newId('aud'), ...row })))
+            .execute();
+          await tx.updateTable('audit_head').set(next).where('id', '=', 1).execute();
         });
       } finally {
         await old.close();

@@ -191,7 +191,8 @@ for (const dialect of dialects()) {
       );
       assert.equal(second.json().next_cursor, null);
       const bad = await t.app.inject({ method: 'GET', url: `${url}&cursor=bm90LWEtY3Vyc29y`, headers: { authorization: auth } });
-      assert.equal(bad.statusCode, 400, bad.body);
+      assert.equal(bad.statusCode, 422, bad.body);
+      assert.deepEqual(bad.json().detail[0].loc, ['query', 'cursor']);
     });
 
     it('lists only with privacy:read on the workspace', async () => {

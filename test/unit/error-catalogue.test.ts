@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { fromDomainError } from '../../src/http/errors/domain-errors.js';
 import { errors } from '../../src/http/errors/error-catalogue.js';
 import { HttpError, RequestValidationError } from '../../src/http/errors/http-error.js';
-import { InvalidCursorError } from '../../src/modules/privacy-requests/privacy-request.service.js';
+import { InvalidCursorError } from '../../src/lib/cursor.js';
 import {
   InvalidTransitionError,
   RequestNotFoundError,
@@ -21,6 +21,7 @@ const SPECIAL_ARGS: Record<string, unknown[]> = {
   pluginClientError: [403],
   tooManyRequests: [7],
   correctionRefused: ['no changes', []],
+  taskResultRefused: [[{ loc: ['body', 'records', 'user.name'], input: 'user.name', problem: 'outside the task' }]],
 };
 
 describe('error catalogue', () => {
@@ -44,7 +45,9 @@ describe('error catalogue', () => {
     const transition = fromDomainError(new InvalidTransitionError('corrections', 'completed')) as HttpError;
     assert.deepEqual([transition.statusCode, transition.detail], [409, 'Cannot correct a request in status completed']);
     assert.equal((fromDomainError(new SelfApprovalError()) as HttpError).statusCode, 403);
-    assert.equal((fromDomainError(new InvalidCursorError('bad')) as HttpError).statusCode, 400);
+    const cursor = fromDomainError(new InvalidCursorError('bad'));
+    assert.ok(cursor instanceof RequestValidationError);
+    assert.deepEqual([cursor.errors[0]?.loc, cursor.errors[0]?.input], [['query', 'cursor'], 'bad']);
     const refused = fromDomainError(new NotCorrectableError('invalid fields', [{ field: 'email', problem: 'invalid_value' }]));
     assert.ok(refused instanceof RequestValidationError);
     assert.deepEqual(refused.errors[0]?.loc, ['body', 'changes', 'email']);

@@ -1,5 +1,4 @@
-import { readChain } from '../../modules/audit/audit.repository.js';
-import { verifyChain } from '../../modules/audit/audit-chain.fns.js';
+import { verifyAuditChain } from '../../modules/audit/audit-read.repository.js';
 import {
   type Command,
   CommandFailure,
@@ -28,11 +27,11 @@ export const auditCommand: Command = {
       );
     limitPositionals(positionals, 1, USAGE);
     await withExistingServices(async (services) => {
-      const { entries, head } = await readChain(services.database.db);
-      const problem = verifyChain(entries, head);
+      // The same check as GET /api/v1/audit-events/verify: in pages, in one read snapshot.
+      const { entries, problem } = await verifyAuditChain(services.database.db);
       if (problem)
         throw new CommandFailure(`audit chain broken at entry ${problem.seq}: ${problem.problem.replaceAll('_', ' ')}`);
-      printLine(`audit chain intact: ${entries.length} entries`);
+      printLine(`audit chain intact: ${entries} entries`);
     });
   },
 };

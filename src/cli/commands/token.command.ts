@@ -15,7 +15,7 @@ import {
 } from '../command.js';
 
 const USAGE = [
-  "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--name N]",
+  "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--system KEY [--system KEY2]] [--name N]",
   'token list [--json]',
   'token revoke ID',
 ];
@@ -25,18 +25,20 @@ async function create(args: string[]): Promise<void> {
   const options = {
     workspace: { type: 'string', multiple: true },
     scope: { type: 'string', multiple: true },
+    system: { type: 'string', multiple: true },
     name: { type: 'string' },
   } as const;
   const { values, positionals } = parseCommandArgs(args, options, USAGE);
   limitPositionals(positionals, 0, USAGE);
   const workspaces = (values.workspace ?? []).map((w) => checkedFlag(w, '--workspace', 200, USAGE) ?? '');
   const scopes = values.scope ?? [];
+  const systems = (values.system ?? []).map((key) => checkedFlag(key, '--system', 63, USAGE) ?? '');
   if (workspaces.length === 0) throw new UsageError('--workspace is required', USAGE);
   if (scopes.length === 0) throw new UsageError('--scope is required', USAGE);
   const name = checkedFlag(values.name, '--name', 200, USAGE, false) ?? 'cli';
   const token = await withServices(async (services) => {
     try {
-      return (await services.tokens.create({ name, scopes, workspaces, actor: 'cli' })).token;
+      return (await services.tokens.create({ name, scopes, workspaces, systems, actor: 'cli' })).token;
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       throw new UsageError(`${error.message}; valid scopes: ${TOKEN_SCOPES.join(', ')}`, USAGE);

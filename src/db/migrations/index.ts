@@ -10,6 +10,8 @@ import * as packageExpiry from './2026-11-23T0003-package-expiry.js';
 import * as controllerProfiles from './2026-11-24T0201-controller-profiles.js';
 import * as outboundEvents from './2026-11-24T0005-outbound-events.js';
 import * as outboundWiring from './2026-11-24T0006-outbound-wiring.js';
+import * as auditQueue from './2026-11-24T0101-audit-queue.js';
+import * as dataTasks from './2026-11-24T0301-data-tasks.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -26,5 +28,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0003-package-expiry': packageExpiry,
   '2026-11-24T0005-outbound-events': outboundEvents,
   '2026-11-24T0006-outbound-wiring': outboundWiring,
+  '2026-11-24T0101-audit-queue': auditQueue,
   '2026-11-24T0201-controller-profiles': controllerProfiles,
+  '2026-11-24T0301-data-tasks': dataTasks,
 };

@@ -12,8 +12,8 @@ declare module 'fastify' {
     principal: Principal;
   }
   interface FastifyContextConfig {
-    /** The scope a route requires (PRODUCT.md §2.2). */
-    scope?: string;
+    /** The scope a route requires (PRODUCT.md §2.2); a list: any one of them. */
+    scope?: string | readonly string[];
   }
 }
 
@@ -63,7 +63,8 @@ function admit(request: FastifyRequest, principal: Principal | null): HttpError 
   // A token's id (`token:tok_…`) names no person; an OIDC principal's id carries the IdP's `sub`.
   request.log.debug({ principal: principal.id.startsWith('token:') ? principal.id : 'oidc' }, 'authenticated');
   const scope = request.routeOptions.config.scope;
-  if (scope && !hasScope(principal.scopes, scope)) return errors.missingScope(scope);
+  if (scope && !hasScope(principal.scopes, scope))
+    return errors.missingScope(typeof scope === 'string' ? scope : scope.join(' or '));
   request.principal = principal;
   return undefined;
 }

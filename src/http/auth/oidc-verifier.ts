@@ -23,6 +23,22 @@ function workspacesOf(claim: unknown): Principal['workspaces'] {
   return new Set();
 }
 
+/** Longest display name kept (the audit column holds 300). */
+const NAME_MAX = 200;
+
+/**
+ * The operator's display name for the audit trail: the `nameClaim` claim, else `email`, else
+ * `sub` (the first non-empty string, cut to {@link NAME_MAX} code points). An operator's own
+ * name or e-mail, not a data subject's.
+ */
+function displayName(payload: Record<string, unknown>, nameClaim: string, sub: string): string {
+  for (const claim of [nameClaim, 'email']) {
+    const value = payload[claim];
+    if (typeof value === 'string' && value.trim() !== '') return [...value.trim()].slice(0, NAME_MAX).join('');
+  }
+  return sub;
+}
+
 /**
  * True when the issuer's key set could not be had (timeout, network error, non-200, malformed
  * JWKS): the token may be good, so the answer is 503, not 401. Token faults are JOSEError
@@ -47,7 +63,12 @@ export function createOidcVerifier(config: OidcConfig): OidcVerifier {
     try {
       const { payload } = await jwtVerify(jwt, jwks, { issuer: config.issuer, audience: config.audience, clockTolerance: 5 });
       if (typeof payload.sub !== 'string' || payload.sub === '') return null;
-      return { id: `oidc:${payload.sub}`, scopes: scopesOf(payload), workspaces: workspacesOf(payload[config.workspacesClaim]) };
+      return {
+        id: `oidc:${payload.sub}`,
+        name: displayName(payload, config.nameClaim, payload.sub),
+        scopes: scopesOf(payload),
+        workspaces: workspacesOf(payload[config.workspacesClaim]),
+      };
     } catch (error) {
       if (isKeySetUnavailable(error)) throw errors.unavailable();
       return null;

@@ -1,9 +1,19 @@
-import { InvalidCursorError } from '../../modules/privacy-requests/privacy-request.service.js';
+import { InvalidCursorError } from '../../lib/cursor.js';
 import {
   InvalidTransitionError,
   RequestNotFoundError,
   SelfApprovalError,
 } from '../../modules/privacy-requests/privacy-request-actions.service.js';
+import {
+  DataSystemNotFoundError,
+  EndpointNotInWorkspaceError,
+  SystemKeyTakenError,
+} from '../../modules/data-systems/data-system.types.js';
+import {
+  DataTaskNotFoundError,
+  TaskAlreadyFinalError,
+  TaskResultRefusedError,
+} from '../../modules/data-systems/data-task.service.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
 import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import { InvalidMessageCursorError, MessageNotFoundError } from '../../modules/outbound-events/message-log.service.js';
@@ -23,9 +33,21 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof InvalidTransitionError) return errors.invalidTransition(error.action, error.status);
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
-  if (error instanceof InvalidCursorError) return errors.invalidCursor();
+  if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);
   if (error instanceof EndpointNotFoundError) return errors.notFound('Webhook endpoint');
   if (error instanceof MessageNotFoundError) return errors.notFound('Message');
-  if (error instanceof InvalidMessageCursorError) return errors.invalidCursor();
+  // The message log's own cursors (not yet bound to their query) keep their 400.
+  if (error instanceof InvalidMessageCursorError) return errors.unissuedCursor();
+  return fromDataTaskError(error);
+}
+
+/** The data-systems module's errors (PRODUCT.md §2.9). */
+function fromDataTaskError(error: unknown): HttpError | RequestValidationError | null {
+  if (error instanceof DataSystemNotFoundError) return errors.notFound('Data system');
+  if (error instanceof SystemKeyTakenError) return errors.systemKeyTaken(error.key);
+  if (error instanceof EndpointNotInWorkspaceError) return errors.endpointNotInWorkspace(error.endpointId);
+  if (error instanceof DataTaskNotFoundError) return errors.notFound('Data task');
+  if (error instanceof TaskAlreadyFinalError) return errors.taskAlreadyFinal(error.status);
+  if (error instanceof TaskResultRefusedError) return errors.taskResultRefused(error.problems);
   return null;
 }

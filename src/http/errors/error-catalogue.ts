@@ -64,7 +64,24 @@ export const errors = {
   /** A field of an integration is refused by the service (`message` says why). */
   integrationFieldInvalid: (field: string, message: string, input: unknown) =>
     new RequestValidationError([{ type: 'value_error', loc: ['body', field], msg: message, input, ctx: { error: {} } }]),
-  invalidCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
+  /** A query parameter that matched its pattern but names no real value (`2026-02-30T…`). */
+  invalidQueryValue: (name: string, message: string, input: string) =>
+    new RequestValidationError([
+      { type: 'value_error', loc: ['query', name], msg: `Value error, ${message}`, input, ctx: { error: {} } },
+    ]),
+  /** A cursor of a list whose cursors are not bound to their query yet (the webhook message log). */
+  unissuedCursor: () => new HttpError(400, 'The cursor is not valid; start again without one'),
+  /** A cursor this service did not issue, or issued for another query (its filters are bound into it). */
+  invalidCursor: (cursor: string) =>
+    new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['query', 'cursor'],
+        msg: 'Value error, the cursor is not valid for this query; start again without one',
+        input: cursor,
+        ctx: { error: {} },
+      },
+    ]),
   invalidTransition: (action: string, status: string) =>
     new HttpError(409, `Cannot ${action === 'corrections' ? 'correct' : action} a request in status ${status}`),
   selfApproval: () =>
@@ -80,6 +97,34 @@ export const errors = {
       problems.length > 0
         ? problems.map((p) => redactedValueError(['body', 'changes', p.field], `Value error, ${p.problem.replaceAll('_', ' ')}`))
         : [redactedValueError(['body', 'changes'], `Value error, ${reason}`)],
+    ),
+
+  // Data systems and tasks (PRODUCT.md §2.9).
+  systemKeyTaken: (key: string) =>
+    new HttpError(409, `This workspace already has a data system with key ${key} (a deleted system keeps its key)`),
+  /** `endpoint_id` names no webhook endpoint of the system's workspace. */
+  endpointNotInWorkspace: (input: unknown) =>
+    new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['body', 'endpoint_id'],
+        msg: 'Value error, not a webhook endpoint of this workspace',
+        input,
+        ctx: { error: {} },
+      },
+    ]),
+  taskAlreadyFinal: (status: string) =>
+    new HttpError(409, `This data task is already ${status}; a task result cannot be changed`),
+  /** A task result refused: one item per category outside the task (or data the task does not take). */
+  taskResultRefused: (problems: readonly { loc: (string | number)[]; input: unknown; problem: string }[]) =>
+    new RequestValidationError(
+      problems.map((p) => ({
+        type: 'value_error',
+        loc: [...p.loc],
+        msg: `Value error, ${p.problem}`,
+        input: p.input,
+        ctx: { error: {} },
+      })),
     ),
 
   // Webhooks (PRODUCT.md §2.6). None names which check failed.

@@ -32,15 +32,16 @@ function categoriesOf(pkg: Json): CategoryPart[] {
 }
 
 /**
- * The package's `systems` (PRODUCT §2.9: `systems.<key>` holds each system's data) as parts. An
- * entry shaped `{name, data}` gives its name; any other value is the data, named by its key.
+ * The package's `systems` (PRODUCT §2.9: `systems.<key>` holds each system's data) as parts,
+ * each named by `names` (the workspace's data systems by key). An entry shaped `{name, data}`
+ * gives its own name; a key without a name is its own name.
  */
-export function systemParts(value: unknown): SystemPart[] | undefined {
+export function systemParts(value: unknown, names: ReadonlyMap<string, string> = new Map()): SystemPart[] | undefined {
   if (!isObject(value)) return undefined;
   return Object.entries(value).map(([key, part]) =>
     isObject(part) && typeof part.name === 'string' && 'data' in part
       ? { key, name: part.name, data: part.data }
-      : { key, name: key, data: part },
+      : { key, name: names.get(key) ?? key, data: part },
   );
 }
 
@@ -51,13 +52,14 @@ function rightsOf(value: unknown, controller: ControllerProfileFields | null): R
 
 /**
  * What the letter of `pkg` (a stored access/export package, parsed, with its statements: see
- * request-results.service.ts) shows, with the request it answers. Tolerant of older packages:
+ * request-results.service.ts) shows, with the request it answers and the names of the
+ * workspace's data systems (`systemNames`, by key). Tolerant of older packages:
  * a missing part is left empty or stated from the service's own words.
  */
-export function letterInput(pkg: Json, request: PrivacyRequestRow): LetterInput {
+export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?: ReadonlyMap<string, string>): LetterInput {
   const controller = isObject(pkg.controller) ? (pkg.controller as unknown as ControllerProfileFields) : null;
   const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
-  const systems = systemParts(pkg.systems);
+  const systems = systemParts(pkg.systems, systemNames);
   return {
     request: {
       id: request.id,

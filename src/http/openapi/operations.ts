@@ -133,6 +133,18 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'List privacy requests',
     description: 'Newest first, with cursor pagination and filters (status, type, overdue). Scope `privacy:read`.',
   },
+  'GET /api/v1/audit-events': {
+    operationId: 'listAuditEvents',
+    summary: 'List audit entries',
+    description:
+      'The audit trail, oldest first, with cursor pagination (the cursor is bound to the filters) and filters `workspace_id`, `target_type`, `target_id`, `action`. `target_type=privacy_request&target_id=pr_…` is the request’s timeline, its data tasks’ entries included. Scope `privacy:read` sees entries of its workspaces about privacy requests, data tasks and policy layers; `admin` sees every entry of its workspaces (entries without a workspace need `*`).',
+  },
+  'GET /api/v1/audit-events/verify': {
+    operationId: 'verifyAuditChain',
+    summary: 'Verify the audit hash chain',
+    description:
+      'Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). Scope `admin`.',
+  },
   'GET /api/v1/privacy/requests/{id}': {
     operationId: 'getPrivacyRequest',
     summary: 'Get a privacy request',
@@ -247,6 +259,53 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Remove an integration',
     description: 'Its deliveries are refused from then on. Audited. Scope `admin`.',
     responses: { 204: empty('Removed') },
+  },
+  'POST /api/v1/data-systems': {
+    operationId: 'createDataSystem',
+    summary: 'Register a data system',
+    description:
+      'A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9). `key` is unique per workspace, deleted systems included (409). An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited. Scope `admin`.',
+  },
+  'GET /api/v1/data-systems': {
+    operationId: 'listDataSystems',
+    summary: 'List data systems',
+    description: 'The live (not deleted) data systems of the workspaces the token covers, or of `workspace_id`. Scope `admin`.',
+  },
+  'GET /api/v1/data-systems/{id}': {
+    operationId: 'getDataSystem',
+    summary: 'Get a data system',
+    description: 'A live data system; deleted ones and those of other workspaces are 404. Scope `admin`.',
+  },
+  'PATCH /api/v1/data-systems/{id}': {
+    operationId: 'updateDataSystem',
+    summary: 'Change a data system',
+    description:
+      'Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none). New values apply to tasks created afterwards. Audited. Scope `admin`.',
+  },
+  'DELETE /api/v1/data-systems/{id}': {
+    operationId: 'deleteDataSystem',
+    summary: 'Delete a data system',
+    description:
+      'It gets no new tasks; its open tasks stay and can still be answered; its key stays reserved. Audited. Scope `admin`.',
+    responses: { 204: empty('Deleted') },
+  },
+  'GET /api/v1/data-tasks': {
+    operationId: 'listDataTasks',
+    summary: 'List data tasks',
+    description:
+      'Tasks of the workspaces the token covers (of its systems only, for a token limited to systems), newest first, cursor-paged; `overdue=true`: pending and past `due_at`. Scope `privacy:read` or `tasks:write`.',
+  },
+  'GET /api/v1/data-tasks/{id}': {
+    operationId: 'getDataTask',
+    summary: 'Get a data task',
+    description:
+      "A task with its result. Outside the caller's workspaces or systems: 404. Scope `privacy:read` or `tasks:write`.",
+  },
+  'POST /api/v1/data-tasks/{id}/result': {
+    operationId: 'reportDataTaskResult',
+    summary: "Report a data task's result",
+    description:
+      "The final outcome of a task (`completed`, `failed`, `not_applicable`) with counts, data (access/export) and what was erased and kept (deletion). Immutable once final (409). Categories outside the task are a 422. The last pending task's result ends the request (completed, or failed naming the systems). Audited. Scope `tasks:write`, the task's workspace and, for a token limited to systems, its system (else 404).",
   },
   'GET /api/v1/change-events': {
     operationId: 'listChangeEvents',

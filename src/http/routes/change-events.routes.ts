@@ -27,7 +27,7 @@ export async function changeEventRoutes(app: FastifyInstance, opts: { services: 
       const { query } = request;
       assertWorkspace(request, query.workspace_id);
       const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'chg');
-      if (before === null) throw errors.invalidCursor();
+      if (before === null) throw errors.invalidCursor(query.cursor as string);
       const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
       const rows = await changeEvents.list({
         workspaceId: query.workspace_id,

@@ -39,7 +39,7 @@ export async function controllerProfileRoutes(app: FastifyInstance, opts: { serv
     },
     async (request) => {
       assertWorkspace(request, request.params.workspace_id);
-      return controllers.put(request.params.workspace_id, request.body, request.principal.id);
+      return controllers.put(request.params.workspace_id, request.body, request.principal);
     },
   );
 }

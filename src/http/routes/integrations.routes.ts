@@ -38,7 +38,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
       const body = request.body;
       assertWorkspace(request, body.workspace_id);
       try {
-        const created = await integrations.create(body, request.principal.id);
+        const created = await integrations.create(body, request.principal);
         return reply.code(201).header('Location', `/api/v1/integrations/${created.id}`).send(created);
       } catch (error) {
         if (error instanceof IntegrationInputError) throw inputError(error, body);
@@ -90,7 +90,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
       const { id } = request.params;
       const found = await integrations.get(id);
       if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
-      await integrations.remove(id, request.principal.id);
+      await integrations.remove(id, request.principal);
       return reply.code(204).send();
     },
   );

@@ -71,7 +71,7 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
       },
       async (request) => {
         const { workspace_id, repository } = layerTarget(request, request.params);
-        return policies.putLayer(workspace_id, repository, request.body, request.principal.id);
+        return policies.putLayer(workspace_id, repository, request.body, request.principal);
       },
     );
     typed.delete(
@@ -82,7 +82,7 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: Servi
       },
       async (request, reply) => {
         const { workspace_id, repository } = layerTarget(request, request.params);
-        if (!(await policies.deleteLayer(workspace_id, repository, request.principal.id))) throw errors.notFound('Policy layer');
+        if (!(await policies.deleteLayer(workspace_id, repository, request.principal))) throw errors.notFound('Policy layer');
         return reply.code(204).send();
       },
     );

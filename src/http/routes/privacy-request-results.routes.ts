@@ -65,7 +65,8 @@ export async function privacyRequestResultRoutes(app: FastifyInstance, opts: { s
       const result = found(await opts.services.requestResults.read(request.principal, request.params.id, 'package'), 'package');
       reply.header('Vary', 'Accept');
       if (!wantsHtml(request.query.format, request.headers.accept)) return asJson(reply, result.json);
-      const html = renderAccessLetter(letterInput(JSON.parse(result.json) as Record<string, unknown>, result.request));
+      const names = await opts.services.dataSystems.namesIn(result.request.workspace_id);
+      const html = renderAccessLetter(letterInput(JSON.parse(result.json) as Record<string, unknown>, result.request, names));
       return reply
         .header('Content-Security-Policy', LETTER_CSP)
         .type('text/html; charset=utf-8')

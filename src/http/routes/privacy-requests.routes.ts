@@ -96,8 +96,14 @@ export async function privacyRequestRoutes(app: FastifyInstance, opts: { service
     async (request) => {
       // The validator fills `limit` with its default (50).
       const { query } = request;
-      assertWorkspace(request, query.workspace_id);
-      return privacyRequests.list({ ...query, limit: query.limit ?? DEFAULT_PAGE_LIMIT });
+      const { principal } = request;
+      for (const workspaceId of query.workspace_id ?? []) assertWorkspace(request, workspaceId);
+      if (query.due_before !== undefined && !S.isCalendarDay(query.due_before))
+        throw errors.invalidQueryValue('due_before', 'not a real calendar day', query.due_before);
+      // Without workspace_id: every workspace the caller may read (the cross-workspace queue).
+      const workspaceIds = query.workspace_id ?? (principal.workspaces === '*' ? null : [...principal.workspaces]);
+      const { workspace_id: _named, ...filters } = query;
+      return privacyRequests.list({ ...filters, workspace_ids: workspaceIds, limit: query.limit ?? DEFAULT_PAGE_LIMIT });
     },
   );
 }

@@ -40,7 +40,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, opts: { servic
     async (request, reply) => {
       const body = request.body;
       assertWorkspace(request, body.workspace_id);
-      const created = await checkingUrl(body.url, () => webhookEndpoints.create(body, request.principal.id));
+      const created = await checkingUrl(body.url, () => webhookEndpoints.create(body, request.principal));
       return reply.code(201).header('Location', `/api/v1/webhook-endpoints/${created.id}`).send(created);
     },
   );
@@ -82,14 +82,12 @@ export async function webhookEndpointRoutes(app: FastifyInstance, opts: { servic
     },
     async (request) => {
       const { body } = request;
-      return checkingUrl(body.url, () =>
-        webhookEndpoints.update(request.params.id, body, request.principal.id, coverage(request)),
-      );
+      return checkingUrl(body.url, () => webhookEndpoints.update(request.params.id, body, request.principal, coverage(request)));
     },
   );
 
   typed.delete('/:id', { config, schema: { ...base, params: S.EndpointIdParams } }, async (request, reply) => {
-    await webhookEndpoints.remove(request.params.id, request.principal.id, coverage(request));
+    await webhookEndpoints.remove(request.params.id, request.principal, coverage(request));
     return reply.code(204).send();
   });
 
@@ -100,7 +98,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, opts: { servic
       schema: { ...base, params: S.EndpointIdParams, response: withErrors({ 201: S.EndpointWithSecret, 404: ErrorResponse }) },
     },
     async (request, reply) => {
-      const rotated = await webhookEndpoints.rotateSecret(request.params.id, request.principal.id, coverage(request));
+      const rotated = await webhookEndpoints.rotateSecret(request.params.id, request.principal, coverage(request));
       return reply.code(201).send(rotated);
     },
   );
@@ -131,7 +129,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, opts: { servic
     },
     async (request, reply) => {
       const { id, msg_id } = request.params;
-      return reply.code(202).send(await outboundMessages.retry(id, msg_id, request.principal.id, coverage(request)));
+      return reply.code(202).send(await outboundMessages.retry(id, msg_id, request.principal, coverage(request)));
     },
   );
 
@@ -148,7 +146,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, opts: { servic
     },
     async (request, reply) => {
       const since = new Date(request.body.since).toISOString();
-      const requeued = await outboundMessages.recover(request.params.id, since, request.principal.id, coverage(request));
+      const requeued = await outboundMessages.recover(request.params.id, since, request.principal, coverage(request));
       return reply.code(202).send({ requeued });
     },
   );

@@ -50,12 +50,37 @@ export const PrivacyRequestResource = Type.Object({
   links: Type.Object({ self: Type.String() }),
 });
 
-/** `GET /api/v1/privacy/requests` query. */
+/**
+ * RFC 3339 date-time with an offset (`Z` or `±hh:mm`), fields in range; the day is checked
+ * against its month by the route (`due_before`).
+ */
+export const RFC3339_PATTERN =
+  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$';
+
+/** True when an {@link RFC3339_PATTERN} text names a real calendar day (not `2026-02-30`). */
+export function isCalendarDay(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+}
+
+/** Workspaces one list request may name (`workspace_id` repeated). */
+export const MAX_LISTED_WORKSPACES = 50;
+
+/**
+ * `GET /api/v1/privacy/requests` query: the queue (PRODUCT.md §2.3). `workspace_id` may be
+ * repeated or left out (every workspace the caller may read).
+ */
 export const ListPrivacyRequestsQuery = Type.Object({
-  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+  workspace_id: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: MAX_LISTED_WORKSPACES }),
+  ),
   status: Type.Optional(StringEnum(REQUEST_STATUSES)),
   request_type: Type.Optional(StringEnum(REQUEST_TYPES)),
   overdue: Type.Optional(Type.Boolean()),
+  subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+  subject_provider: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  due_before: Type.Optional(Type.String({ pattern: RFC3339_PATTERN, description: 'RFC 3339 date-time' })),
+  sort: Type.Optional(StringEnum(['created_at', 'due_at'] as const, { default: 'created_at' })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
   limit: PageLimit,
 });

@@ -16,6 +16,15 @@ function lastValue(value: unknown): unknown {
   return Array.isArray(value) ? value.at(-1) : value;
 }
 
+/**
+ * A parameter's raw value: every value of a repeated key for a list parameter (FastAPI's
+ * `list[str] = Query()`, a single occurrence is a list of one), else the last one.
+ */
+function rawValue(schema: Schema, value: unknown): unknown {
+  if (schema.type !== 'array' || value === undefined) return lastValue(value);
+  return Array.isArray(value) ? value : [value];
+}
+
 function validateParameters(
   schema: Schema | undefined,
   source: unknown,
@@ -27,7 +36,7 @@ function validateParameters(
   const required = schema.required ?? [];
   const out: Record<string, unknown> = { ...values };
   for (const [name, fieldSchema] of Object.entries(schema.properties)) {
-    const raw = lastValue(values[name]);
+    const raw = rawValue(fieldSchema, values[name]);
     if (raw === undefined) {
       if (required.includes(name)) errors.push(pydanticError.missing([location, name], null));
       else out[name] = fieldSchema.default;

@@ -7,9 +7,17 @@ import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import { newId } from '../../lib/ids.js';
 import { linkEntries } from './audit-chain.fns.js';
 
-/** One audit entry to append. `details` must hold no personal data. */
+/**
+ * One audit entry to append. `details` must hold no personal data (no subject's email, name,
+ * login or raw subject id: keyed pseudonyms only, PRODUCT.md §2.7).
+ */
 export interface AuditEntry {
+  /** Who: `token:tok_…`, `oidc:<sub>`, `integration:int_…`, or the service (`worker`, `cli`…). */
   actor: string;
+  /** The actor's name (a token's name, an OIDC display claim); absent: the actor itself is its name. */
+  actorName?: string;
+  /** The privacy request the entry belongs to: set on a request's and its data tasks' entries (its timeline). */
+  requestId?: string;
   action: string;
   targetType: string;
   targetId: string;
@@ -38,6 +46,8 @@ export async function appendAuditEvents(db: Executor, entries: readonly AuditEnt
     entries.map((entry) => ({
       occurred_at: entry.occurredAt,
       actor: entry.actor,
+      actor_name: entry.actorName ?? entry.actor,
+      request_id: entry.requestId ?? null,
       action: entry.action,
       target_type: entry.targetType,
       target_id: entry.targetId,
@@ -74,6 +84,14 @@ export function recordAudit(unit: UnitOfWork, entry: AuditEntry): void {
   unit.defer(auditTrail, entry);
 }
 
+/** Who acted, for a service method that audits: an actor id alone, or an id and the name to record (a Principal is one). */
+export type ActorRef = string | { readonly id: string; readonly name: string };
+
+/** The `actor` and `actorName` of an {@link AuditEntry} for `actor`. */
+export function actorFields(actor: ActorRef): { actor: string; actorName?: string } {
+  return typeof actor === 'string' ? { actor } : { actor: actor.id, actorName: actor.name };
+}
+
 /**
  * Every entry in chain order, and the head, read in one snapshot ({@link withReadSnapshot}), so a
  * chain that grows while it is read is seen as it was at one moment: its entries and its head
@@ -93,6 +111,8 @@ export async function readChain(db: Kysely<DB>) {
         'target_id',
         'workspace_id',
         'details',
+        'actor_name',
+        'request_id',
         'prev_hash',
         'hash',
       ])

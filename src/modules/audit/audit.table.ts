@@ -11,6 +11,13 @@ export interface AuditEventTable {
   target_id: string;
   workspace_id: string | null;
   details: string;
+  /**
+   * The actor's name when the entry was written (a token's name, an OIDC operator's display
+   * claim, `worker`…); null on entries written before 2026-11-24. Hashed when set.
+   */
+  actor_name: string | null;
+  /** The privacy request the entry belongs to (its own entries and its data tasks'), or null. */
+  request_id: string | null;
   /** Position in the hash chain, from 1. */
   seq: number;
   /** Hash of the previous entry (64 zeros for the first). */

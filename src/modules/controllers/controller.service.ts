@@ -2,7 +2,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import { fieldNames, profileFields, toControllerProfile } from './controller.fns.js';
 import { findControllerProfile, writeControllerProfile } from './controller.repository.js';
 import type { ControllerProfile, ControllerProfileFields } from './controller.types.js';
@@ -19,15 +19,25 @@ export function createControllerService(deps: { db: Executor; clock: Clock }) {
   const { db, clock } = deps;
 
   /** One attempt: @returns the written profile, or null when a concurrent writer took the version. */
-  async function attempt(workspaceId: string, fields: ControllerProfileFields, actor: string): Promise<ControllerProfile | null> {
+  async function attempt(
+    workspaceId: string,
+    fields: ControllerProfileFields,
+    actor: ActorRef,
+  ): Promise<ControllerProfile | null> {
     const now = toTimestamp(clock());
     return runUnitOfWork(db, async (unit) => {
       const current = await findControllerProfile(unit.tx, workspaceId);
       const version = (current?.version ?? 0) + 1;
-      const row = { workspace_id: workspaceId, profile: JSON.stringify(fields), version, updated_at: now, updated_by: actor };
+      const row = {
+        workspace_id: workspaceId,
+        profile: JSON.stringify(fields),
+        version,
+        updated_at: now,
+        updated_by: actorFields(actor).actor,
+      };
       if (!(await writeControllerProfile(unit.tx, row))) return null;
       recordAudit(unit, {
-        actor,
+        ...actorFields(actor),
         action: 'controller.profile_written',
         targetType: 'controller_profile',
         targetId: workspaceId,
@@ -52,7 +62,7 @@ export function createControllerService(deps: { db: Executor; clock: Clock }) {
      * @returns the stored profile.
      * @throws Error after {@link MAX_WRITE_ATTEMPTS} lost races (not expected in practice).
      */
-    async put(workspaceId: string, input: ControllerProfileFields, actor: string): Promise<ControllerProfile> {
+    async put(workspaceId: string, input: ControllerProfileFields, actor: ActorRef): Promise<ControllerProfile> {
       const fields = profileFields(input);
       for (let i = 1; i <= MAX_WRITE_ATTEMPTS; i++) {
         try {

@@ -7,7 +7,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import * as repo from './integration.repository.js';
 import {
   type CreateIntegrationInput,
@@ -145,7 +145,7 @@ export function createIntegrationService(deps: {
      * @throws IntegrationInputError when a field the kind needs is missing or the secret is unusable.
      * @throws NamespaceTakenError when the workspace already has an integration of this kind for the namespace.
      */
-    async create(input: CreateIntegrationInput, actor: string): Promise<IntegrationResource> {
+    async create(input: CreateIntegrationInput, actor: ActorRef): Promise<IntegrationResource> {
       checkShape(input);
       const identity = input.kind === 'identity';
       const row: repo.IntegrationRow = {
@@ -164,7 +164,7 @@ export function createIntegrationService(deps: {
           const { tx } = unit;
           await repo.insertIntegration(tx, row);
           recordAudit(unit, {
-            actor,
+            ...actorFields(actor),
             action: 'integration.created',
             targetType: 'integration',
             targetId: row.id,
@@ -240,7 +240,7 @@ export function createIntegrationService(deps: {
     },
 
     /** @returns false when no integration has this id. */
-    async remove(id: string, actor: string): Promise<boolean> {
+    async remove(id: string, actor: ActorRef): Promise<boolean> {
       try {
         return await removeAudited(id, actor);
       } finally {
@@ -250,13 +250,13 @@ export function createIntegrationService(deps: {
     },
   };
 
-  function removeAudited(id: string, actor: string): Promise<boolean> {
+  function removeAudited(id: string, actor: ActorRef): Promise<boolean> {
     return runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
       const row = await repo.findIntegration(tx, id);
       if (!row || !(await repo.deleteIntegration(tx, id))) return false;
       recordAudit(unit, {
-        actor,
+        ...actorFields(actor),
         action: 'integration.removed',
         targetType: 'integration',
         targetId: id,

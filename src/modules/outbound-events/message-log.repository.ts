@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import type { OutboundMessageStatus, OutboundMessageTable } from './outbound-event.table.js';
 
 export type OutboundMessageRow = Selectable<OutboundMessageTable>;
@@ -65,8 +66,29 @@ export async function redactSentMessages(db: Executor, ids: readonly string[]): 
     .where('payload', 'not like', '%"redacted":true%')
     .execute();
   for (const row of rows) {
-    const payload = JSON.stringify({ type: row.event_type, timestamp: row.created_at, data: { id: row.request_id, redacted: true } });
+    const payload = JSON.stringify({
+      type: row.event_type,
+      timestamp: row.created_at,
+      data: { id: row.request_id, redacted: true },
+    });
     await db.updateTable('outbound_messages').set({ payload }).where('id', '=', row.id).execute();
   }
   return rows.length;
+}
+
+/** Redaction of sent payloads as a deferred write: the requests' sent messages lose their payload at commit. */
+const payloadRedaction: DeferredWrites<string> = {
+  name: 'outbound payload redaction',
+  flush: async (tx, ids) => {
+    await redactSentMessages(tx, [...new Set(ids)]);
+  },
+};
+
+/**
+ * Redacts, right before `unit` commits, the payloads of the messages already sent about request
+ * `requestId` ({@link redactSentMessages}): for a deletion that ends, whose `data_task.created`
+ * messages named the accounts it erased.
+ */
+export function redactSentMessagesAtCommit(unit: UnitOfWork, requestId: string): void {
+  unit.defer(payloadRedaction, requestId);
 }

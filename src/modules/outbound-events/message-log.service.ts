@@ -2,7 +2,7 @@ import type { Executor } from '../../db/executor.js';
 import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import type { OutboundMessageStatus } from './outbound-event.table.js';
 import * as repo from './message-log.repository.js';
 import { findEndpoint } from './webhook-endpoint.repository.js';
@@ -90,7 +90,7 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
     async retry(
       endpointId: string,
       messageId: string,
-      actor: string,
+      actor: ActorRef,
       covers: (workspaceId: string) => boolean,
     ): Promise<OutboundMessageResource> {
       const endpoint = await endpointOf(endpointId, covers);
@@ -99,7 +99,7 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
         if (!(await repo.findMessage(unit.tx, endpointId, messageId))) throw new MessageNotFoundError(messageId);
         await repo.requeueMessage(unit.tx, messageId, at);
         recordAudit(unit, {
-          actor,
+          ...actorFields(actor),
           action: 'webhook_endpoint.message_retried',
           targetType: 'webhook_endpoint',
           targetId: endpointId,
@@ -115,13 +115,13 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
      * Queues every `failed` message of the endpoint created at or after `since` again.
      * @returns how many were queued. @throws EndpointNotFoundError
      */
-    async recover(endpointId: string, since: string, actor: string, covers: (workspaceId: string) => boolean): Promise<number> {
+    async recover(endpointId: string, since: string, actor: ActorRef, covers: (workspaceId: string) => boolean): Promise<number> {
       const endpoint = await endpointOf(endpointId, covers);
       return runUnitOfWork(db, async (unit) => {
         const at = toTimestamp(clock());
         const count = await repo.requeueFailedSince(unit.tx, endpointId, since, at);
         recordAudit(unit, {
-          actor,
+          ...actorFields(actor),
           action: 'webhook_endpoint.recovered',
           targetType: 'webhook_endpoint',
           targetId: endpointId,

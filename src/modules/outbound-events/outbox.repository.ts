@@ -14,6 +14,12 @@ export interface OutboundEvent {
   readonly occurredAt?: string;
   /** The privacy request the event reports, if any: lets an erasure find the messages about it. */
   readonly requestId?: string;
+  /**
+   * Only this endpoint (`ep_…`) of the workspace receives it (still if enabled and subscribed):
+   * a data system's `data_task.created` goes to its own endpoint alone, since it carries the
+   * subject's identities. Absent: every subscribed endpoint of the workspace.
+   */
+  readonly endpointId?: string;
 }
 
 /** The outbox as a kind of deferred write: messages are inserted right before COMMIT. */
@@ -55,6 +61,7 @@ async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEven
     const payload = JSON.stringify({ type: event.type, timestamp: at, data: event.data });
     return endpoints
       .filter((ep) => ep.workspace_id === event.workspaceId && subscribes(ep.event_types, event.type))
+      .filter((ep) => event.endpointId === undefined || ep.id === event.endpointId)
       .map((ep) => ({
         id: newId('msg'),
         endpoint_id: ep.id,

@@ -3,7 +3,7 @@ import { runUnitOfWork, type UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import { checkDestination } from './address-guard.js';
 import type { EventType } from './event-types.js';
 import { newEndpointSecret, PREVIOUS_SECRET_TTL_MS } from './signing.js';
@@ -50,9 +50,9 @@ function storedTypes(types: readonly EventType[] | null | undefined): string | n
 export function createWebhookEndpointService(deps: { db: Executor; clock: Clock; secretBox: SecretBox; allowPrivate: boolean }) {
   const { db, clock, secretBox } = deps;
 
-  function audit(unit: UnitOfWork, actor: string, action: string, row: repo.WebhookEndpointRow, at: string, details = {}) {
+  function audit(unit: UnitOfWork, actor: ActorRef, action: string, row: repo.WebhookEndpointRow, at: string, details = {}) {
     recordAudit(unit, {
-      actor,
+      ...actorFields(actor),
       action: `webhook_endpoint.${action}`,
       targetType: 'webhook_endpoint',
       targetId: row.id,
@@ -74,7 +74,7 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
      * Registers an endpoint and returns it with its new secret.
      * @throws ForbiddenDestinationError when the URL is not `https://` or names a forbidden address.
      */
-    async create(input: CreateEndpointInput, actor: string): Promise<EndpointWithSecret> {
+    async create(input: CreateEndpointInput, actor: ActorRef): Promise<EndpointWithSecret> {
       checkDestination(input.url, deps.allowPrivate);
       const secret = newEndpointSecret();
       const at = toTimestamp(clock());
@@ -118,7 +118,7 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
     async update(
       id: string,
       input: UpdateEndpointInput,
-      actor: string,
+      actor: ActorRef,
       covers: (workspaceId: string) => boolean,
     ): Promise<WebhookEndpointResource> {
       if (input.url !== undefined) checkDestination(input.url, deps.allowPrivate);
@@ -149,7 +149,7 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
      * ({@link PREVIOUS_SECRET_TTL_MS}), so receivers can switch without losing a delivery.
      * @throws EndpointNotFoundError
      */
-    async rotateSecret(id: string, actor: string, covers: (workspaceId: string) => boolean): Promise<EndpointWithSecret> {
+    async rotateSecret(id: string, actor: ActorRef, covers: (workspaceId: string) => boolean): Promise<EndpointWithSecret> {
       const secret = newEndpointSecret();
       return runUnitOfWork(db, async (unit) => {
         const row = await locked(unit, id, covers);
@@ -168,7 +168,7 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
     },
 
     /** Deletes an endpoint and its messages. @throws EndpointNotFoundError */
-    async remove(id: string, actor: string, covers: (workspaceId: string) => boolean): Promise<void> {
+    async remove(id: string, actor: ActorRef, covers: (workspaceId: string) => boolean): Promise<void> {
       await runUnitOfWork(db, async (unit) => {
         const row = await locked(unit, id, covers);
         await repo.deleteEndpoint(unit.tx, id);

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/executor.js';
 import { type Clock, timestampSource, toTimestamp } from '../../lib/clock.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import * as repo from './policy.repository.js';
 import type { Policy, PolicyLayerSettings, PolicySources } from './policy.types.js';
 import { effectiveVersion, mergePolicy, normalizeRepository } from './policy-merge.fns.js';
@@ -69,7 +69,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
     ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
   });
 
-  async function writeVersion(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
+  async function writeVersion(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: ActorRef) {
     const now = toTimestamp(clock());
     return runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
@@ -82,7 +82,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
         version,
         settings: serialized,
         changed_at: now,
-        changed_by: actor,
+        changed_by: actorFields(actor).actor,
       });
       if (serialized !== null)
         await repo.upsertLayer(tx, {
@@ -91,11 +91,11 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
           settings: serialized,
           version,
           updated_at: now,
-          updated_by: actor,
+          updated_by: actorFields(actor).actor,
         });
       const action = serialized === null ? 'policy.layer_deleted' : 'policy.layer_written';
       recordAudit(unit, {
-        actor,
+        ...actorFields(actor),
         action,
         targetType: 'policy_layer',
         targetId: `${workspaceId}/${repository}`,
@@ -134,7 +134,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
   });
 
   /** Retries when a concurrent writer took the same version number (primary key conflict). */
-  async function write(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: string) {
+  async function write(workspaceId: string, repository: string, settings: PolicyLayerSettings | null, actor: ActorRef) {
     for (let attempt = 1; ; attempt++) {
       try {
         const written = await writeVersion(workspaceId, repository, settings, actor);
@@ -180,7 +180,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
       workspaceId: string,
       repository: string | null,
       settings: PolicyLayerSettings,
-      actor: string,
+      actor: ActorRef,
     ): Promise<PolicyLayer> {
       const layer = await write(workspaceId, repository === null ? '' : normalizeRepository(repository), settings, actor);
       if (!layer) throw new Error('layer write returned nothing');
@@ -188,7 +188,7 @@ export function createPolicyService(deps: { db: Executor; clock: Clock; external
     },
 
     /** Removes a layer. @returns false when it was not set. */
-    async deleteLayer(workspaceId: string, repository: string | null, actor: string): Promise<boolean> {
+    async deleteLayer(workspaceId: string, repository: string | null, actor: ActorRef): Promise<boolean> {
       const key = repository === null ? '' : normalizeRepository(repository);
       return (await write(workspaceId, key, null, actor)) !== null;
     },

@@ -1,6 +1,10 @@
 import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
-import { saveResult } from './result.repository.js';
+import { saveResultJson } from './result.repository.js';
+import type { Updateable } from 'kysely';
+import type { PrivacyRequestTable } from './privacy-request.table.js';
+import { afterOwnStep } from '../data-systems/data-task-completion.js';
+import { closeTasksOfEndedRequest } from '../data-systems/data-task-closing.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { applyCorrections } from '../subject-data/correction.js';
@@ -79,9 +83,16 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         if (action === 'approve' && row.filed_by === principal.id) throw new SelfApprovalError();
         const at = toTimestamp(clock());
         const report = action === 'corrections' ? await applyCorrections(tx, row, input.changes ?? {}, clock()) : undefined;
-        const fields = { ...changedFields(action, row, next, input.reason, at), updated_at: at };
+        let fields: Updateable<PrivacyRequestTable> = { ...changedFields(action, row, next, input.reason, at), updated_at: at };
+        if (report !== undefined) {
+          // The corrections are the request's own step; its data tasks decide its end (PRODUCT §2.9).
+          const after = await afterOwnStep(tx, row, { pkg: null, report: JSON.stringify(report) }, at);
+          const { status, status_reason, completed_at } = after;
+          fields = { ...fields, status, status_reason, completed_at };
+          await saveResultJson(tx, id, null, after.report, at);
+        }
         const updated = await repo.updateRequest(tx, id, fields);
-        if (report !== undefined) await saveResult(tx, id, undefined, report, at);
+        if (action === 'reject' || action === 'cancel') await closeTasksOfEndedRequest(unit, id, principal, at);
         const details = {
           from: row.status,
           to: updated.status,
@@ -90,6 +101,8 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         };
         recordAudit(unit, {
           actor: principal.id,
+          actorName: principal.name,
+          requestId: id,
           action: `privacy_request.${action}`,
           targetType: 'privacy_request',
           targetId: id,

@@ -2,7 +2,6 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import { OPEN_STATUSES } from './deadline.fns.js';
 import type { PrivacyRequestTable } from './privacy-request.table.js';
 
 export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
@@ -69,50 +68,6 @@ export async function findIdByClientRequestId(
     .where('client_request_id', '=', clientRequestId)
     .executeTakeFirst();
   return row?.id;
-}
-
-/** Filters of the list endpoint; `before` is the id to page after (newest first). */
-export interface RequestListFilter {
-  workspaceId: string;
-  status?: string;
-  requestType?: string;
-  overdue?: boolean;
-  /** RFC 3339 UTC "now", for the overdue filter. */
-  now: string;
-  before?: string;
-  limit: number;
-}
-
-/**
- * A page of requests, newest first (ids are time-sortable).
- *
- * `overdue: true` names the workspace's overdue requests in a subquery that searches
- * `privacy_requests_workspace_status_due_idx` (open status, `coalesce(extended_due_at, due_at)`
- * before now), and the page is read from those ids. As one filter on the newest-first walk it
- * read every request newer than the page's last overdue one, and an overdue request is at
- * least a month old: the walk read a month of the workspace's requests or more, whatever the
- * planner's statistics (`npm run bench:growth`, `?overdue=true`).
- */
-export async function listRequests(db: Executor, f: RequestListFilter): Promise<PrivacyRequestRow[]> {
-  let query = db.selectFrom('privacy_requests').selectAll().where('workspace_id', '=', f.workspaceId);
-  if (f.status !== undefined) query = query.where('status', '=', f.status);
-  if (f.requestType !== undefined) query = query.where('request_type', '=', f.requestType);
-  if (f.before !== undefined) query = query.where('id', '<', f.before);
-  if (f.overdue === true) {
-    query = query.where('id', 'in', (eb) =>
-      eb
-        .selectFrom('privacy_requests')
-        .select('id')
-        .where('workspace_id', '=', f.workspaceId)
-        .where('status', 'in', [...OPEN_STATUSES])
-        .where(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now),
-    );
-  } else if (f.overdue === false) {
-    query = query.where((eb) =>
-      eb.not(eb.and([eb('status', 'in', [...OPEN_STATUSES]), eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<', f.now)])),
-    );
-  }
-  return query.orderBy('id', 'desc').limit(f.limit).execute();
 }
 
 /** The request, locked for this transaction (PostgreSQL `FOR UPDATE`), or undefined. */

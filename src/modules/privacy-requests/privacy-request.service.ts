@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { decodeCursor, toPage } from '../../lib/cursor.js';
+import { decodeBoundCursor, encodeBoundCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { fingerprint } from '../idempotency/idempotency.fns.js';
@@ -18,22 +18,35 @@ import type { PolicyService } from '../policies/policy.service.js';
 import type { Principal } from '../tokens/principal.js';
 import { computeDueAt, regulationLabel } from './deadline.fns.js';
 import { toResource } from './privacy-request.fns.js';
+import { listRequests, type RequestSort } from './privacy-request-list.repository.js';
 import * as repo from './privacy-request.repository.js';
 import type { CreatePrivacyRequestInput, Filing, FilingOutcome, PrivacyRequestResource } from './privacy-request.types.js';
 import { requestFiled } from './request-events.js';
 
-/** Filters for {@link PrivacyRequestService.list}. `cursor` comes from a previous page. */
+/**
+ * Filters for {@link PrivacyRequestService.list} (the queue, PRODUCT.md §2.3). `workspace_ids`
+ * null: every workspace. `cursor` comes from a previous page of the same query.
+ */
 export interface ListRequestsInput {
-  workspace_id: string;
-  status?: string;
-  request_type?: string;
-  overdue?: boolean;
-  cursor?: string;
+  workspace_ids: readonly string[] | null;
+  status?: string | undefined;
+  request_type?: string | undefined;
+  overdue?: boolean | undefined;
+  subject_id?: string | undefined;
+  subject_provider?: string | undefined;
+  /** RFC 3339 (any offset): the binding due date falls before it. */
+  due_before?: string | undefined;
+  sort?: RequestSort | undefined;
+  cursor?: string | undefined;
   limit: number;
 }
 
-/** Thrown by `list` for a cursor this service did not issue. */
-export class InvalidCursorError extends Error {}
+const isIdPosition = (p: readonly unknown[]): p is [string] => p.length === 1 && isRequestId(p[0]);
+const isDuePosition = (p: readonly unknown[]): p is [string, string] =>
+  p.length === 2 && typeof p[0] === 'string' && p[0].length <= 40 && isRequestId(p[1]);
+function isRequestId(value: unknown): value is string {
+  return typeof value === 'string' && /^pr_[0-9A-HJKMNP-TV-Z]{26}$/.test(value);
+}
 
 /**
  * Files, reads and lists privacy requests (PRODUCT.md §2.3). Creation is idempotent per
@@ -84,6 +97,8 @@ export function createPrivacyRequestService(deps: {
     }
     recordAudit(unit, {
       actor: principal.id,
+      actorName: principal.name,
+      requestId: row.id,
       action: 'privacy_request.created',
       targetType: 'privacy_request',
       targetId: row.id,
@@ -144,24 +159,50 @@ export function createPrivacyRequestService(deps: {
     },
 
     /**
-     * A page of requests, newest first.
-     * @returns `items` and `next_cursor` (null on the last page).
-     * @throws InvalidCursorError for a cursor not issued here.
+     * A page of the queue: newest first, or earliest binding due date first (`sort: 'due_at'`).
+     * The caller decides which workspaces the principal may read (403 before this).
+     * @returns `items` and `next_cursor` (null on the last page), a cursor bound to these filters.
+     * @throws InvalidCursorError for a cursor not issued here, or issued for another query.
      */
     async list(input: ListRequestsInput): Promise<{ items: PrivacyRequestResource[]; next_cursor: string | null }> {
-      const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor, 'pr');
-      if (before === null) throw new InvalidCursorError('invalid cursor');
-      const rows = await repo.listRequests(db, {
-        workspaceId: input.workspace_id,
+      const sort = input.sort ?? 'created_at';
+      const dueBefore = input.due_before === undefined ? undefined : toTimestamp(new Date(input.due_before));
+      const filters = {
+        w: input.workspace_ids === null ? null : [...new Set(input.workspace_ids)].sort(),
+        s: input.status,
+        t: input.request_type,
+        o: input.overdue,
+        si: input.subject_id,
+        sp: input.subject_provider,
+        d: dueBefore,
+        by: sort,
+      };
+      const after =
+        input.cursor === undefined
+          ? undefined
+          : sort === 'due_at'
+            ? (([due, id]) => ({ due, id }))(decodeBoundCursor(input.cursor, filters, isDuePosition))
+            : { id: decodeBoundCursor(input.cursor, filters, isIdPosition)[0] };
+      const rows = await listRequests(db, {
+        workspaceIds: filters.w,
         status: input.status,
         requestType: input.request_type,
         overdue: input.overdue,
+        subjectId: input.subject_id,
+        subjectProvider: input.subject_provider,
+        dueBefore,
         now: toTimestamp(clock()),
-        before,
+        sort,
+        after,
         limit: input.limit + 1,
       });
-      const page = toPage(rows, input.limit);
-      return { items: page.items.map(toResource), next_cursor: page.next_cursor };
+      const items = rows.slice(0, input.limit);
+      const last = items.at(-1);
+      const position = last && (sort === 'due_at' ? [last.extended_due_at ?? last.due_at, last.id] : [last.id]);
+      return {
+        items: items.map(toResource),
+        next_cursor: rows.length > input.limit && position ? encodeBoundCursor(position, filters) : null,
+      };
     },
   };
 }

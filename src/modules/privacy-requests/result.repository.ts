@@ -62,3 +62,22 @@ export async function deleteDuePackages(db: Executor, now: string, limit: number
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Replaces a request's stored package and report when it completes after its data tasks
+ * (PRODUCT §2.9: the systems' part added), as produced at `at`: its package expiry is computed
+ * again by the retention sweeper from that time.
+ */
+export async function replaceResultAtCompletion(
+  db: Executor,
+  requestId: string,
+  pkg: string | null,
+  report: string | null,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('request_results')
+    .set({ package: pkg, report, created_at: at, package_expires_at: null })
+    .where('request_id', '=', requestId)
+    .execute();
+}

@@ -209,16 +209,42 @@ export function buildAccessPackage(
   };
 }
 
+/** True when dotted keys `a` and `b` overlap: one is the other or an ancestor of it. */
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}
+
 /**
- * A stored package with the categories in `erase` removed (from `data` and `processing`), for an
- * erasure of the same subject (GDPR Art. 17): copies of erased data must not outlive it.
+ * The data systems' part of a package (`systems.<key>`: category → data, PRODUCT §2.9) without
+ * every category that overlaps an erased one (`user` holds `user.contact.email`, so it goes too).
+ * @returns the erased categories some system's data was removed for.
+ */
+function systemsWithout(systems: unknown, erase: readonly DataCategory[]): DataCategory[] {
+  if (typeof systems !== 'object' || systems === null) return [];
+  const removed = new Set<DataCategory>();
+  for (const part of Object.values(systems as Record<string, unknown>)) {
+    if (typeof part !== 'object' || part === null) continue;
+    for (const key of Object.keys(part)) {
+      const hit = erase.filter((category) => overlaps(key, category));
+      if (hit.length === 0) continue;
+      delete (part as Record<string, unknown>)[key];
+      for (const category of hit) removed.add(category);
+    }
+  }
+  return [...removed];
+}
+
+/**
+ * A stored package with the categories in `erase` removed (from `data` and `processing`, and
+ * every overlapping category from the data systems' part `systems`), for an erasure of the same
+ * subject (GDPR Art. 17): copies of erased data must not outlive it.
  *
  * @param json - the stored package (JSON text).
  * @returns the new JSON, or null when no data is left (or the text is not a package: then it is
  *   all dropped), and which categories it held that were removed.
  */
 export function packageWithout(json: string, erase: readonly DataCategory[]): { json: string | null; removed: DataCategory[] } {
-  let pkg: { data?: Record<string, unknown>; processing?: Record<string, unknown> };
+  let pkg: { data?: Record<string, unknown>; processing?: Record<string, unknown>; systems?: unknown };
   try {
     pkg = JSON.parse(json) as typeof pkg;
   } catch {
@@ -226,11 +252,19 @@ export function packageWithout(json: string, erase: readonly DataCategory[]): { 
   }
   if (typeof pkg !== 'object' || pkg === null || typeof pkg.data !== 'object' || pkg.data === null)
     return { json: null, removed: [...erase] };
-  const removed = erase.filter((category) => category in (pkg.data as object));
+  const inData = erase.filter((category) => category in (pkg.data as object));
   for (const category of erase) {
     delete pkg.data[category];
     if (pkg.processing) delete pkg.processing[category];
   }
+  const inSystems = systemsWithout(pkg.systems, erase);
+  const removed = erase.filter((category) => inData.includes(category) || inSystems.includes(category));
   if (removed.length === 0) return { json, removed };
-  return { json: Object.keys(pkg.data).length === 0 ? null : JSON.stringify(pkg), removed };
+  const systemsLeft =
+    typeof pkg.systems === 'object' && pkg.systems !== null
+      ? Object.values(pkg.systems as Record<string, object>).some(
+          (part) => typeof part === 'object' && part !== null && Object.keys(part).length > 0,
+        )
+      : false;
+  return { json: Object.keys(pkg.data).length === 0 && !systemsLeft ? null : JSON.stringify(pkg), removed };
 }

@@ -1,7 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
 
-/** Scopes a token can carry (PRODUCT.md §2.2); `admin` implies all the others. */
-export const TOKEN_SCOPES = ['privacy:write', 'privacy:read', 'policy:read', 'policy:write', 'admin'] as const;
+/**
+ * Scopes a token can carry (PRODUCT.md §2.2); `admin` implies all the others. `tasks:write`: a
+ * data system reporting its task results (§2.9).
+ */
+export const TOKEN_SCOPES = ['privacy:write', 'privacy:read', 'policy:read', 'policy:write', 'tasks:write', 'admin'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Prefix of every API token; lets secret scanners and the authenticator recognise one. */
@@ -21,7 +24,11 @@ export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
-/** True when `granted` includes `needed`, or `admin`. */
-export function hasScope(granted: ReadonlySet<string>, needed: string): boolean {
-  return granted.has(needed) || granted.has('admin');
+/** True when `granted` includes `needed` (or one of them, for a list), or `admin`. */
+export function hasScope(granted: ReadonlySet<string>, needed: string | readonly string[]): boolean {
+  if (granted.has('admin')) return true;
+  return typeof needed === 'string' ? granted.has(needed) : needed.some((scope) => granted.has(scope));
 }
+
+/** A data system key a token may be limited to (PRODUCT §2.9). */
+export const SYSTEM_KEY = /^[a-z0-9][a-z0-9-]{0,62}$/;

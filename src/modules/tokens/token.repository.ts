@@ -1,11 +1,11 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { ApiTokenTable } from './token.table.js';
 
 export type ApiTokenRow = Selectable<ApiTokenTable>;
 
-/** Inserts a token row (hash only). */
-export async function insertToken(db: Executor, row: ApiTokenRow): Promise<void> {
+/** Inserts a token row (hash only); `systems` absent: NULL (any system). */
+export async function insertToken(db: Executor, row: Insertable<ApiTokenTable>): Promise<void> {
   await db.insertInto('api_tokens').values(row).execute();
 }
 

@@ -3,9 +3,9 @@ import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from './principal.js';
-import { generateToken, hashToken, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
+import { generateToken, hashToken, SYSTEM_KEY, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
 import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
 
 /** What `token create` takes. `workspaces` is a list of ids or `['*']`. */
@@ -13,7 +13,10 @@ export interface CreateTokenInput {
   name: string;
   scopes: string[];
   workspaces: string[];
-  actor: string;
+  /** Data-system keys whose task results the token may report (PRODUCT §2.9); absent or empty: any. */
+  systems?: string[];
+  /** Who creates it (audited). */
+  actor: ActorRef;
 }
 
 /** A token as listed: never the secret or its hash. */
@@ -22,6 +25,8 @@ export interface TokenSummary {
   name: string;
   scopes: string[];
   workspaces: string[];
+  /** The data systems the token is limited to, or null (any). */
+  systems: string[] | null;
   created_at: string;
   revoked_at: string | null;
 }
@@ -33,14 +38,18 @@ function toPrincipal(row: ApiTokenRow): Principal {
   const workspaces = JSON.parse(row.workspaces) as string[];
   return {
     id: `token:${row.id}`,
+    name: row.name,
     scopes: new Set(JSON.parse(row.scopes) as string[]),
     workspaces: workspaces.includes('*') ? '*' : new Set(workspaces),
+    // A row read before the column existed (the previous release's schema) has no `systems`.
+    ...(row.systems == null ? {} : { systems: new Set(JSON.parse(row.systems) as string[]) }),
   };
 }
 
 function summarize(row: ApiTokenRow): TokenSummary {
   const { id, name, created_at, revoked_at } = row;
-  return { id, name, created_at, revoked_at, scopes: JSON.parse(row.scopes), workspaces: JSON.parse(row.workspaces) };
+  const systems = row.systems == null ? null : (JSON.parse(row.systems) as string[]);
+  return { id, name, created_at, revoked_at, scopes: JSON.parse(row.scopes), workspaces: JSON.parse(row.workspaces), systems };
 }
 
 /**
@@ -59,12 +68,18 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
     ...(deps.externalChanges ? { generation: deps.externalChanges, generationCheckMs: EXTERNAL_CHECK_MS } : {}),
   });
   return {
-    /** Creates a token. @returns its id and the secret (shown once). @throws RangeError on an unknown scope or empty list. */
+    /**
+     * Creates a token. @returns its id and the secret (shown once).
+     * @throws RangeError on an unknown scope, an empty list, or a system key that is not one (`^[a-z0-9][a-z0-9-]{0,62}$`).
+     */
     async create(input: CreateTokenInput): Promise<{ id: string; token: string }> {
       const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
       if (unknown.length > 0) throw new RangeError(`unknown scope: ${unknown.join(', ')}`);
       if (input.scopes.length === 0 || input.workspaces.length === 0)
         throw new RangeError('at least one scope and one workspace are required');
+      const systems = [...new Set(input.systems ?? [])];
+      const badSystem = systems.find((key) => !SYSTEM_KEY.test(key));
+      if (badSystem !== undefined) throw new RangeError(`not a data system key: ${badSystem}`);
       const token = generateToken();
       const now = toTimestamp(clock());
       const row = {
@@ -73,6 +88,8 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         token_hash: hashToken(token),
         scopes: JSON.stringify(input.scopes),
         workspaces: JSON.stringify(input.workspaces),
+        // Named only when limited: a token without systems inserts as the previous release did.
+        ...(systems.length > 0 ? { systems: JSON.stringify(systems) } : {}),
         created_at: now,
         revoked_at: null,
       };
@@ -80,12 +97,12 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         const { tx } = unit;
         await insertToken(tx, row);
         recordAudit(unit, {
-          actor: input.actor,
+          ...actorFields(input.actor),
           action: 'token.created',
           targetType: 'api_token',
           targetId: row.id,
           workspaceId: null,
-          details: { scopes: input.scopes, workspaces: input.workspaces },
+          details: { scopes: input.scopes, workspaces: input.workspaces, ...(systems.length > 0 ? { systems } : {}) },
           occurredAt: now,
         });
       });
@@ -120,7 +137,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
     },
 
     /** Revokes a token. @returns false when no active token has this id. */
-    async revoke(id: string, actor: string): Promise<boolean> {
+    async revoke(id: string, actor: ActorRef): Promise<boolean> {
       const now = toTimestamp(clock());
       return runUnitOfWork(db, async (unit) => {
         const { tx } = unit;
@@ -128,7 +145,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
         principals.clear();
         if (revoked)
           recordAudit(unit, {
-            actor,
+            ...actorFields(actor),
             action: 'token.revoked',
             targetType: 'api_token',
             targetId: id,

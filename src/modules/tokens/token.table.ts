@@ -5,6 +5,8 @@ export interface ApiTokenTable {
   token_hash: string;
   scopes: string;
   workspaces: string;
+  /** JSON array of data-system keys whose task results the token may report; NULL: any system. */
+  systems: string | null;
   created_at: string;
   revoked_at: string | null;
 }

@@ -26,6 +26,7 @@ export async function fileErasureOnDeprovision(
   const eventKey = shortHash(`${target.id}:${event.id}`);
   const principal = {
     id: `integration:${target.id}`,
+    name: target.id,
     scopes: new Set(['privacy:write']),
     workspaces: new Set([target.workspace_id]),
   };

@@ -1,0 +1,152 @@
+import { CreateDataSystemBody } from '../../http/schemas/data-system.schemas.js';
+import type { ErrorItem } from '../../http/validation/error-item.js';
+import { validateValue } from '../../http/validation/validate-value.js';
+import {
+  type CreateDataSystemInput,
+  type DataSystemResource,
+  DataSystemNotFoundError,
+  EndpointNotInWorkspaceError,
+  SystemKeyTakenError,
+} from '../../modules/data-systems/data-system.types.js';
+import type { Principal } from '../../modules/tokens/principal.js';
+import {
+  commandGroup,
+  CommandFailure,
+  cell,
+  checkedFlag,
+  limitPositionals,
+  parseCommandArgs,
+  printLine,
+  printTable,
+  UsageError,
+  withExistingServices,
+  withServices,
+} from '../command.js';
+
+const USAGE = [
+  'system add --workspace-id W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
+  'system list [--workspace-id W] [--json]',
+  'system remove ID',
+];
+
+/** The operator acting through the CLI: every workspace, as audit events name it. */
+const CLI: Principal = { id: 'cli', name: 'cli', scopes: new Set(['admin']), workspaces: '*' };
+
+const ADD_OPTIONS = {
+  'workspace-id': { type: 'string' },
+  key: { type: 'string' },
+  name: { type: 'string' },
+  categories: { type: 'string', multiple: true },
+  'request-types': { type: 'string', multiple: true },
+  'endpoint-id': { type: 'string' },
+  'due-days': { type: 'string' },
+} as const;
+
+/** `--categories a,b --categories c` → `['a', 'b', 'c']`; absent stays absent. */
+function listFlag(values: string[] | undefined): string[] | undefined {
+  return values?.flatMap((v) => v.split(',')).map((v) => v.trim());
+}
+
+/** `--due-days 30` → 30; text that is not a whole number is passed on as text, for the schema to refuse. */
+function integerFlag(value: string | undefined): number | string | undefined {
+  return value !== undefined && /^\d{1,6}$/.test(value) ? Number(value) : value;
+}
+
+/** One line per problem, naming the flag (`workspace_id` → `--workspace-id`). */
+function problem(error: ErrorItem): string {
+  const flag = `--${String(error.loc[1]).replaceAll('_', '-')}`;
+  return error.type === 'missing' ? `${flag} is required` : `${flag}: ${error.msg}`;
+}
+
+/**
+ * The `POST /api/v1/data-systems` body from the flags, validated with the API's own schema.
+ * @throws UsageError listing every invalid or missing flag at once.
+ */
+export function addBody(args: string[]): CreateDataSystemInput {
+  const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
+  limitPositionals(positionals, 0, USAGE);
+  const fields: Record<string, unknown> = {
+    workspace_id: values['workspace-id'],
+    key: values.key,
+    name: values.name,
+    categories: listFlag(values.categories),
+    request_types: listFlag(values['request-types']),
+    endpoint_id: values['endpoint-id'],
+    due_days: integerFlag(values['due-days']),
+  };
+  const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const errors: ErrorItem[] = [];
+  const validated = validateValue(CreateDataSystemBody, body, ['body'], 'strict', errors);
+  if (errors.length > 0) throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e)}`)].join('\n'), USAGE);
+  return validated as CreateDataSystemInput;
+}
+
+/**
+ * Registers a data system and prints it as JSON (the API's resource).
+ * @throws UsageError (exit 2) for bad flags or an endpoint of another workspace; CommandFailure
+ *   (exit 1) when the workspace already has (or had) a system with the key.
+ */
+async function add(args: string[]): Promise<void> {
+  const input = addBody(args);
+  const created = await withServices(async (services) => {
+    try {
+      return await services.dataSystems.create(input, CLI.id);
+    } catch (error) {
+      if (error instanceof EndpointNotInWorkspaceError)
+        throw new UsageError('--endpoint-id: not a webhook endpoint of this workspace', USAGE);
+      if (error instanceof SystemKeyTakenError)
+        throw new CommandFailure(`workspace ${cell(input.workspace_id)} already has a data system with key ${input.key}`);
+      throw error;
+    }
+  });
+  printLine(JSON.stringify(created, null, 2));
+}
+
+function printSystems(items: DataSystemResource[]): void {
+  const rows = [['ID', 'WORKSPACE', 'KEY', 'NAME', 'CATEGORIES', 'REQUEST_TYPES', 'ENDPOINT', 'DUE_DAYS']];
+  for (const s of items)
+    rows.push([
+      s.id,
+      cell(s.workspace_id),
+      s.key,
+      cell(s.name),
+      s.categories.join(','),
+      s.request_types.join(','),
+      s.endpoint_id ?? '-',
+      s.due_days === null ? '-' : String(s.due_days),
+    ]);
+  printTable(rows);
+}
+
+/** Lists live data systems (all, or of one workspace), as a table or `--json`. */
+async function list(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
+  limitPositionals(positionals, 0, USAGE);
+  const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
+  const items = await withExistingServices((services) => services.dataSystems.list(workspace === undefined ? '*' : [workspace]));
+  if (values.json) printLine(JSON.stringify(items, null, 2));
+  else printSystems(items);
+}
+
+/** Deletes one data system by id (its open tasks stay). @throws CommandFailure when there is no live one. */
+async function remove(args: string[]): Promise<void> {
+  const { positionals } = parseCommandArgs(args, {}, USAGE);
+  limitPositionals(positionals, 1, USAGE);
+  const id = checkedFlag(positionals[0], 'ID', 40, USAGE) ?? '';
+  await withServices(async (services) => {
+    try {
+      await services.dataSystems.remove(CLI, id);
+    } catch (error) {
+      if (error instanceof DataSystemNotFoundError) throw new CommandFailure(`no data system ${cell(id)}`);
+      throw error;
+    }
+  });
+  printLine(`removed ${id}`);
+}
+
+/** `privacyctl system add|list|remove`: data systems (PRODUCT.md §2.9), flags named as the API fields. */
+export const systemCommand = commandGroup('system', USAGE, { add, list, remove });

@@ -1,0 +1,40 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import * as S from '../schemas/audit-event.schemas.js';
+import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
+
+/** `/api/v1/audit-events`: the audit trail, read (PRODUCT.md §2.7). */
+export async function auditEventRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { audit } = opts.services;
+  const tags = ['audit'];
+
+  typed.get(
+    '',
+    {
+      config: { scope: 'privacy:read' },
+      schema: {
+        tags,
+        security: BEARER_SECURITY,
+        querystring: S.AuditEventListQuery,
+        response: withErrors({ 200: S.AuditEventPage }),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      if (query.workspace_id !== undefined) assertWorkspace(request, query.workspace_id);
+      return audit.list(request.principal, { ...query, limit: query.limit ?? DEFAULT_PAGE_LIMIT });
+    },
+  );
+
+  typed.get(
+    '/verify',
+    {
+      config: { scope: 'admin' },
+      schema: { tags, security: BEARER_SECURITY, response: withErrors({ 200: S.AuditVerification }, false) },
+    },
+    async () => audit.verify(),
+  );
+}

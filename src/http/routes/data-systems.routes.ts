@@ -1,0 +1,99 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
+import type { Services } from '../../services.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import { RequestValidationError } from '../errors/http-error.js';
+import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import * as S from '../schemas/data-system.schemas.js';
+import type { ErrorItem } from '../validation/error-item.js';
+import { validateValue } from '../validation/validate-value.js';
+
+const NULLABLE: Record<'endpoint_id' | 'due_days', TSchema> = {
+  endpoint_id: S.CreateDataSystemBody.properties.endpoint_id,
+  due_days: S.CreateDataSystemBody.properties.due_days,
+};
+
+/**
+ * The PATCH fields that may be `null` (Pydantic `Optional[...]`): null passes, anything else is
+ * checked as the create body checks it, errors at the same `loc`.
+ * @throws RequestValidationError with every problem.
+ */
+function checkNullable(body: Record<string, unknown>): void {
+  const problems: ErrorItem[] = [];
+  for (const [field, schema] of Object.entries(NULLABLE))
+    if (body[field] !== undefined && body[field] !== null)
+      validateValue(schema, body[field], ['body', field], 'strict', problems);
+  if (problems.length > 0) throw new RequestValidationError(problems);
+}
+
+/**
+ * `/api/v1/data-systems` (scope `admin`, PRODUCT.md §2.9): register, list, read, change and
+ * delete a workspace's data systems. A system outside the caller's workspaces is a 404.
+ */
+export async function dataSystemRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { dataSystems } = opts.services;
+  const base = { tags: ['data-systems'], security: BEARER_SECURITY };
+  const config = { scope: 'admin' };
+
+  typed.post(
+    '',
+    {
+      config,
+      schema: { ...base, body: S.CreateDataSystemBody, response: withErrors({ 201: S.DataSystemResource, 409: ErrorResponse }) },
+    },
+    async (request, reply) => {
+      assertWorkspace(request, request.body.workspace_id);
+      const created = await dataSystems.create(request.body, request.principal);
+      return reply.code(201).header('Location', `/api/v1/data-systems/${created.id}`).send(created);
+    },
+  );
+
+  typed.get(
+    '',
+    { config, schema: { ...base, querystring: S.DataSystemListQuery, response: withErrors({ 200: S.DataSystemList }) } },
+    async (request) => {
+      const { workspace_id } = request.query;
+      if (workspace_id) assertWorkspace(request, workspace_id);
+      const { workspaces } = request.principal;
+      return { items: await dataSystems.list(workspace_id ? [workspace_id] : workspaces === '*' ? '*' : [...workspaces]) };
+    },
+  );
+
+  typed.get(
+    '/:id',
+    {
+      config,
+      schema: { ...base, params: S.DataSystemIdParams, response: withErrors({ 200: S.DataSystemResource, 404: ErrorResponse }) },
+    },
+    async (request) => dataSystems.get(request.principal, request.params.id),
+  );
+
+  typed.patch(
+    '/:id',
+    {
+      config,
+      schema: {
+        ...base,
+        params: S.DataSystemIdParams,
+        body: S.UpdateDataSystemBody,
+        response: withErrors({ 200: S.DataSystemResource, 404: ErrorResponse }),
+      },
+    },
+    async (request) => {
+      checkNullable(request.body as Record<string, unknown>);
+      return dataSystems.update(request.principal, request.params.id, request.body as UpdateDataSystemInput);
+    },
+  );
+
+  typed.delete(
+    '/:id',
+    { config, schema: { ...base, params: S.DataSystemIdParams, response: withErrors({ 404: ErrorResponse }, false) } },
+    async (request, reply) => {
+      await dataSystems.remove(request.principal, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}

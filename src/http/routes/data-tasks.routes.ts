@@ -1,0 +1,56 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import * as S from '../schemas/data-system.schemas.js';
+
+/**
+ * `/api/v1/data-tasks` (PRODUCT.md §2.9): list and read tasks (scope `privacy:read` or
+ * `tasks:write`), and report a task's result (scope `tasks:write`). A task outside the caller's
+ * workspaces, or of a system its token is not limited to, is a 404 (no probing for ids).
+ */
+export async function dataTaskRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { dataTasks } = opts.services;
+  const base = { tags: ['data-tasks'], security: BEARER_SECURITY };
+  const read = { scope: ['privacy:read', 'tasks:write'] };
+
+  typed.get(
+    '',
+    { config: read, schema: { ...base, querystring: S.ListDataTasksQuery, response: withErrors({ 200: S.DataTaskPage }) } },
+    async (request) => {
+      const { workspace_id, limit, ...filters } = request.query;
+      if (workspace_id) assertWorkspace(request, workspace_id);
+      const { workspaces } = request.principal;
+      return dataTasks.list(request.principal, {
+        ...filters,
+        workspaces: workspace_id ? [workspace_id] : workspaces === '*' ? '*' : [...workspaces],
+        limit: limit ?? DEFAULT_PAGE_LIMIT,
+      });
+    },
+  );
+
+  typed.get(
+    '/:id',
+    {
+      config: read,
+      schema: { ...base, params: S.DataTaskIdParams, response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse }) },
+    },
+    async (request) => dataTasks.get(request.principal, request.params.id),
+  );
+
+  typed.post(
+    '/:id/result',
+    {
+      config: { scope: 'tasks:write' },
+      schema: {
+        ...base,
+        params: S.DataTaskIdParams,
+        body: S.TaskResultBody,
+        response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse, 409: ErrorResponse }),
+      },
+    },
+    async (request) => dataTasks.report(request.principal, request.params.id, request.body),
+  );
+}

@@ -1,0 +1,119 @@
+import { Type } from '@sinclair/typebox';
+import { SYSTEM_KEY_PATTERN, TASK_OUTCOMES, TASK_STATUSES } from '../../modules/data-systems/data-task.fns.js';
+import { REQUEST_TYPES, SCOPE_KEYS } from '../../modules/privacy-requests/privacy-request.types.js';
+import { PageLimit, StringEnum } from './common.schemas.js';
+
+/** A scope key (PRODUCT §1): a string first, then one of the keys, as for a request's `scope`. */
+const Category = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(), StringEnum(SCOPE_KEYS)] });
+const RequestTypeItem = Type.Unsafe<(typeof REQUEST_TYPES)[number]>({ allOf: [Type.String(), StringEnum(REQUEST_TYPES)] });
+
+const Categories = Type.Array(Category, { minItems: 1, maxItems: 20 });
+const RequestTypes = Type.Array(RequestTypeItem, { minItems: 1, maxItems: 4 });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const DueDays = Type.Integer({ minimum: 1, maximum: 3650, description: 'Days a task has from its creation' });
+const EndpointId = Type.String({ minLength: 1, maxLength: 40, description: 'A webhook endpoint (`ep_…`) of the same workspace' });
+
+/** `POST /api/v1/data-systems` body (PRODUCT §2.9). */
+export const CreateDataSystemBody = Type.Object({
+  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+  key: Type.String({ pattern: SYSTEM_KEY_PATTERN }),
+  name: Name,
+  categories: Categories,
+  request_types: RequestTypes,
+  endpoint_id: Type.Optional(EndpointId),
+  due_days: Type.Optional(DueDays),
+});
+
+/**
+ * `PATCH /api/v1/data-systems/{id}` body: any of the changeable fields. `endpoint_id` and
+ * `due_days` also take `null` (checked by the route: the validator has no unions).
+ */
+export const UpdateDataSystemBody = Type.Object({
+  name: Type.Optional(Name),
+  categories: Type.Optional(Categories),
+  request_types: Type.Optional(RequestTypes),
+  endpoint_id: Type.Optional(Type.Unsafe<string | null>({ description: 'An endpoint id, or null to make its tasks manual' })),
+  due_days: Type.Optional(Type.Unsafe<number | null>({ description: '1–3650, or null for none' })),
+});
+
+/** A data system. */
+export const DataSystemResource = Type.Object({
+  id: Type.String(),
+  workspace_id: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  categories: Type.Array(Type.String()),
+  request_types: Type.Array(Type.String()),
+  endpoint_id: Type.Union([Type.String(), Type.Null()]),
+  due_days: Type.Union([Type.Integer(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const DataSystemList = Type.Object({ items: Type.Array(DataSystemResource) });
+export const DataSystemIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
+export const DataSystemListQuery = Type.Object({ workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+
+/** `GET /api/v1/data-tasks` query. */
+export const ListDataTasksQuery = Type.Object({
+  workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  system_key: Type.Optional(Type.String({ pattern: SYSTEM_KEY_PATTERN })),
+  status: Type.Optional(StringEnum(TASK_STATUSES)),
+  overdue: Type.Optional(Type.Boolean()),
+  cursor: Type.Optional(Type.String({ maxLength: 500 })),
+  limit: PageLimit,
+});
+
+/** A data task. */
+export const DataTaskResource = Type.Object({
+  id: Type.String(),
+  request_id: Type.String(),
+  workspace_id: Type.String(),
+  system_key: Type.String(),
+  request_type: Type.String(),
+  categories: Type.Array(Type.String()),
+  status: StringEnum(TASK_STATUSES),
+  due_at: Type.String({ format: 'date-time' }),
+  overdue: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  links: Type.Object({ self: Type.String(), result: Type.String(), request: Type.String() }),
+});
+
+export const DataTaskPage = Type.Object({
+  items: Type.Array(DataTaskResource),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+export const DataTaskIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
+
+/** category → count (a non-negative integer). */
+const Counts = Type.Unsafe<Record<string, number>>({
+  type: 'object',
+  additionalProperties: { type: 'integer', minimum: 0 },
+  description: 'data category → number of records',
+});
+
+/** `POST /api/v1/data-tasks/{id}/result` body (PRODUCT §2.9). */
+export const TaskResultBody = Type.Object({
+  outcome: StringEnum(TASK_OUTCOMES),
+  records: Type.Optional(Counts),
+  data: Type.Optional(
+    Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      additionalProperties: {},
+      description: 'access/export: data category → the JSON the system holds (it goes into the package under systems.<key>)',
+    }),
+  ),
+  erased: Type.Optional(Counts),
+  kept: Type.Optional(
+    Type.Array(
+      Type.Object({
+        category: Type.String({ minLength: 1, maxLength: 100 }),
+        reason: Type.String({ minLength: 1, maxLength: 500 }),
+      }),
+      { maxItems: 50 },
+    ),
+  ),
+  note: Type.Optional(Type.String({ maxLength: 2000 })),
+});

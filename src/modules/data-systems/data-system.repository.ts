@@ -1,0 +1,75 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import type { DataSystemTable } from './data-system.table.js';
+
+export type DataSystemRow = Selectable<DataSystemTable>;
+
+/**
+ * Inserts a system unless its (workspace_id, key) is taken (the unique index decides, deleted
+ * systems included). @returns true when inserted.
+ */
+export async function insertSystemUnlessTaken(db: Executor, row: DataSystemRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('data_systems')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** One system by id (deleted ones included), or undefined. */
+export async function findSystemById(db: Executor, id: string): Promise<DataSystemRow | undefined> {
+  return db.selectFrom('data_systems').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** One live (not deleted) system by workspace and key, or undefined. */
+export async function findLiveSystemByKey(db: Executor, workspaceId: string, key: string): Promise<DataSystemRow | undefined> {
+  return db
+    .selectFrom('data_systems')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The live systems of the workspaces (`'*'`: every workspace), by workspace then key. */
+export async function listLiveSystems(db: Executor, workspaces: readonly string[] | '*'): Promise<DataSystemRow[]> {
+  if (workspaces !== '*' && workspaces.length === 0) return [];
+  let query = db.selectFrom('data_systems').selectAll().where('deleted_at', 'is', null);
+  if (workspaces !== '*') query = query.where('workspace_id', 'in', workspaces);
+  return query.orderBy('workspace_id').orderBy('key').execute();
+}
+
+/** Sets `fields` on a live system. @returns the row as stored, or undefined when there is none. */
+export async function updateSystem(
+  db: Executor,
+  id: string,
+  fields: Updateable<DataSystemTable>,
+): Promise<DataSystemRow | undefined> {
+  return db
+    .updateTable('data_systems')
+    .set(fields)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** True when `endpointId` is a webhook endpoint of the workspace (enabled or not). */
+export async function endpointInWorkspace(db: Executor, workspaceId: string, endpointId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('id', '=', endpointId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Every system's name by key in a workspace, deleted ones included (their tasks' answers still name them). */
+export async function systemNames(db: Executor, workspaceId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('data_systems').select(['key', 'name']).where('workspace_id', '=', workspaceId).execute();
+  return new Map(rows.map((r) => [r.key, r.name]));
+}

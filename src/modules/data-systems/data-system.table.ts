@@ -1,0 +1,46 @@
+/**
+ * Row shape of `data_systems`: a downstream system of a workspace that holds personal data
+ * (PRODUCT §2.9). `categories` and `request_types` are JSON arrays; `deleted_at` set: deleted
+ * (no new tasks; its tasks stay and can still be answered).
+ */
+export interface DataSystemTable {
+  id: string;
+  workspace_id: string;
+  /** `^[a-z0-9][a-z0-9-]{0,62}$`, unique per workspace (deleted systems included). */
+  key: string;
+  name: string;
+  categories: string;
+  request_types: string;
+  /** The webhook endpoint (`ep_…`) that receives its `data_task.created` events; NULL: manual tasks. */
+  endpoint_id: string | null;
+  /** Days a task has from its creation (the request's due date still binds when earlier); NULL: none. */
+  due_days: number | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** Status of a data task: `pending` until its system (or an operator) reports a final outcome. */
+export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicable';
+
+/**
+ * Row shape of `data_tasks`: one privacy request's work for one data system. `categories` (JSON
+ * array) is the overlap of the request's scope and the system's categories; `result` the JSON
+ * the system reported (`records`, `data`, `erased`, `kept`, `note`; `data` is personal data).
+ */
+export interface DataTaskTable {
+  id: string;
+  request_id: string;
+  workspace_id: string;
+  system_key: string;
+  request_type: string;
+  categories: string;
+  status: DataTaskStatus;
+  due_at: string;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  result: string | null;
+  /** When the one `data_task.overdue` event was enqueued; NULL before. */
+  overdue_notified_at: string | null;
+}

@@ -1,0 +1,109 @@
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { toTimestamp } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { enqueueEvent } from '../outbound-events/outbox.repository.js';
+import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import { resolveSubject } from '../subject-data/subject-data.repository.js';
+import { parseScope } from '../subject-data/scope.fns.js';
+import { listLinkedIdentities } from '../subjects/subject.repository.js';
+import type { DataSystemRow } from './data-system.repository.js';
+import { overlapCategories, taskDueAt } from './data-task.fns.js';
+import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from './data-task.repository.js';
+import { taskLocation, toTaskResource } from './data-task.resource.js';
+
+/** The identities a system needs to find the person: the requested one and the accounts linked to it. */
+async function subjectIdentities(unit: UnitOfWork, request: PrivacyRequestRow) {
+  const subject = await resolveSubject(unit.tx, request);
+  const linked = subject ? await listLinkedIdentities(unit.tx, subject.id) : [];
+  return {
+    subject: { subject_provider: request.subject_provider, subject_id: request.subject_id },
+    ...(subject && (subject.subject_provider !== request.subject_provider || subject.subject_id !== request.subject_id)
+      ? { idp_subject: { subject_provider: subject.subject_provider, subject_id: subject.subject_id } }
+      : {}),
+    linked_accounts: linked.map((a) => ({ provider: a.provider, account_id: a.account_id, login: a.login ?? null })),
+  };
+}
+
+function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: string[], now: Date): DataTaskRow {
+  const at = toTimestamp(now);
+  return {
+    id: newId('task'),
+    request_id: request.id,
+    workspace_id: request.workspace_id,
+    system_key: system.key,
+    request_type: request.request_type,
+    categories: JSON.stringify(categories),
+    status: 'pending',
+    due_at: taskDueAt(request.extended_due_at ?? request.due_at, now, system.due_days),
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+    result: null,
+    overdue_notified_at: null,
+  };
+}
+
+/**
+ * The fan-out of a request to its workspace's data systems (PRODUCT §2.9), in the worker's unit
+ * of work: one `pending` task per live system whose `request_types` include the request's type
+ * and whose `categories` overlap its scope (both ways), each audited (`data_task.created`,
+ * target `data_task`, the request id in `details`), and, for a system with an `endpoint_id`, a
+ * `data_task.created` event to that endpoint only, carrying the task, the subject's identities
+ * (the requested one and its linked accounts) and the links to report back under
+ * `publicBaseUrl`. A task the request already has (a retried attempt) is not created again.
+ *
+ * @returns how many systems match (0: the request has no tasks, and nothing was read beyond the systems).
+ */
+export async function fanOutTasks(
+  unit: UnitOfWork,
+  request: PrivacyRequestRow,
+  now: Date,
+  publicBaseUrl: string,
+): Promise<number> {
+  const systems = await systemsForRequest(unit.tx, request.workspace_id, request.request_type);
+  if (systems.length === 0) return 0;
+  const scope = parseScope(request.scope);
+  const matched = systems
+    .map((system) => ({ system, categories: overlapCategories(JSON.parse(system.categories) as string[], scope) }))
+    .filter((m) => m.categories.length > 0);
+  let identities: Awaited<ReturnType<typeof subjectIdentities>> | null = null;
+  const at = toTimestamp(now);
+  for (const { system, categories } of matched) {
+    const task = newTask(request, system, categories, now);
+    if (!(await insertTaskUnlessPresent(unit.tx, task))) continue;
+    recordAudit(unit, {
+      actor: 'worker',
+      requestId: request.id,
+      action: 'data_task.created',
+      targetType: 'data_task',
+      targetId: task.id,
+      workspaceId: task.workspace_id,
+      details: {
+        request_id: request.id,
+        system_key: system.key,
+        categories,
+        due_at: task.due_at,
+        manual: system.endpoint_id === null,
+      },
+      occurredAt: at,
+    });
+    if (system.endpoint_id === null) continue;
+    identities ??= await subjectIdentities(unit, request);
+    const base = publicBaseUrl.replace(/\/+$/, '');
+    enqueueEvent(unit, {
+      workspaceId: task.workspace_id,
+      type: 'data_task.created',
+      endpointId: system.endpoint_id,
+      // An erasure of the subject redacts the messages about its requests (outbound-events).
+      requestId: request.id,
+      occurredAt: at,
+      data: {
+        task: toTaskResource(task, at),
+        ...identities,
+        links: { task: `${base}${taskLocation(task.id)}`, result: `${base}${taskLocation(task.id)}/result` },
+      },
+    });
+  }
+  return matched.length;
+}

@@ -1,0 +1,68 @@
+import { SCOPE_KEYS } from '../privacy-requests/privacy-request.types.js';
+
+/** `key` of a data system (PRODUCT §2.9). */
+export const SYSTEM_KEY_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+
+/** Outcomes a task result may report; each is final. */
+export const TASK_OUTCOMES = ['completed', 'failed', 'not_applicable'] as const;
+export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
+
+/** Every task status (PRODUCT §2.9). */
+export const TASK_STATUSES = ['pending', ...TASK_OUTCOMES] as const;
+
+/** True when `a` covers `b`: the same key or one of its ancestors (fideslang-style dotted keys). */
+export function coversKey(a: string, b: string): boolean {
+  return a === b || b.startsWith(`${a}.`);
+}
+
+/**
+ * The categories a system's task covers: for every pair of a system category and a request
+ * scope key where one covers the other (both ways: `user` overlaps `user.contact.email` and vice
+ * versa), the narrower key; each once, in the order of the scope keys of PRODUCT §1. Empty: no
+ * overlap, no task.
+ */
+export function overlapCategories(systemCategories: readonly string[], scope: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const a of systemCategories)
+    for (const b of scope) {
+      if (coversKey(a, b)) found.add(b);
+      else if (coversKey(b, a)) found.add(a);
+    }
+  const keys = SCOPE_KEYS as readonly string[];
+  return [...found].sort((x, y) => keys.indexOf(x) - keys.indexOf(y));
+}
+
+/** True when some category of the task covers `category` (a result may name a task category or a narrower one). */
+export function withinTask(taskCategories: readonly string[], category: string): boolean {
+  return taskCategories.some((key) => coversKey(key, category));
+}
+
+/**
+ * A task's due date: the request's binding due date (`extended_due_at` when extended, else
+ * `due_at`), or `createdAt` + `dueDays` days when the system sets one and it is earlier.
+ * All RFC 3339 UTC.
+ */
+export function taskDueAt(requestDue: string, createdAt: Date, dueDays: number | null): string {
+  if (dueDays === null) return requestDue;
+  const own = new Date(createdAt.getTime() + dueDays * 86_400_000).toISOString();
+  return own < requestDue ? own : requestDue;
+}
+
+/**
+ * How a request ends once its own step is done, from its tasks' statuses: `pending` while any
+ * task is pending; else `failed` (naming the systems whose task failed) when any failed; else
+ * `completed` (every task completed or not applicable, or there is none).
+ */
+export function requestOutcome(
+  tasks: readonly { system_key: string; status: string }[],
+): { status: 'pending' } | { status: 'completed' } | { status: 'failed'; reason: string } {
+  if (tasks.some((t) => t.status === 'pending')) return { status: 'pending' };
+  const failed = tasks.filter((t) => t.status === 'failed').map((t) => t.system_key);
+  if (failed.length > 0) return { status: 'failed', reason: `data task failed in: ${[...new Set(failed)].sort().join(', ')}` };
+  return { status: 'completed' };
+}
+
+/** True when the task is not final and its due date is before `now` (RFC 3339 UTC). */
+export function isTaskOverdue(task: { status: string; due_at: string }, now: string): boolean {
+  return task.status === 'pending' && task.due_at < now;
+}

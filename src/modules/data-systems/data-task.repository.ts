@@ -1,0 +1,176 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import type { DataSystemRow } from './data-system.repository.js';
+import type { DataTaskStatus, DataTaskTable } from './data-system.table.js';
+
+export type DataTaskRow = Selectable<DataTaskTable>;
+
+/**
+ * The live systems of a workspace that take requests of `requestType` (their `request_types`
+ * JSON array holds it; the category overlap is decided by the caller). One indexed read.
+ */
+export async function systemsForRequest(db: Executor, workspaceId: string, requestType: string): Promise<DataSystemRow[]> {
+  const rows = await db
+    .selectFrom('data_systems')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .orderBy('key')
+    .execute();
+  return rows.filter((r) => (JSON.parse(r.request_types) as string[]).includes(requestType));
+}
+
+/**
+ * Inserts a task unless the request already has one for the system (a retried fan-out).
+ * @returns true when inserted.
+ */
+export async function insertTaskUnlessPresent(db: Executor, row: DataTaskRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('data_tasks')
+    .values(row)
+    .onConflict((oc) => oc.columns(['request_id', 'system_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Every task of a request, by system key. */
+export async function tasksOfRequest(db: Executor, requestId: string): Promise<DataTaskRow[]> {
+  return db.selectFrom('data_tasks').selectAll().where('request_id', '=', requestId).orderBy('system_key').execute();
+}
+
+/** One task by id, or undefined. */
+export async function findTask(db: Executor, id: string): Promise<DataTaskRow | undefined> {
+  return db.selectFrom('data_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Sets a pending task's final status, result and completion time.
+ * @returns false when the task is no longer pending (a concurrent result won).
+ */
+export async function finishTask(
+  db: Executor,
+  id: string,
+  fields: { status: DataTaskStatus; result: string | null; completed_at: string; updated_at: string },
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('data_tasks')
+    .set(fields)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
+}
+
+/** Filters of the task list; `before` is the cursor's id (newest first). */
+export interface TaskListFilter {
+  workspaces: readonly string[] | '*';
+  systemKey?: string;
+  /** Only tasks of these systems (a token limited to systems). */
+  systems?: readonly string[];
+  status?: DataTaskStatus;
+  /** Only pending tasks due before this time (RFC 3339 UTC). */
+  overdueAt?: string;
+  before?: string;
+  limit: number;
+}
+
+/** Tasks matching `f`, newest first, at most `f.limit`. */
+export async function listTasks(db: Executor, f: TaskListFilter): Promise<DataTaskRow[]> {
+  if (f.workspaces !== '*' && f.workspaces.length === 0) return [];
+  let query = db.selectFrom('data_tasks').selectAll();
+  if (f.workspaces !== '*') query = query.where('workspace_id', 'in', f.workspaces);
+  if (f.systemKey !== undefined) query = query.where('system_key', '=', f.systemKey);
+  if (f.systems !== undefined) {
+    if (f.systems.length === 0) return [];
+    query = query.where('system_key', 'in', f.systems);
+  }
+  if (f.status !== undefined) query = query.where('status', '=', f.status);
+  if (f.overdueAt !== undefined) query = query.where('status', '=', 'pending').where('due_at', '<', f.overdueAt);
+  if (f.before !== undefined) query = query.where('id', '<', f.before);
+  return query.orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+/** How many tasks are overdue at `at` (pending, due before it), by status. */
+export async function countOverdueTasks(db: Executor, at: string): Promise<{ status: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('data_tasks')
+    .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+    .where('status', '=', 'pending')
+    .where('due_at', '<', at)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
+}
+
+/** Up to `limit` overdue tasks whose overdue event was not sent yet, oldest due first. */
+export async function overdueUnnotified(db: Executor, at: string, limit: number): Promise<DataTaskRow[]> {
+  return db
+    .selectFrom('data_tasks')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('due_at', '<', at)
+    .where('overdue_notified_at', 'is', null)
+    .orderBy('due_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Marks the overdue event of a task sent. @returns false when another sweep marked it first. */
+export async function markOverdueNotified(db: Executor, id: string, at: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('data_tasks')
+    .set({ overdue_notified_at: at })
+    .where('id', '=', id)
+    .where('overdue_notified_at', 'is', null)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
+}
+
+/** Every pending task of a request, closed as `not_applicable` (the request was canceled or rejected). @returns their rows before. */
+export async function closePendingTasks(db: Executor, requestId: string, at: string): Promise<DataTaskRow[]> {
+  const pending = await db
+    .selectFrom('data_tasks')
+    .selectAll()
+    .where('request_id', '=', requestId)
+    .where('status', '=', 'pending')
+    .execute();
+  if (pending.length === 0) return [];
+  await db
+    .updateTable('data_tasks')
+    .set({ status: 'not_applicable', completed_at: at, updated_at: at })
+    .where('request_id', '=', requestId)
+    .where('status', '=', 'pending')
+    .execute();
+  return pending;
+}
+
+/**
+ * Drops the `data` (personal data) from the stored results of a request's tasks, keeping which
+ * categories it held (`data_categories`): once the request has ended, the package holds the
+ * systems' data (or, failed or canceled, nothing does). @returns how many results changed.
+ */
+export async function dropTaskData(db: Executor, tasks: readonly DataTaskRow[], at: string): Promise<number> {
+  let changed = 0;
+  for (const task of tasks) {
+    if (task.result === null) continue;
+    const { data, ...rest } = JSON.parse(task.result) as { data?: Record<string, unknown> };
+    if (data === undefined) continue;
+    const result = JSON.stringify({ ...rest, data_categories: Object.keys(data) });
+    await db.updateTable('data_tasks').set({ result, updated_at: at }).where('id', '=', task.id).execute();
+    changed += 1;
+  }
+  return changed;
+}
+
+/** Key → name of the workspace's systems with these keys (deleted ones included). */
+export async function systemNames(db: Executor, workspaceId: string, keys: readonly string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('data_systems')
+    .select(['key', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('key', 'in', [...new Set(keys)])
+    .execute();
+  return new Map(rows.map((r) => [r.key, r.name]));
+}
