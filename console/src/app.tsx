@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { setUnauthorizedHandler } from './api/client';
 import { clearToken, saveToken, storedToken, takeNotice } from './api/session';
 import { useRoute, type Route } from './lib/router';
+import { AuditView } from './views/audit';
 import { ConnectionsView } from './views/connections';
 import { PoliciesView } from './views/policies';
 import { QueueView } from './views/queue';
@@ -13,6 +14,7 @@ const NAV: { href: string; label: string; views: Route['view'][] }[] = [
   { href: '#/queue', label: 'Queue', views: ['queue', 'request'] },
   { href: '#/policies', label: 'Policies', views: ['policies'] },
   { href: '#/connections', label: 'Connections', views: ['connections'] },
+  { href: '#/audit', label: 'Audit', views: ['audit'] },
 ];
 
 function CurrentView({ route }: { route: Route }) {
@@ -23,6 +25,8 @@ function CurrentView({ route }: { route: Route }) {
       return <PoliciesView />;
     case 'connections':
       return <ConnectionsView />;
+    case 'audit':
+      return <AuditView />;
     default:
       return <QueueView />;
   }

@@ -1,12 +1,16 @@
 /** A world for console tests: an officer, requests in every state the console acts on, an endpoint. */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
+import { REQUEST_HANDLERS } from '../../src/jobs/handlers/index.js';
+import { createWorker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from './app.js';
+import { addSystem } from './data-systems.js';
 import { builtConsole } from './console-build.js';
 import type { TestDatabase } from './databases.js';
 import { answeredRequest, seedLetterWorld } from './letters.js';
 import { manualClock } from './requests.js';
 import { fileRequest } from './subject-data.js';
+import { silentLog } from './worker.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,7 +18,7 @@ export interface ConsoleWorld {
   t: TestApp;
   /** `http://127.0.0.1:PORT` */
   origin: string;
-  /** The officer's raw API token (admin on acme and beta), as a person pastes it. */
+  /** The officer's raw API token (admin on acme, beta and gamma), as a person pastes it. */
   officerToken: string;
   officerTokenId: string;
   /** The token that filed the requests (privacy:write), as an `Authorization` value. */
@@ -25,6 +29,8 @@ export interface ConsoleWorld {
   pendingId: string;
   /** acme, access, completed with its package. */
   answeredId: string;
+  /** gamma, access, processing: waits for the manual data system `crm-manual` (one pending task). */
+  taskedId: string;
   endpointId: string;
   endpointSecret: string;
 }
@@ -43,11 +49,25 @@ export async function openConsoleWorld(database: TestDatabase): Promise<ConsoleW
   const officer = await t.services.tokens.create({
     name: 'officer',
     scopes: ['admin'],
-    workspaces: ['acme', 'beta'],
+    workspaces: ['acme', 'beta', 'gamma'],
     actor: 'test',
   });
-  const intake = await t.bearer(['privacy:write', 'privacy:read'], ['acme', 'beta']);
+  const intake = await t.bearer(['privacy:write', 'privacy:read'], ['acme', 'beta', 'gamma']);
   const subject = { request_type: 'access', scope: ['user'], subject_provider: 'github' };
+  // First the request with a data task: the worker processes what is queued, and only this is, yet.
+  time.set(new Date().toISOString());
+  await addSystem(t, `Bearer ${officer.token}`, { workspace_id: 'gamma', key: 'crm-manual', name: 'CRM (by hand)' });
+  const taskedId = await fileRequest(t, intake, { ...subject, subject_id: 'tasked-subject-1', workspace_id: 'gamma' });
+  const worker = createWorker({
+    database: t.services.database,
+    clock: time.clock,
+    log: silentLog,
+    pseudonymKey: t.services.keys.pseudonymKey,
+    handlers: REQUEST_HANDLERS,
+    options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
+  });
+  while (await worker.runOnce());
+  time.set(new Date(Date.now() - 60 * DAY_MS).toISOString());
   const overdueId = await fileRequest(t, intake, { ...subject, subject_id: 'overdue-subject-4711', workspace_id: 'acme' });
   time.set(new Date().toISOString());
   await t.services.policies.putLayer('beta', null, { require_approval: true }, 'test');
@@ -72,6 +92,7 @@ export async function openConsoleWorld(database: TestDatabase): Promise<ConsoleW
     overdueId,
     pendingId,
     answeredId,
+    taskedId,
     endpointId: endpoint.json().id,
     endpointSecret: endpoint.json().secret,
   };

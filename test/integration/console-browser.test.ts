@@ -36,7 +36,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-const horizontalOverflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+const horizontalOverflow = (page: Page) =>
+  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 /** The elements that reach past the right edge (for the failure message). */
 const widest = (page: Page) =>
   page.evaluate<string>(
@@ -90,12 +91,31 @@ for (const dialect of dialects()) {
       assert.deepEqual(JSON.parse(stored), [[world.officerToken], 0, '']);
     });
 
+    it('lists every workspace of the token, finds a subject by id, masked until opened', async () => {
+      await page.getByRole('row').nth(1).waitFor();
+      const text = await page.innerText('table.queue');
+      for (const id of [world.overdueId, world.pendingId, world.answeredId, world.taskedId]) assert.ok(text.includes(id), id);
+      for (const workspace of ['acme', 'beta', 'gamma']) assert.match(text, new RegExp(`\\b${workspace}\\b`));
+      await page.locator('#filter-subject-id').fill('pending-subject-0815');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('1 request shown').waitFor();
+      assert.match(
+        await page.getByRole('row').nth(1).innerText(),
+        new RegExp(`${world.pendingId}\\s+access\\s+beta\\s+pending approval`),
+      );
+      assert.equal((await page.innerText('table.queue')).includes('pending-subject-0815'), false, 'the row masks the subject');
+      await page.locator('#filter-subject-id').fill('');
+    });
+
     it('finds the overdue request in the queue, subject masked until opened', async () => {
-      await showQueue(page, 'acme', true);
+      await showQueue(page, '', true);
+      await page.getByText('1 request shown').waitFor();
       const row = page.getByRole('row').filter({ hasText: world.overdueId });
-      await row.waitFor();
-      assert.equal(await page.getByRole('row').count(), 2, 'the header and the one overdue request');
-      const filed = await world.t.app.inject({ url: `/api/v1/privacy/requests/${world.overdueId}`, headers: { authorization: world.intake } });
+      assert.equal(await page.getByRole('row').count(), 2, 'the header and the one overdue request, across workspaces');
+      const filed = await world.t.app.inject({
+        url: `/api/v1/privacy/requests/${world.overdueId}`,
+        headers: { authorization: world.intake },
+      });
       const daysOverdue = Math.ceil((Date.now() - Date.parse(filed.json().due_at)) / 86_400_000);
       assert.ok(daysOverdue >= 28 && daysOverdue <= 32, `${daysOverdue}`);
       assert.ok((await row.innerText()).includes(`${daysOverdue} days overdue (GDPR)`), await row.innerText());
@@ -114,6 +134,15 @@ for (const dialect of dialects()) {
       await page.getByLabel(/^Reason/).fill('Complex request: several systems hold data (Art. 12(3))');
       await page.getByRole('button', { name: 'Confirm: extend deadline' }).click();
       await page.getByText('Extend deadline: done.').waitFor();
+      const extended = page
+        .getByRole('region', { name: 'Timeline' })
+        .getByRole('listitem')
+        .filter({ hasText: /^extended/ });
+      await extended.waitFor();
+      assert.match(
+        await extended.innerText(),
+        /extended by officer \(token\).*\n?Reason: Complex request: several systems hold data \(Art\. 12\(3\)\)/s,
+      );
       const stored = await world.t.app.inject({
         url: `/api/v1/privacy/requests/${world.overdueId}`,
         headers: { authorization: world.intake },
@@ -151,6 +180,25 @@ for (const dialect of dialects()) {
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.getByRole('button', { name: 'Confirm: approve' }).click();
       await page.getByText('Approve: done. Status is now queued.').waitFor();
+    });
+
+    it('marks a manual data task done, and the request completes', async () => {
+      await page.goto(`${world.origin}/console/#/requests/${world.taskedId}`);
+      const tasks = page.getByRole('region', { name: 'Data tasks' });
+      await tasks.getByText(/crm-manual \(user\): pending/).waitFor();
+      await tasks.getByRole('button', { name: 'Mark done…' }).click();
+      await tasks.getByLabel('Note (what was done; recorded)').fill('Exported by hand from the CRM');
+      await tasks.getByRole('button', { name: 'Confirm the result' }).click();
+      await tasks.getByText(/crm-manual \(user\): completed/).waitFor();
+      await page.getByRole('region', { name: 'Details' }).getByText('completed', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Open the letter (new tab)' }).waitFor();
+    });
+
+    it('shows the audit chain verified', async () => {
+      await page.goto(`${world.origin}/console/#/audit`);
+      const status = page.getByRole('status').filter({ hasText: 'Intact' });
+      await status.waitFor();
+      assert.match(await status.innerText(), /^Intact: all \d+ entries verify/);
     });
 
     it('opens the readable letter of a completed access request in a new tab', async () => {
@@ -204,7 +252,7 @@ for (const dialect of dialects()) {
 
     it('has no serious or critical axe violation and no horizontal scroll on any view, at 1280 and 390 px', async () => {
       const views: [string, () => Promise<void>][] = [
-        ['queue', async () => showQueue(page, 'acme')],
+        ['queue', async () => void (await page.getByRole('row').nth(3).waitFor())],
         [`requests/${world.answeredId}`, async () => void (await page.getByRole('heading', { name: 'Results' }).waitFor())],
         [
           'policies',
@@ -216,6 +264,7 @@ for (const dialect of dialects()) {
           },
         ],
         ['connections', async () => void (await page.getByText('http://127.0.0.1:9/hook').waitFor())],
+        ['audit', async () => void (await page.getByText(/^Intact/).waitFor())],
       ];
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
@@ -223,7 +272,10 @@ for (const dialect of dialects()) {
           await page.goto(`${world.origin}/console/#/${hash}`);
           await page.getByRole('heading', { level: 1 }).waitFor();
           await ready();
-          writeFileSync(new URL(`${hash.replace(/\W+/g, '-')}-${width}-${dialect.name}.png`, SCRATCH), await page.screenshot({ fullPage: true }));
+          writeFileSync(
+            new URL(`${hash.replace(/\W+/g, '-')}-${width}-${dialect.name}.png`, SCRATCH),
+            await page.screenshot({ fullPage: true }),
+          );
           assert.deepEqual(await seriousViolations(page), [], `${hash} at ${width} px`);
           const overflow = await horizontalOverflow(page);
           assert.ok(overflow <= 0, `${hash} scrolls sideways at ${width} px by ${overflow} px: ${await widest(page)}`);
@@ -251,7 +303,10 @@ for (const dialect of dialects()) {
       await tabTo(keyboard, `a[href="#/requests/${world.answeredId}"]`);
       await keyboard.keyboard.press('Enter');
       await keyboard.getByRole('heading', { level: 1, name: `Request ${world.answeredId}` }).waitFor();
-      assert.equal(await keyboard.evaluate<string>('document.activeElement.tagName'), 'H1', 'focus moves to the new view');
+      // Focus moves to the new view's heading (a screen reader announces it).
+      await keyboard.waitForFunction("document.activeElement && document.activeElement.tagName === 'H1'", null, {
+        timeout: 3000,
+      });
       await tabTo(keyboard, 'a[href="#/policies"]');
       await keyboard.keyboard.press('Enter');
       await keyboard.getByRole('heading', { level: 1, name: 'Policies' }).waitFor();
@@ -261,11 +316,13 @@ for (const dialect of dialects()) {
     it('sends the officer back to sign-in with a clear message when the token stops working (401)', async () => {
       assert.ok(await world.t.services.tokens.revoke(world.officerTokenId, 'test'));
       await page.goto(`${world.origin}/console/#/queue`);
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Privacy console' }).waitFor({ timeout: 5000 }).catch(async (error) => {
-        console.log(await page.innerText('body'));
-        throw error;
-      });
+      await page
+        .getByRole('heading', { level: 1, name: 'Privacy console' })
+        .waitFor({ timeout: 5000 })
+        .catch(async (error) => {
+          console.log(await page.innerText('body'));
+          throw error;
+        });
       assert.match(await page.getByRole('status').innerText(), /refused the token.*Sign in again/);
       assert.equal(await page.evaluate<number>('Object.keys(sessionStorage).filter((k) => k.endsWith("token")).length'), 0);
     });

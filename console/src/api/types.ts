@@ -64,3 +64,9 @@ export const REQUEST_STATUSES: readonly RequestStatus[] = [
 export const REQUEST_TYPES: readonly RequestType[] = ['access', 'export', 'correction', 'deletion'];
 /** Valid `scope` keys (PRODUCT.md §1). */
 export const SCOPE_KEYS = ['user', 'user.account', 'user.contact', 'user.contact.email', 'user.name', 'user.content'] as const;
+export type AuditEventPage = Json<'/api/v1/audit-events', 'get', 200>;
+export type AuditEvent = AuditEventPage['items'][number];
+export type AuditVerification = Json<'/api/v1/audit-events/verify', 'get', 200>;
+export type DataTask = Json<'/api/v1/data-tasks/{id}', 'get', 200>;
+export type DataTaskResult = Body<'/api/v1/data-tasks/{id}/result', 'post'>;
+export type DataSystemList = Json<'/api/v1/data-systems', 'get', 200>;

@@ -1,7 +1,8 @@
 // Hash routes (`#/queue`, `#/requests/pr_…`): the server serves one page; no history API needed.
 import { useEffect, useState } from 'preact/hooks';
 
-export type Route = { view: 'queue' } | { view: 'request'; id: string } | { view: 'policies' } | { view: 'connections' };
+export type Route =
+  { view: 'queue' } | { view: 'request'; id: string } | { view: 'policies' } | { view: 'connections' } | { view: 'audit' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
@@ -9,6 +10,7 @@ export function parseRoute(hash: string): Route {
   if (request?.[1]) return { view: 'request', id: decodeURIComponent(request[1]) };
   if (path === '/policies') return { view: 'policies' };
   if (path === '/connections') return { view: 'connections' };
+  if (path === '/audit') return { view: 'audit' };
   return { view: 'queue' };
 }
 

@@ -2,7 +2,7 @@
 // endpoint's messages, a retry per message and secret rotation (scope admin).
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
-import type { Endpoint, EndpointList, EndpointWithSecret, IntegrationList, MessageList } from '../api/types';
+import type { DataSystemList, Endpoint, EndpointList, EndpointWithSecret, IntegrationList, MessageList } from '../api/types';
 import { ErrorText, Field, Section, useSubmit } from '../components/forms';
 import { formatTime } from '../lib/deadline';
 
@@ -167,6 +167,34 @@ function Endpoints({ workspace }: { workspace: string }) {
   );
 }
 
+function DataSystems({ workspace }: { workspace: string }) {
+  const [list, setList] = useState<DataSystemList | null>(null);
+  const load = useSubmit();
+  useEffect(() => {
+    void load.run(async () =>
+      setList(await api<DataSystemList>('GET', `/api/v1/data-systems${queryString({ workspace_id: workspace })}`)),
+    );
+  }, [workspace]);
+  return (
+    <Section title="Data systems">
+      <ErrorText error={load.error} />
+      {list && list.items.length === 0 && <p>No data system yet (privacyctl system add, or POST /api/v1/data-systems).</p>}
+      {list && list.items.length > 0 && (
+        <ul class="plain">
+          {list.items.map((system) => (
+            <li key={system.id}>
+              <strong>{system.name}</strong> (<code>{system.key}</code>) in {system.workspace_id}: {system.categories.join(', ')}{' '}
+              for {system.request_types.join(', ')}
+              {system.due_days ? `, due within ${system.due_days} days` : ''};{' '}
+              {system.endpoint_id ? `tasks go to endpoint ${system.endpoint_id}` : 'manual: an operator marks its tasks done'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
 export function ConnectionsView() {
   const [input, setInput] = useState('');
   const [workspace, setWorkspace] = useState('');
@@ -188,6 +216,7 @@ export function ConnectionsView() {
       </form>
       <Integrations workspace={workspace} />
       <Endpoints workspace={workspace} />
+      <DataSystems workspace={workspace} />
     </>
   );
 }

@@ -5,39 +5,68 @@ import { api, queryString } from '../api/client';
 import type { ListQuery, PrivacyRequest, PrivacyRequestPage, RequestStatus, RequestType } from '../api/types';
 import { REQUEST_STATUSES, REQUEST_TYPES } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-import { bindingDue, deadlineText, statusLabel } from '../lib/deadline';
+import { deadlineText, regulationLabel, statusLabel } from '../lib/deadline';
 import { requestHref } from '../lib/router';
 import { NewRequestForm } from './new-request';
 
-/** The list filters the API offers (typed against its query parameters). */
+/** The list filters as typed in the form; {@link listQuery} turns them into the API's query. */
 interface Filters {
-  workspace_id: string;
+  /** Comma-separated workspace ids; empty: every workspace the token may read. */
+  workspaces: string;
   status: RequestStatus | '';
   request_type: RequestType | '';
   overdue: boolean;
+  /** Due within this many days; empty: any. Sent as `due_before`. */
+  due_within: string;
+  subject_provider: string;
+  subject_id: string;
+  sort: NonNullable<ListQuery['sort']>;
 }
 
-type Order = 'newest' | 'due';
+const EMPTY: Filters = {
+  workspaces: '',
+  status: '',
+  request_type: '',
+  overdue: false,
+  due_within: '',
+  subject_provider: '',
+  subject_id: '',
+  sort: 'created_at',
+};
 
 const PAGE_SIZE = 25;
+const DAY_MS = 86_400_000;
 
-function listQuery(
-  filters: Filters,
-  cursor: string | null,
-): Partial<ListQuery> & Record<string, string | number | boolean | undefined> {
+/** Problems with the filters before anything is sent, by form field. */
+function filterProblems(filters: Filters): Record<string, string[]> {
+  const problems: Record<string, string[]> = {};
+  if (filters.due_within.trim()) {
+    const n = Number(filters.due_within);
+    if (!Number.isInteger(n) || n < 0 || n > 3650) problems.due_within = ['A whole number of days, 0 to 3650'];
+  }
+  if (filters.subject_provider.trim() && !filters.subject_id.trim()) problems.subject_id = ['Give the subject id to search for'];
+  return problems;
+}
+
+/** The API's query (typed by its OpenAPI parameters) for these filters and page. */
+function listQuery(filters: Filters, cursor: string | null): { [K in keyof ListQuery]?: ListQuery[K] } {
+  const workspaces = filters.workspaces
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const days = filters.due_within.trim();
   return {
-    workspace_id: filters.workspace_id.trim() || undefined,
+    workspace_id: workspaces.length ? workspaces : undefined,
     status: filters.status || undefined,
     request_type: filters.request_type || undefined,
     overdue: filters.overdue || undefined,
+    due_before: days ? new Date(Date.now() + Number(days) * DAY_MS).toISOString() : undefined,
+    subject_provider: filters.subject_provider.trim() || undefined,
+    subject_id: filters.subject_id.trim() || undefined,
+    sort: filters.sort,
     cursor: cursor ?? undefined,
     limit: PAGE_SIZE,
-  } satisfies { [K in keyof ListQuery]?: ListQuery[K] | undefined };
-}
-
-function sorted(items: PrivacyRequest[], order: Order): PrivacyRequest[] {
-  if (order === 'newest') return items;
-  return [...items].sort((a, b) => Date.parse(bindingDue(a)) - Date.parse(bindingDue(b)));
+  };
 }
 
 function Row({ request }: { request: PrivacyRequest }) {
@@ -52,7 +81,7 @@ function Row({ request }: { request: PrivacyRequest }) {
       <td data-label="Status">
         <span class={`status status-${request.status}`}>{statusLabel(request.status)}</span>
       </td>
-      <td data-label="Regulation">{request.regulation.toUpperCase()}</td>
+      <td data-label="Regulation">{regulationLabel(request.regulation)}</td>
       <td data-label="Deadline" class={deadline.overdue ? 'overdue' : undefined}>
         {deadline.text}
       </td>
@@ -63,28 +92,29 @@ function Row({ request }: { request: PrivacyRequest }) {
   );
 }
 
+type TextFilter = 'workspaces' | 'due_within' | 'subject_provider' | 'subject_id';
+
 function FilterForm(props: { initial: Filters; error: unknown; onApply: (filters: Filters) => void }) {
   const [filters, setFilters] = useState(props.initial);
+  const [local, setLocal] = useState<Record<string, string[]>>({});
   const set = <K extends keyof Filters>(key: K, value: Filters[K]) => setFilters({ ...filters, [key]: value });
+  const text = (key: TextFilter, id: string, label: string, apiName: string, hint?: string) => (
+    <Field id={id} label={label} hint={hint} errors={fieldErrors(props.error, apiName, local[key])}>
+      {(a11y) => <input {...a11y} value={filters[key]} onInput={(e) => set(key, e.currentTarget.value)} />}
+    </Field>
+  );
   return (
     <form
       class="filters"
       aria-label="Filter requests"
       onSubmit={(event) => {
         event.preventDefault();
-        props.onApply(filters);
+        const problems = filterProblems(filters);
+        setLocal(problems);
+        if (Object.keys(problems).length === 0) props.onApply(filters);
       }}
     >
-      <Field id="filter-workspace" label="Workspace" errors={fieldErrors(props.error, 'workspace_id')}>
-        {(a11y) => (
-          <input
-            {...a11y}
-            value={filters.workspace_id}
-            maxLength={200}
-            onInput={(e) => set('workspace_id', e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      {text('workspaces', 'filter-workspace', 'Workspace', 'workspace_id', 'Empty: all of yours')}
       <Field id="filter-status" label="Status">
         {(a11y) => (
           <select {...a11y} value={filters.status} onChange={(e) => set('status', e.currentTarget.value as Filters['status'])}>
@@ -113,6 +143,17 @@ function FilterForm(props: { initial: Filters; error: unknown; onApply: (filters
           </select>
         )}
       </Field>
+      {text('due_within', 'filter-due-within', 'Due within (days)', 'due_before')}
+      {text('subject_id', 'filter-subject-id', 'Subject id', 'subject_id', 'Exact match')}
+      {text('subject_provider', 'filter-subject-provider', 'Subject provider', 'subject_provider', 'Optional')}
+      <Field id="filter-sort" label="Order">
+        {(a11y) => (
+          <select {...a11y} value={filters.sort} onChange={(e) => set('sort', e.currentTarget.value as Filters['sort'])}>
+            <option value="created_at">Newest first</option>
+            <option value="due_at">Due date, soonest first</option>
+          </select>
+        )}
+      </Field>
       <div class="field checkbox">
         <input
           id="filter-overdue"
@@ -128,8 +169,7 @@ function FilterForm(props: { initial: Filters; error: unknown; onApply: (filters
 }
 
 export function QueueView() {
-  const [filters, setFilters] = useState<Filters>({ workspace_id: '', status: '', request_type: '', overdue: false });
-  const [order, setOrder] = useState<Order>('newest');
+  const [filters, setFilters] = useState<Filters>(EMPTY);
   const [items, setItems] = useState<PrivacyRequest[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
@@ -152,20 +192,9 @@ export function QueueView() {
       <h1 tabIndex={-1}>Queue</h1>
       <FilterForm initial={filters} error={load.error} onApply={setFilters} />
       <ErrorText error={load.error} />
-      <div class="list-head">
-        <p role="status">
-          {loaded
-            ? `${items.length} request${items.length === 1 ? '' : 's'} shown${cursor ? ', more available' : ''}`
-            : 'Loading…'}
-        </p>
-        <label class="inline">
-          Order{' '}
-          <select value={order} onChange={(e) => setOrder(e.currentTarget.value as Order)}>
-            <option value="newest">Newest first</option>
-            <option value="due">Due date, soonest first (of those shown)</option>
-          </select>
-        </label>
-      </div>
+      <p role="status">
+        {loaded ? `${items.length} request${items.length === 1 ? '' : 's'} shown${cursor ? ', more available' : ''}` : 'Loading…'}
+      </p>
       {items.length > 0 && (
         <table class="queue">
           <caption class="visually-hidden">Privacy requests</caption>
@@ -181,7 +210,7 @@ export function QueueView() {
             </tr>
           </thead>
           <tbody>
-            {sorted(items, order).map((request) => (
+            {items.map((request) => (
               <Row request={request} key={request.id} />
             ))}
           </tbody>
@@ -192,7 +221,10 @@ export function QueueView() {
           {load.busy ? 'Loading…' : 'Load more'}
         </button>
       )}
-      <NewRequestForm defaultWorkspace={filters.workspace_id} onFiled={() => void fetchPage(filters, null)} />
+      <NewRequestForm
+        defaultWorkspace={filters.workspaces.split(',')[0]?.trim() ?? ''}
+        onFiled={() => void fetchPage(filters, null)}
+      />
     </>
   );
 }

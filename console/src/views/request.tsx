@@ -2,11 +2,13 @@
 // allows and its results. Opening it shows the subject, which the queue masks.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client';
-import type { PrivacyRequest } from '../api/types';
+import type { AuditEvent, PrivacyRequest } from '../api/types';
 import { ErrorText, Section, useSubmit } from '../components/forms';
 import { deadlineText, formatTime, regulationLabel, statusLabel } from '../lib/deadline';
 import { RequestActions } from './request-actions';
 import { RequestResults } from './request-results';
+import { DataTasks, taskIds } from './request-tasks';
+import { Timeline } from './request-timeline';
 
 function Fields({ request }: { request: PrivacyRequest }) {
   const rows: [string, string][] = [
@@ -37,10 +39,16 @@ function Fields({ request }: { request: PrivacyRequest }) {
 
 export function RequestView({ id }: { id: string }) {
   const [request, setRequest] = useState<PrivacyRequest | null>(null);
+  const [events, setEvents] = useState<AuditEvent[]>([]);
+  const [version, setVersion] = useState(0);
   const load = useSubmit();
-  useEffect(() => {
+  const reload = () =>
     void load.run(async () => setRequest(await api<PrivacyRequest>('GET', `/api/v1/privacy/requests/${encodeURIComponent(id)}`)));
-  }, [id]);
+  useEffect(reload, [id]);
+  const changed = (updated: PrivacyRequest) => {
+    setRequest(updated);
+    setVersion((n) => n + 1);
+  };
 
   const deadline = request ? deadlineText(request) : null;
   return (
@@ -60,7 +68,20 @@ export function RequestView({ id }: { id: string }) {
             <Fields request={request} />
           </Section>
           <Section title="Actions">
-            <RequestActions request={request} onChanged={setRequest} />
+            <RequestActions request={request} onChanged={changed} />
+          </Section>
+          <Section title="Data tasks">
+            <DataTasks
+              workspace={request.workspace_id}
+              ids={taskIds(events)}
+              onChanged={() => {
+                reload();
+                setVersion((n) => n + 1);
+              }}
+            />
+          </Section>
+          <Section title="Timeline">
+            <Timeline requestId={request.id} version={version} onEvents={setEvents} />
           </Section>
           <Section title="Results">
             <RequestResults request={request} />
