@@ -96,6 +96,7 @@ for (const dialect of dialects()) {
       const text = await page.innerText('table.queue');
       for (const id of [world.overdueId, world.pendingId, world.answeredId, world.taskedId]) assert.ok(text.includes(id), id);
       for (const workspace of ['acme', 'beta', 'gamma']) assert.match(text, new RegExp(`\\b${workspace}\\b`));
+      writeFileSync(new URL(`queue-${dialect.name}.png`, SCRATCH), await page.screenshot({ fullPage: true }));
       await page.locator('#filter-subject-id').fill('pending-subject-0815');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.getByText('1 request shown').waitFor();
@@ -121,7 +122,6 @@ for (const dialect of dialects()) {
       assert.ok((await row.innerText()).includes(`${daysOverdue} days overdue (GDPR)`), await row.innerText());
       assert.match(await row.innerText(), /github: •+/);
       assert.ok(!(await page.innerText('body')).includes('overdue-subject-4711'), 'the queue masks the subject');
-      writeFileSync(new URL(`queue-${dialect.name}.png`, SCRATCH), await page.screenshot({ fullPage: true }));
       await row.getByRole('link', { name: world.overdueId }).click();
       await page.getByRole('heading', { level: 1, name: `Request ${world.overdueId}` }).waitFor();
       await page.getByText('github: overdue-subject-4711').waitFor(); // opened, the subject shows

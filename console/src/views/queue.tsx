@@ -114,7 +114,7 @@ function FilterForm(props: { initial: Filters; error: unknown; onApply: (filters
         if (Object.keys(problems).length === 0) props.onApply(filters);
       }}
     >
-      {text('workspaces', 'filter-workspace', 'Workspace', 'workspace_id', 'Empty: all of yours')}
+      {text('workspaces', 'filter-workspace', 'Workspace', 'workspace_id')}
       <Field id="filter-status" label="Status">
         {(a11y) => (
           <select {...a11y} value={filters.status} onChange={(e) => set('status', e.currentTarget.value as Filters['status'])}>
@@ -144,8 +144,8 @@ function FilterForm(props: { initial: Filters; error: unknown; onApply: (filters
         )}
       </Field>
       {text('due_within', 'filter-due-within', 'Due within (days)', 'due_before')}
-      {text('subject_id', 'filter-subject-id', 'Subject id', 'subject_id', 'Exact match')}
-      {text('subject_provider', 'filter-subject-provider', 'Subject provider', 'subject_provider', 'Optional')}
+      {text('subject_id', 'filter-subject-id', 'Subject id', 'subject_id')}
+      {text('subject_provider', 'filter-subject-provider', 'Subject provider', 'subject_provider')}
       <Field id="filter-sort" label="Order">
         {(a11y) => (
           <select {...a11y} value={filters.sort} onChange={(e) => set('sort', e.currentTarget.value as Filters['sort'])}>
@@ -190,6 +190,10 @@ export function QueueView() {
   return (
     <>
       <h1 tabIndex={-1}>Queue</h1>
+      <p class="hint">
+        Every workspace your token may read, unless you name some (comma-separated). Subject id finds a person&apos;s requests (exact
+        match), with or without its provider.
+      </p>
       <FilterForm initial={filters} error={load.error} onApply={setFilters} />
       <ErrorText error={load.error} />
       <p role="status">
