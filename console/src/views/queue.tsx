@@ -191,8 +191,8 @@ export function QueueView() {
     <>
       <h1 tabIndex={-1}>Queue</h1>
       <p class="hint">
-        Every workspace your token may read, unless you name some (comma-separated). Subject id finds a person&apos;s requests (exact
-        match), with or without its provider.
+        Every workspace your token may read, unless you name some (comma-separated). Subject id finds a person&apos;s requests
+        (exact match), with or without its provider.
       </p>
       <FilterForm initial={filters} error={load.error} onApply={setFilters} />
       <ErrorText error={load.error} />
