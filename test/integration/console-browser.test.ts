@@ -105,7 +105,36 @@ for (const dialect of dialects()) {
         new RegExp(`${world.pendingId}\\s+access\\s+beta\\s+pending approval`),
       );
       assert.equal((await page.innerText('table.queue')).includes('pending-subject-0815'), false, 'the row masks the subject');
+      // The API's 422 appears next to the field it names (no client rule for this length).
+      await page.locator('#filter-subject-provider').fill('x'.repeat(101));
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.locator('#filter-subject-provider-error').waitFor();
+      assert.equal(await page.locator('#filter-subject-provider-error').innerText(), 'String should have at most 100 characters');
+      assert.equal(await page.locator('#filter-subject-provider').getAttribute('aria-invalid'), 'true');
+      await page.locator('#filter-subject-provider').fill('');
       await page.locator('#filter-subject-id').fill('');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('4 requests shown').waitFor();
+      await page.locator('#filter-subject-id').fill('');
+    });
+
+    it('files a request with an Idempotency-Key; a double click files it once', async () => {
+      await page.getByText('File a new request').click();
+      await page.locator('#new-workspace_id').fill('acme');
+      await page.locator('#new-subject_provider').fill('github');
+      await page.locator('#new-subject_id').fill('filed-in-console-77');
+      await page.locator('#new-intake_ref').fill('https://support.example.com/tickets/77');
+      await page.getByRole('button', { name: 'File request' }).dblclick();
+      const filed = page.getByRole('status').filter({ hasText: /^Filed pr_/ });
+      await filed.waitFor();
+      const list = await world.t.app.inject({
+        url: '/api/v1/privacy/requests?subject_id=filed-in-console-77',
+        headers: { authorization: world.intake },
+      });
+      assert.equal(list.statusCode, 200, list.body);
+      assert.equal(list.json().items.length, 1, 'one request for two clicks');
+      assert.ok((await filed.innerText()).includes(list.json().items[0].id));
+      await page.getByText('File a new request').click();
     });
 
     it('finds the overdue request in the queue, subject masked until opened', async () => {
