@@ -159,6 +159,7 @@ export function createWorker(deps: {
     requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
     recordAudit(unit, {
       actor: 'worker',
+      requestId: request.id,
       action: next.status === 'processing' ? 'privacy_request.awaiting_tasks' : `privacy_request.${next.status}`,
       targetType: 'privacy_request',
       targetId: request.id,

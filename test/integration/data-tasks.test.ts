@@ -418,7 +418,7 @@ for (const dialect of dialects()) {
       assert.ok(!JSON.stringify(pkg).includes('e@crm.example'));
     });
 
-    it('lists tasks newest first in cursor pages, filtered by system and status; a bad cursor is 400, a bad query 422', async () => {
+    it('lists tasks newest first in cursor pages, filtered by system and status; a bad cursor or one of another query is 422, as a bad query', async () => {
       const all = await getJson('/api/v1/data-tasks?workspace_id=acme&system_key=crm&limit=100');
       assert.ok(all.items.length >= 3);
       assert.ok(all.items.every((t: { system_key: string }) => t.system_key === 'crm'));
@@ -441,7 +441,15 @@ for (const dialect of dialects()) {
         url: '/api/v1/data-tasks?cursor=nope',
         headers: { authorization: admin },
       });
-      assert.equal(badCursor.statusCode, 400);
+      assert.equal(badCursor.statusCode, 422, badCursor.body);
+      assert.deepEqual(badCursor.json().detail[0].loc, ['query', 'cursor']);
+      // A cursor is bound to its query: the next page of crm tasks is not a page of all tasks.
+      const otherQuery = await f.t.app.inject({
+        method: 'GET',
+        url: `/api/v1/data-tasks?workspace_id=acme&limit=2&cursor=${first.next_cursor}`,
+        headers: { authorization: admin },
+      });
+      assert.equal(otherQuery.statusCode, 422, otherQuery.body);
       const badQuery = await f.t.app.inject({
         method: 'GET',
         url: '/api/v1/data-tasks?status=done&limit=0&system_key=Bad',

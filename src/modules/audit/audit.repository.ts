@@ -47,7 +47,8 @@ export async function appendAuditEvents(db: Executor, entries: readonly AuditEnt
       occurred_at: entry.occurredAt,
       actor: entry.actor,
       actor_name: entry.actorName ?? entry.actor,
-      request_id: entry.requestId ?? null,
+      // An entry about a request belongs to its timeline even when its writer named no requestId.
+      request_id: entry.requestId ?? (entry.targetType === 'privacy_request' ? entry.targetId : null),
       action: entry.action,
       target_type: entry.targetType,
       target_id: entry.targetId,
