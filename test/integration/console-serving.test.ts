@@ -46,6 +46,10 @@ for (const dialect of dialects()) {
       for (const directive of ["script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "default-src 'none'"])
         assert.ok(CONSOLE_CSP.includes(directive), directive);
       assert.doesNotMatch(CONSOLE_CSP, /unsafe-inline|unsafe-eval/);
+      // Revalidation: the ETag answers 304, with the same directives.
+      const again = await t.app.inject({ url: '/console/', headers: { 'if-none-match': String(page.headers.etag) } });
+      assert.equal(again.statusCode, 304);
+      assert.equal(again.headers['cache-control'], 'no-cache');
     });
 
     it('caches hashed assets for a year, immutable, and 404s a missing one', async () => {

@@ -23,7 +23,8 @@ function consoleHeaders(app: FastifyInstance): void {
     done();
   });
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
-    if (reply.statusCode < 300) reply.header('cache-control', cacheControlFor(request.url));
+    // A 304 carries the same directives as the 200 it stands for (RFC 9111 §4.3.4).
+    if (reply.statusCode < 300 || reply.statusCode === 304) reply.header('cache-control', cacheControlFor(request.url));
     done(null, payload);
   });
 }
