@@ -9,8 +9,9 @@ const MARK = { due_soon: 'due_soon_notified_at', overdue: 'overdue_notified_at' 
 /**
  * Up to `limit` requests, any status, whose `moment` was not dealt with yet and whose binding
  * due date (`coalesce(extended_due_at, due_at)`) is at or before `dueBy`, earliest first: a range
- * search of the moment's partial index (migration 2026-11-24T0006), which holds only requests
- * not yet dealt with.
+ * search of the partial index `privacy_requests_deadline_sweep_idx` (migration 2026-11-24T0006),
+ * which holds only requests whose overdue moment is not dealt with (a due-soon moment comes
+ * first, so an unmarked due-soon is in it too).
  */
 export async function findUnmarked(
   db: Executor,
@@ -21,6 +22,7 @@ export async function findUnmarked(
   return db
     .selectFrom('privacy_requests')
     .selectAll()
+    .where('overdue_notified_at', 'is', null)
     .where(MARK[moment], 'is', null)
     .where((eb) => eb(eb.fn.coalesce('extended_due_at', 'due_at'), '<=', dueBy))
     .orderBy((eb) => eb.fn.coalesce('extended_due_at', 'due_at'))
