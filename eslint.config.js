@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', '.scratch/', 'data/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', '.scratch/', 'data/', 'console/src/api/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -41,6 +41,7 @@ import { seedDataTasks } from './seed-tasks.js';
 import { measureWorker, type WorkerResult } from './worker-phase.js';
 import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './backlog-phase.js';
 import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
+import { type ConsoleLoadResult, measureConsoleLoad, printConsoleLoad } from './console-phase.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { cancelQueued } from './databases.js';
 
@@ -147,6 +148,11 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
       results.push(result);
     }
     addRatios(results);
+    let consoleLoad: ConsoleLoadResult | null = null;
+    if (only.length === 0 || only.includes('console')) {
+      console.error('  console first load in Chromium…');
+      consoleLoad = await measureConsoleLoad(service.url, load.durationSec >= 10 ? 10 : 3);
+    }
     // VmHWM only grows, so the last reading is the peak of the whole leg.
     const peakRssMb = readMemory(service.child.process.pid)?.peakMb ?? null;
     await stop(service.child);
@@ -178,8 +184,9 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
     printReport(results, peakRssMb, goals, worker);
     printBacklog(backlog);
     printDelivery(deliveries);
+    printConsoleLoad(consoleLoad);
     const delivered = deliveries.every((d) => d.missing === 0 && (d.workers < 2 || d.duplicates === 0));
-    return { database: database.name, results, peakRssMb, goals, worker, backlog, deliveries, ok: ok && delivered };
+    return { database: database.name, results, peakRssMb, goals, worker, backlog, deliveries, consoleLoad, ok: ok && delivered };
   } catch (error) {
     console.error(`service log tail:\n${logTail(service.child)}`);
     throw error;

@@ -21,8 +21,10 @@ const filter = process.argv.slice(2);
 const files = findTests('test')
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
   .sort();
-const typecheck = spawnSync('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' });
-if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
+for (const project of ['tsconfig.json', 'console/tsconfig.json']) {
+  const typecheck = spawnSync('npx', ['tsc', '-p', project, '--noEmit'], { stdio: 'inherit' });
+  if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
+}
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },

@@ -5,6 +5,7 @@ import { dataSystemRoutes } from './http/routes/data-systems.routes.js';
 import { dataTaskRoutes } from './http/routes/data-tasks.routes.js';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
+import { consolePlugin } from './http/console/console.plugin.js';
 import { auditEventRoutes } from './http/routes/audit-events.routes.js';
 import { controllerProfileRoutes } from './http/routes/controller-profiles.routes.js';
 import { changeEventRoutes } from './http/routes/change-events.routes.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   bodyLimitBytes: number;
   /** Rate limits, slow-client timeouts, proxy trust (docs/protection.md). Default: production defaults. */
   protection?: ProtectionConfig;
+  /** The built web console (PRODUCT.md §2b). Default: `dist/console/` of this checkout. */
+  consoleDir?: string;
   /** `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token. Default null (open). */
   metricsToken?: string | null;
 }
@@ -114,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metricsToken: deps.metricsToken ?? null,
   });
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
+  await app.register(consolePlugin, deps.consoleDir ? { dir: deps.consoleDir } : {});
   await app.register(
     async (api) => {
       registerNoStore(api);

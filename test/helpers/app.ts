@@ -22,10 +22,11 @@ export interface TestApp {
  *
  * @param options.env - extra environment for loadConfig (e.g. OIDC settings).
  * @param options.clock - a fixed clock for deadline tests.
+ * @param options.consoleDir - a built console to serve at `/console/` (default: dist/console).
  */
 export async function startTestApp(
   database: TestDatabase,
-  options: { env?: Record<string, string>; clock?: Clock } = {},
+  options: { env?: Record<string, string>; clock?: Clock; consoleDir?: string } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...options.env });
   const db = createDatabase(config.databaseUrl);
@@ -38,6 +39,7 @@ export async function startTestApp(
     bodyLimitBytes: config.bodyLimitBytes,
     protection: config.protection,
     metricsToken: config.metricsToken,
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
   });
   await app.ready();
   return {

@@ -36,6 +36,8 @@ export const errors = {
       'Retry-After': '30',
     }),
   internal: () => new HttpError(500, 'Internal Server Error'),
+  consoleNotBuilt: () =>
+    new HttpError(503, 'The console is not built on this server: run npm run build (npm start builds it), then restart'),
   bodyNotParsable: () => new HttpError(400, 'There was an error parsing the body'),
   contentLengthMismatch: () => new HttpError(400, 'Content-Length does not match the body'),
   emptyJsonBody: () => new HttpError(400, 'Body cannot be empty when content-type is set to application/json'),

@@ -49,13 +49,16 @@ footer { margin-top: 2.5rem; border-top: 1px solid #d0d7de; padding-top: 0.6rem;
 }
 `;
 
+/** The CSP source expression that allows {@link LETTER_CSS} as a `<style>` element: `'sha256-…'`. */
+export const LETTER_STYLE_SOURCE = `'sha256-${createHash('sha256').update(LETTER_CSS).digest('base64')}'`;
+
 /**
  * The Content-Security-Policy of a letter (W3C CSP Level 3): nothing may load or run; only its
  * own `<style>` element applies, allowed by its SHA-256 hash; no framing, no forms, no base.
  */
 export const LETTER_CSP = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(LETTER_CSS).digest('base64')}'`,
+  `style-src ${LETTER_STYLE_SOURCE}`,
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -1,0 +1,72 @@
+// Names for the API shapes the console uses, taken from the generated OpenAPI types (openapi.d.ts):
+// when a route's schema changes, `npm run console:types` changes these and the typecheck follows.
+import type { paths } from './openapi';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The JSON body a path answers with `status` to `method`. */
+export type Json<P extends keyof paths, M extends Method, S extends number> = paths[P][M] extends {
+  responses: infer R;
+}
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+    : never
+  : never;
+
+/** The JSON body a path takes for `method`. */
+export type Body<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+/** The query parameters of a path's `method`. */
+export type Query<P extends keyof paths, M extends Method> = paths[P][M] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
+
+export type PrivacyRequest = Json<'/api/v1/privacy/requests/{id}', 'get', 200>;
+export type PrivacyRequestPage = Json<'/api/v1/privacy/requests', 'get', 200>;
+export type ListQuery = Query<'/api/v1/privacy/requests', 'get'>;
+export type NewRequest = Body<'/api/v1/privacy/requests', 'post'>;
+export type RequestStatus = PrivacyRequest['status'];
+export type RequestType = PrivacyRequest['request_type'];
+export type EffectivePolicy = Json<'/api/v1/policies/effective', 'get', 200>;
+export type PolicyLayer = Json<'/api/v1/policies/workspaces/{workspace_id}', 'get', 200>;
+export type PolicySettings = Body<'/api/v1/policies/workspaces/{workspace_id}', 'put'>;
+export type IntegrationList = Json<'/api/v1/integrations', 'get', 200>;
+export type EndpointList = Json<'/api/v1/webhook-endpoints', 'get', 200>;
+export type Endpoint = EndpointList['items'][number];
+export type EndpointWithSecret = Json<'/api/v1/webhook-endpoints/{id}/rotate-secret', 'post', 201>;
+export type MessageList = Json<'/api/v1/webhook-endpoints/{id}/messages', 'get', 200>;
+
+/** One item of a 422 answer (FastAPI/Pydantic shape, PRODUCT.md §2.1). */
+export interface ValidationItem {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export const REQUEST_STATUSES: readonly RequestStatus[] = [
+  'pending_approval',
+  'queued',
+  'processing',
+  'action_required',
+  'completed',
+  'failed',
+  'rejected',
+  'canceled',
+];
+export const REQUEST_TYPES: readonly RequestType[] = ['access', 'export', 'correction', 'deletion'];
+/** Valid `scope` keys (PRODUCT.md §1). */
+export const SCOPE_KEYS = ['user', 'user.account', 'user.contact', 'user.contact.email', 'user.name', 'user.content'] as const;
+export type AuditEventPage = Json<'/api/v1/audit-events', 'get', 200>;
+export type AuditEvent = AuditEventPage['items'][number];
+export type AuditVerification = Json<'/api/v1/audit-events/verify', 'get', 200>;
+export type DataTask = Json<'/api/v1/data-tasks/{id}', 'get', 200>;
+export type DataTaskResult = Body<'/api/v1/data-tasks/{id}/result', 'post'>;
+export type DataSystemList = Json<'/api/v1/data-systems', 'get', 200>;

@@ -1,0 +1,99 @@
+// The console's frame: sign-in when there is no token, else the navigation and the current view.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { setUnauthorizedHandler } from './api/client';
+import { clearToken, saveToken, storedToken, takeNotice } from './api/session';
+import { useRoute, type Route } from './lib/router';
+import { AuditView } from './views/audit';
+import { ConnectionsView } from './views/connections';
+import { PoliciesView } from './views/policies';
+import { QueueView } from './views/queue';
+import { RequestView } from './views/request';
+import { SignIn } from './views/sign-in';
+
+const NAV: { href: string; label: string; views: Route['view'][] }[] = [
+  { href: '#/queue', label: 'Queue', views: ['queue', 'request'] },
+  { href: '#/policies', label: 'Policies', views: ['policies'] },
+  { href: '#/connections', label: 'Connections', views: ['connections'] },
+  { href: '#/audit', label: 'Audit', views: ['audit'] },
+];
+
+function CurrentView({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'request':
+      return <RequestView id={route.id} />;
+    case 'policies':
+      return <PoliciesView />;
+    case 'connections':
+      return <ConnectionsView />;
+    case 'audit':
+      return <AuditView />;
+    default:
+      return <QueueView />;
+  }
+}
+
+export function App() {
+  const route = useRoute();
+  const [token, setToken] = useState(storedToken);
+  const [notice, setNotice] = useState<string | null>(takeNotice);
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      setNotice(takeNotice());
+      setToken(null);
+    });
+  }, []);
+  // A new view: move focus to its content, so keyboard and screen-reader users start there.
+  useEffect(() => {
+    main.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [route]);
+
+  if (!token)
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(value) => {
+          saveToken(value);
+          setNotice(null);
+          setToken(value);
+          if (!location.hash) location.hash = '#/queue';
+        }}
+      />
+    );
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <p class="brand">Privacy console</p>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.href}>
+                <a href={item.href} aria-current={item.views.includes(route.view) ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            clearToken('You signed out; the token is gone from this tab.');
+            setNotice(takeNotice());
+            setToken(null);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        <CurrentView route={route} />
+      </main>
+    </>
+  );
+}

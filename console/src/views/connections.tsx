@@ -1,0 +1,222 @@
+// Connections (PRODUCT.md §2b): integrations (webhook sources) and webhook endpoints, with each
+// endpoint's messages, a retry per message and secret rotation (scope admin).
+import { useEffect, useState } from 'preact/hooks';
+import { api, queryString } from '../api/client';
+import type { DataSystemList, Endpoint, EndpointList, EndpointWithSecret, IntegrationList, MessageList } from '../api/types';
+import { ErrorText, Field, Section, useSubmit } from '../components/forms';
+import { formatTime } from '../lib/deadline';
+
+const endpointPath = (id: string) => `/api/v1/webhook-endpoints/${encodeURIComponent(id)}`;
+
+function Integrations({ workspace }: { workspace: string }) {
+  const [list, setList] = useState<IntegrationList | null>(null);
+  const load = useSubmit();
+  useEffect(() => {
+    void load.run(async () =>
+      setList(await api<IntegrationList>('GET', `/api/v1/integrations${queryString({ workspace_id: workspace })}`)),
+    );
+  }, [workspace]);
+  return (
+    <Section title="Integrations">
+      <ErrorText error={load.error} />
+      {list && list.items.length === 0 && <p>No integration yet (privacyctl integration add, or POST /api/v1/integrations).</p>}
+      {list && list.items.length > 0 && (
+        <ul class="plain">
+          {list.items.map((item) => (
+            <li key={item.id}>
+              <strong>{item.kind}</strong> {item.namespace ? `for ${item.namespace} ` : ''}
+              {item.format ? `(${item.format}) ` : ''}in {item.workspace_id}: receives at <code>{item.webhook_path}</code>, since{' '}
+              {formatTime(item.created_at)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function Messages({ endpoint }: { endpoint: Endpoint }) {
+  const [list, setList] = useState<MessageList | null>(null);
+  const [done, setDone] = useState('');
+  const load = useSubmit();
+  const retry = useSubmit();
+  const refresh = () =>
+    load.run(async () =>
+      setList(await api<MessageList>('GET', `${endpointPath(endpoint.id)}/messages${queryString({ limit: 20 })}`)),
+    );
+  useEffect(() => void refresh(), [endpoint.id]);
+  return (
+    <div class="messages">
+      <ErrorText error={load.error} />
+      {list && list.items.length === 0 && <p>No message yet.</p>}
+      {list && list.items.length > 0 && (
+        <ul class="plain">
+          {list.items.map((message) => {
+            const last = message.attempts[message.attempts.length - 1];
+            return (
+              <li key={message.id}>
+                <code>{message.id}</code> {message.event_type}: <strong>{message.status}</strong>, {message.attempts.length}{' '}
+                attempt
+                {message.attempts.length === 1 ? '' : 's'}
+                {last ? ` (last ${last.status_code ?? last.error ?? 'no answer'})` : ''}{' '}
+                <button
+                  type="button"
+                  class="secondary small"
+                  disabled={retry.busy}
+                  aria-label={`Retry message ${message.id}`}
+                  onClick={() =>
+                    void retry.run(async () => {
+                      await api('POST', `${endpointPath(endpoint.id)}/messages/${encodeURIComponent(message.id)}/retry`);
+                      setDone(`Message ${message.id} is queued to be sent again now.`);
+                      await refresh();
+                    })
+                  }
+                >
+                  Retry
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <ErrorText error={retry.error} />
+      {done && <p role="status">{done}</p>}
+    </div>
+  );
+}
+
+function EndpointItem({ endpoint }: { endpoint: Endpoint }) {
+  const [showMessages, setShowMessages] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const rotate = useSubmit();
+  return (
+    <li class="endpoint">
+      <p>
+        <code>{endpoint.url}</code> in {endpoint.workspace_id}
+        {endpoint.description ? `: ${endpoint.description}` : ''}.{' '}
+        {endpoint.disabled ? (
+          <strong>Disabled</strong>
+        ) : endpoint.failing_since ? (
+          <strong>Failing since {formatTime(endpoint.failing_since)}</strong>
+        ) : (
+          'Active'
+        )}
+        .
+      </p>
+      <div class="buttons">
+        <button type="button" class="secondary" aria-expanded={showMessages} onClick={() => setShowMessages(!showMessages)}>
+          {showMessages ? 'Hide messages' : 'Messages'}
+        </button>
+        <button type="button" class="secondary" aria-expanded={confirming} onClick={() => setConfirming(!confirming)}>
+          Rotate secret
+        </button>
+      </div>
+      {confirming && (
+        <div class="action-form">
+          <p>A new secret is made; for 24 hours both the old and the new one sign every message, so the receiver can switch.</p>
+          <button
+            type="button"
+            disabled={rotate.busy}
+            onClick={() =>
+              void rotate.run(async () => {
+                const rotated = await api<EndpointWithSecret>('POST', `${endpointPath(endpoint.id)}/rotate-secret`);
+                setSecret(rotated.secret);
+                setConfirming(false);
+              })
+            }
+          >
+            Confirm: rotate the secret
+          </button>
+        </div>
+      )}
+      <ErrorText error={rotate.error} />
+      {secret && (
+        <div class="notice" role="status">
+          <p>New signing secret (shown this once; copy it to the receiver now):</p>
+          <p>
+            <code class="secret">{secret}</code>
+          </p>
+        </div>
+      )}
+      {showMessages && <Messages endpoint={endpoint} />}
+    </li>
+  );
+}
+
+function Endpoints({ workspace }: { workspace: string }) {
+  const [list, setList] = useState<EndpointList | null>(null);
+  const load = useSubmit();
+  useEffect(() => {
+    void load.run(async () =>
+      setList(await api<EndpointList>('GET', `/api/v1/webhook-endpoints${queryString({ workspace_id: workspace })}`)),
+    );
+  }, [workspace]);
+  return (
+    <Section title="Webhook endpoints">
+      <ErrorText error={load.error} />
+      {list && list.items.length === 0 && <p>No endpoint yet (privacyctl endpoint add, or POST /api/v1/webhook-endpoints).</p>}
+      {list && list.items.length > 0 && (
+        <ul class="plain">
+          {list.items.map((endpoint) => (
+            <EndpointItem endpoint={endpoint} key={endpoint.id} />
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function DataSystems({ workspace }: { workspace: string }) {
+  const [list, setList] = useState<DataSystemList | null>(null);
+  const load = useSubmit();
+  useEffect(() => {
+    void load.run(async () =>
+      setList(await api<DataSystemList>('GET', `/api/v1/data-systems${queryString({ workspace_id: workspace })}`)),
+    );
+  }, [workspace]);
+  return (
+    <Section title="Data systems">
+      <ErrorText error={load.error} />
+      {list && list.items.length === 0 && <p>No data system yet (privacyctl system add, or POST /api/v1/data-systems).</p>}
+      {list && list.items.length > 0 && (
+        <ul class="plain">
+          {list.items.map((system) => (
+            <li key={system.id}>
+              <strong>{system.name}</strong> (<code>{system.key}</code>) in {system.workspace_id}: {system.categories.join(', ')}{' '}
+              for {system.request_types.join(', ')}
+              {system.due_days ? `, due within ${system.due_days} days` : ''};{' '}
+              {system.endpoint_id ? `tasks go to endpoint ${system.endpoint_id}` : 'manual: an operator marks its tasks done'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+export function ConnectionsView() {
+  const [input, setInput] = useState('');
+  const [workspace, setWorkspace] = useState('');
+  return (
+    <>
+      <h1 tabIndex={-1}>Connections</h1>
+      <form
+        class="filters"
+        aria-label="Filter connections"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setWorkspace(input.trim());
+        }}
+      >
+        <Field id="connections-workspace" label="Workspace" hint="Empty: every workspace of the token">
+          {(a11y) => <input {...a11y} value={input} onInput={(e) => setInput(e.currentTarget.value)} />}
+        </Field>
+        <button type="submit">Show</button>
+      </form>
+      <Integrations workspace={workspace} />
+      <Endpoints workspace={workspace} />
+      <DataSystems workspace={workspace} />
+    </>
+  );
+}

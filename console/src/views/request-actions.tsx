@@ -1,0 +1,155 @@
+// The operator actions a request's state allows (PRODUCT.md §2.3), each asking for a reason where
+// the API records one; a refusal (409 wrong state, 403 self-approval) is shown in the API's words.
+import { useState } from 'preact/hooks';
+import { api } from '../api/client';
+import type { PrivacyRequest } from '../api/types';
+import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
+import { isFinal } from '../lib/deadline';
+
+type Action = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
+
+const LABELS: Record<Action, string> = {
+  approve: 'Approve',
+  reject: 'Reject',
+  cancel: 'Cancel request',
+  extend: 'Extend deadline',
+  corrections: 'Submit corrections',
+};
+
+/** The actions the lifecycle allows in this state (the API decides; this only hides the hopeless ones). */
+export function allowedActions(request: PrivacyRequest): Action[] {
+  if (isFinal(request.status)) return [];
+  const actions: Action[] = [];
+  if (request.status === 'pending_approval') actions.push('approve', 'reject');
+  if (!request.extended_due_at) actions.push('extend');
+  if (request.request_type === 'correction' && request.status === 'action_required') actions.push('corrections');
+  actions.push('cancel');
+  return actions;
+}
+
+const CORRECTABLE = ['email', 'name', 'username'] as const;
+
+function ActionForm(props: {
+  request: PrivacyRequest;
+  action: Action;
+  onDone: (updated: PrivacyRequest) => void;
+  onClose: () => void;
+}) {
+  const { action } = props;
+  const [reason, setReason] = useState('');
+  const [changes, setChanges] = useState<Record<string, string>>({});
+  const [local, setLocal] = useState<string[]>([]);
+  const submit = useSubmit();
+  const needsReason = action === 'reject' || action === 'cancel' || action === 'extend';
+
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    const trimmed = reason.trim();
+    if (needsReason && (trimmed.length === 0 || [...trimmed].length > 1000)) {
+      return setLocal([trimmed.length === 0 ? 'Give a reason: it is recorded in the audit trail.' : 'At most 1000 characters.']);
+    }
+    const filled = Object.fromEntries(Object.entries(changes).filter(([, value]) => value.trim() !== ''));
+    if (action === 'corrections' && Object.keys(filled).length === 0) return setLocal(['Enter at least one corrected value.']);
+    setLocal([]);
+    void submit.run(async () => {
+      const body = action === 'approve' ? undefined : action === 'corrections' ? { changes: filled } : { reason: trimmed };
+      const updated = await api<PrivacyRequest>(
+        'POST',
+        `/api/v1/privacy/requests/${encodeURIComponent(props.request.id)}/${action}`,
+        {
+          ...(body ? { body } : {}),
+        },
+      );
+      props.onDone(updated);
+    });
+  };
+
+  return (
+    <form class="action-form" onSubmit={onSubmit} noValidate aria-label={LABELS[action]}>
+      {needsReason && (
+        <Field
+          id={`reason-${action}`}
+          label="Reason (recorded in the audit trail; no personal data)"
+          errors={fieldErrors(submit.error, 'reason', local)}
+        >
+          {(a11y) => (
+            <textarea {...a11y} rows={3} maxLength={1000} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+          )}
+        </Field>
+      )}
+      {action === 'approve' && <p>Approving sends the request to processing. The audit trail records you as the approver.</p>}
+      {action === 'corrections' &&
+        CORRECTABLE.map((field) => (
+          <Field
+            key={field}
+            id={`correction-${field}`}
+            label={`Corrected ${field}`}
+            errors={fieldErrors(submit.error, 'changes')}
+          >
+            {(a11y) => (
+              <input
+                {...a11y}
+                value={changes[field] ?? ''}
+                onInput={(e) => setChanges({ ...changes, [field]: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+        ))}
+      {action === 'corrections' && local.length > 0 && <p class="field-error">{local.join(' ')}</p>}
+      <div class="buttons">
+        <button type="submit" disabled={submit.busy}>
+          {submit.busy ? 'Sending…' : `Confirm: ${LABELS[action].toLowerCase()}`}
+        </button>
+        <button type="button" class="secondary" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+      <ErrorText error={submit.error} />
+    </form>
+  );
+}
+
+export function RequestActions(props: { request: PrivacyRequest; onChanged: (updated: PrivacyRequest) => void }) {
+  const [open, setOpen] = useState<Action | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const actions = allowedActions(props.request);
+  if (actions.length === 0) return <p>No action is open in this state.</p>;
+  return (
+    <>
+      <div class="buttons" role="group" aria-label="Actions">
+        {actions.map((action) => (
+          <button
+            key={action}
+            type="button"
+            class={action === 'reject' || action === 'cancel' ? 'danger' : undefined}
+            aria-expanded={open === action}
+            onClick={() => {
+              setDone(null);
+              setOpen(open === action ? null : action);
+            }}
+          >
+            {LABELS[action]}
+          </button>
+        ))}
+      </div>
+      {open && (
+        <ActionForm
+          key={open}
+          request={props.request}
+          action={open}
+          onClose={() => setOpen(null)}
+          onDone={(updated) => {
+            setDone(`${LABELS[open]}: done. Status is now ${updated.status.replace(/_/g, ' ')}.`);
+            setOpen(null);
+            props.onChanged(updated);
+          }}
+        />
+      )}
+      {done && (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+// A request's timeline from the audit trail (PRODUCT.md §2.7: `target_type=privacy_request`, its
+// data tasks' entries included): who did what, when and why. Its data tasks are found there too.
+import { useEffect, useState } from 'preact/hooks';
+import { api, queryString } from '../api/client';
+import type { AuditEvent, AuditEventPage } from '../api/types';
+import { ErrorText, useSubmit } from '../components/forms';
+import { formatTime } from '../lib/deadline';
+
+/** Every entry of the request's timeline, oldest first (all pages). */
+export async function loadTimeline(requestId: string): Promise<AuditEvent[]> {
+  const events: AuditEvent[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = queryString({ target_type: 'privacy_request', target_id: requestId, cursor, limit: 100 });
+    const page: AuditEventPage = await api<AuditEventPage>('GET', `/api/v1/audit-events${query}`);
+    events.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor && events.length < 1000);
+  return events;
+}
+
+/** Past-tense words for the request's own actions (audit `action` `privacy_request.<verb>`). */
+const VERBS: Record<string, string> = {
+  created: 'filed',
+  approve: 'approved',
+  reject: 'rejected',
+  cancel: 'canceled',
+  extend: 'extended',
+  corrections: 'corrections submitted',
+};
+
+/** `privacy_request.extend` → `extended`; `data_task.created` → `data task created`. */
+function actionLabel(event: AuditEvent): string {
+  const [kind, verb = ''] = event.action.split('.');
+  if (kind === 'privacy_request') return VERBS[verb] ?? verb.replace(/_/g, ' ');
+  return event.action.replace(/[._]/g, ' ');
+}
+
+/**
+ * The timeline list. `version` reloads it (after an action); `onEvents` hands the entries to the
+ * caller (the data tasks are named in them).
+ */
+export function Timeline(props: { requestId: string; version: number; onEvents?: (events: AuditEvent[]) => void }) {
+  const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const load = useSubmit();
+  useEffect(() => {
+    void load.run(async () => {
+      const loaded = await loadTimeline(props.requestId);
+      setEvents(loaded);
+      props.onEvents?.(loaded);
+    });
+  }, [props.requestId, props.version]);
+  return (
+    <>
+      <ErrorText error={load.error} />
+      {events && events.length === 0 && <p>No entry yet.</p>}
+      {events && events.length > 0 && (
+        <ol class="timeline">
+          {events.map((event) => (
+            <li key={event.seq}>
+              <p>
+                <strong>{actionLabel(event)}</strong> by {event.actor.name} ({event.actor.type}), {formatTime(event.occurred_at)}
+                {event.target_type !== 'privacy_request' ? ` — ${event.target_id}` : ''}
+              </p>
+              {event.reason && <p class="reason">Reason: {event.reason}</p>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
