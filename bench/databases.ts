@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
+import { openServices } from '../src/services.js';
 
 /** One database leg of a run: its `DATABASE_URL` and how to remove it. */
 export interface BenchDatabase {
@@ -74,6 +76,24 @@ export async function cancelQueued(databaseUrl: string): Promise<void> {
       .set({ status: 'canceled', status_reason: 'bench: delivery phase' })
       .where('status', 'in', ['queued', 'pending_approval'])
       .execute();
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Disables every webhook endpoint through the service (as `PATCH … {"disabled":true}` does: their
+ * pending messages fail). After the HTTP scenarios, so the worker phase measures request
+ * processing as before outbound events existed, and the delivery phase starts from an empty outbox;
+ * delivery has its own phase (bench/delivery-phase.ts).
+ */
+export async function disableEndpoints(databaseUrl: string): Promise<void> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  const database = createDatabase(config.databaseUrl);
+  try {
+    const services = await openServices({ config, database });
+    for (const endpoint of await services.webhookEndpoints.list('*'))
+      await services.webhookEndpoints.update(endpoint.id, { disabled: true }, 'bench', () => true);
   } finally {
     await database.close();
   }

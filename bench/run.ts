@@ -43,7 +43,7 @@ import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './
 import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
 import { type ConsoleLoadResult, measureConsoleLoad, printConsoleLoad } from './console-phase.js';
 import { startReceiver, type Receiver } from './receiver.js';
-import { cancelQueued } from './databases.js';
+import { cancelQueued, disableEndpoints } from './databases.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Pending tasks seeded per measured second of the task-result scenario: more than it can answer here. */
@@ -156,6 +156,8 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
     // VmHWM only grows, so the last reading is the peak of the whole leg.
     const peakRssMb = readMemory(service.child.process.pid)?.peakMb ?? null;
     await stop(service.child);
+    // The create_hooked scenario's messages are not the worker's to send here (see disableEndpoints).
+    await disableEndpoints(database.url);
     let worker: WorkerResult | null = null;
     if (only.length === 0 || only.includes('worker')) {
       console.error('  privacyctl worker on the filed queue…');
