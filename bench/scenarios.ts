@@ -161,6 +161,26 @@ export function scenarios(
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
   let n = 0;
+  /** A new filing on every request: a fresh Idempotency-Key and client_request_id each time (autocannon `setupRequest`). */
+  const filing = (id: string, label: string, workspace: string): Scenario => ({
+    id,
+    label,
+    target: 'service',
+    request: {
+      method: 'POST',
+      path: '/api/v1/privacy/requests',
+      headers: json,
+      setupRequest: (request) => {
+        n += 1;
+        return {
+          ...request,
+          headers: { ...request.headers, 'idempotency-key': `key-${runId}-${n}` },
+          body: createBody(runId, n, workspace),
+        };
+      },
+    },
+    check: (headers) => (header(headers, 'idempotent-replayed') ? 'a new key was answered as a replay' : null),
+  });
   return [
     { id: 'baseline', label: 'bare node:http GET', target: 'baseline', request: { method: 'GET', path: '/' } },
     { id: 'healthz', label: 'GET /healthz', target: 'service', request: { method: 'GET', path: '/healthz' } },
@@ -170,47 +190,10 @@ export function scenarios(
       target: 'service',
       request: { method: 'GET', path: effectivePath(), headers: auth },
     },
-    {
-      id: 'create',
-      label: 'POST privacy request (new)',
-      target: 'service',
-      request: {
-        method: 'POST',
-        path: '/api/v1/privacy/requests',
-        headers: json,
-        // Called before every request: a fresh key and client_request_id each time.
-        setupRequest: (request) => {
-          n += 1;
-          return {
-            ...request,
-            headers: { ...request.headers, 'idempotency-key': `key-${runId}-${n}` },
-            body: createBody(runId, n),
-          };
-        },
-      },
-      check: (headers) => (header(headers, 'idempotent-replayed') ? 'a new key was answered as a replay' : null),
-    },
-    {
-      // The same filing in a workspace with two subscribed webhook endpoints: each request also
-      // writes two outbox messages in its commit (issue 14: at most 10 % below `create`).
-      id: 'create_hooked',
-      label: 'POST privacy request, 2 endpoints',
-      target: 'service',
-      request: {
-        method: 'POST',
-        path: '/api/v1/privacy/requests',
-        headers: json,
-        setupRequest: (request) => {
-          n += 1;
-          return {
-            ...request,
-            headers: { ...request.headers, 'idempotency-key': `key-${runId}-${n}` },
-            body: createBody(runId, n, HOOKED_WORKSPACE),
-          };
-        },
-      },
-      check: (headers) => (header(headers, 'idempotent-replayed') ? 'a new key was answered as a replay' : null),
-    },
+    filing('create', 'POST privacy request (new)', WORKSPACE),
+    // The same filing in a workspace with two subscribed webhook endpoints: each request also
+    // writes two outbox messages in its commit (issue 14: at most 10 % below `create`).
+    filing('create_hooked', 'POST privacy request, 2 endpoints', HOOKED_WORKSPACE),
     {
       id: 'replay',
       label: 'POST privacy request (replay)',

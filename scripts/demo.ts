@@ -9,13 +9,12 @@
  * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { verifyChain } from '../src/modules/audit/audit-chain.fns.js';
 import { readChain } from '../src/modules/audit/audit.repository.js';
 import { type Answer, apiClient, DemoFailure, sendClerk, sendGithub } from './demo/http.js';
 import { author, line, packageSummary, reportLines, step } from './demo/print.js';
 import { type DemoStack, startStack } from './demo/stack.js';
+import { clerkUserCreated, githubPullRequest } from './demo/payloads.js';
 import { type DemoReceiver, startReceiver } from './demo/receiver.js';
 
 const WORKSPACE = 'acme';
@@ -25,32 +24,6 @@ const GITHUB_ACCOUNT = '21031067';
 const FINAL = ['completed', 'failed', 'rejected', 'canceled', 'action_required'];
 
 type Api = ReturnType<typeof apiClient>;
-
-/** GitHub's documented `pull_request` `opened` example on Codertocat/Hello-World (owned by a user, no organization). */
-function githubPullRequest(): string {
-  const require = createRequire(import.meta.url);
-  const groups = JSON.parse(readFileSync(require.resolve('@octokit/webhooks-examples/api.github.com/index.json'), 'utf8'));
-  const example = groups
-    .find((g: { name: string }) => g.name === 'pull_request')
-    ?.examples.find((e: Record<string, unknown>) => e.action === 'opened' && e.organization === undefined);
-  if (!example) throw new DemoFailure('no pull_request opened example in @octokit/webhooks-examples');
-  return JSON.stringify(example);
-}
-
-/** Clerk's `user.created` example, with the user's GitHub account linked (as Clerk reports an OAuth sign-in). */
-function clerkUserCreated(): string {
-  const event = JSON.parse(readFileSync(new URL('../test/fixtures/clerk-user.created.json', import.meta.url), 'utf8'));
-  event.data.external_accounts = [
-    {
-      object: 'external_account',
-      id: 'eac_29w83tUBxx2R8ZbDDnU4jNyiuBz',
-      provider: 'oauth_github',
-      provider_user_id: GITHUB_ACCOUNT,
-      username: 'Codertocat',
-    },
-  ];
-  return JSON.stringify(event);
-}
 
 function expectStatus(answer: Answer, status: string, what: string): void {
   if (answer.body?.status !== status)
@@ -139,7 +112,7 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   const again = await sendGithub(baseUrl, githubSecret, pr, delivery);
   expectStatus(again, 'duplicate', 'GitHub redelivery');
   line(`the same delivery again (GitHub "Redeliver"): ${again.body.status}, nothing stored twice`);
-  const user = await sendClerk(baseUrl, clerk.body.id, clerkSecret, clerkUserCreated());
+  const user = await sendClerk(baseUrl, clerk.body.id, clerkSecret, clerkUserCreated(GITHUB_ACCOUNT));
   expectStatus(user, 'accepted', 'Clerk delivery');
   line(`Clerk user.created (linked to GitHub account ${GITHUB_ACCOUNT}): ${user.body.status}`);
 

@@ -8,11 +8,11 @@
  * screenshot of it in headless Chromium (asked for by the browser's own Accept header).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { openChromium } from '../test/helpers/chromium.js';
 import { apiClient, DemoFailure, sendClerk, sendGithub } from './demo/http.js';
 import { startStack } from './demo/stack.js';
+import { clerkUserCreated, githubPullRequest } from './demo/payloads.js';
 
 const WORKSPACE = 'acme';
 const OUT = new URL('../docs/examples/', import.meta.url);
@@ -26,32 +26,6 @@ const PROFILE = {
   },
   privacy_notice_url: 'https://acme.example/privacy',
 };
-
-/** GitHub's documented `pull_request` `opened` example (Codertocat/Hello-World). */
-function githubPullRequest(): string {
-  const require = createRequire(import.meta.url);
-  const groups = JSON.parse(readFileSync(require.resolve('@octokit/webhooks-examples/api.github.com/index.json'), 'utf8'));
-  const example = groups
-    .find((g: { name: string }) => g.name === 'pull_request')
-    ?.examples.find((e: Record<string, unknown>) => e.action === 'opened' && e.organization === undefined);
-  if (!example) throw new DemoFailure('no pull_request opened example in @octokit/webhooks-examples');
-  return JSON.stringify(example);
-}
-
-/** Clerk's `user.created` example with the PR author's GitHub account linked. */
-function clerkUserCreated(githubAccount: string): string {
-  const event = JSON.parse(readFileSync(new URL('../test/fixtures/clerk-user.created.json', import.meta.url), 'utf8'));
-  event.data.external_accounts = [
-    {
-      object: 'external_account',
-      id: 'eac_29w83tUBxx2R8ZbDDnU4jNyiuBz',
-      provider: 'oauth_github',
-      provider_user_id: githubAccount,
-      username: 'Codertocat',
-    },
-  ];
-  return JSON.stringify(event);
-}
 
 async function main(): Promise<void> {
   const stack = await startStack();

@@ -7,13 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import type { DB } from '../../src/db/schema.js';
 import { listAuditEvents } from '../../src/modules/audit/audit-read.repository.js';
 import { listRequests, type RequestListFilter } from '../../src/modules/privacy-requests/privacy-request-list.repository.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
+import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests in 20 workspaces, one every 20 minutes from 2026-01-01, each due 30 days later; mostly completed. */
 const COUNT = 20_000;
@@ -111,24 +112,9 @@ for (const dialect of dialects()) {
       await target.drop();
     });
 
-    /** Runs `run` on a capturing connection; @returns its result and the plan of its statement, as one line. */
-    async function planOf<T>(run: (db: Kysely<DB>) => Promise<T>): Promise<{ result: T; plan: string }> {
-      const nodes: RootOperationNode[] = [];
-      const capture: KyselyPlugin = {
-        transformQuery: ({ node }) => (nodes.push(node), node),
-        transformResult: async ({ result }) => result,
-      };
-      const result = await run(database.db.withPlugin(capture));
-      // The statement run is the last transformed (subqueries are transformed as they are built).
-      const statement = database.db.getExecutor().compileQuery(nodes.at(-1) as RootOperationNode, { queryId: 'plan' });
-      const explain = dialect.name === 'sqlite' ? 'explain query plan' : 'explain';
-      const rows = await database.db.executeQuery<Record<string, string>>(
-        CompiledQuery.raw(`${explain} ${statement.sql}`, [...statement.parameters]),
-      );
-      return { result, plan: rows.rows.map((r) => Object.values(r).join(' ')).join(' | ') };
-    }
+    const planOfRun = <T>(run: (db: Kysely<DB>) => Promise<T>) => planOf(database, run);
     const queue = (f: Partial<RequestListFilter>) =>
-      planOf((db) => listRequests(db, { workspaceIds: null, now: NOW, limit: 51, ...f }));
+      planOfRun((db) => listRequests(db, { workspaceIds: null, now: NOW, limit: 51, ...f }));
     /** No read of a whole table: SQLite never SCANs a table except in an index's order, PostgreSQL never Seq Scans. */
     const assertNoTableScan = (plan: string, table: string) => {
       assert.doesNotMatch(plan, new RegExp(`SCAN ${table}(?! USING)|Seq Scan on ${table}`), plan);
@@ -169,7 +155,7 @@ for (const dialect of dialects()) {
     });
 
     it('reads a request’s timeline and a workspace’s entries through audit indexes', async () => {
-      const timeline = await planOf((db) =>
+      const timeline = await planOfRun((db) =>
         listAuditEvents(db, { workspaceIn: null, targetTypeIn: null, requestId: id('pr', 4242), limit: 51 }),
       );
       assert.deepEqual(
@@ -178,14 +164,14 @@ for (const dialect of dialects()) {
       );
       assert.match(timeline.plan, /audit_events_request_idx/, timeline.plan);
       assertNoTableScan(timeline.plan, 'audit_events');
-      const workspace = await planOf((db) =>
+      const workspace = await planOfRun((db) =>
         listAuditEvents(db, { workspaceIn: null, targetTypeIn: null, workspaceId: 'rare', limit: 51 }),
       );
       assert.equal(workspace.result.length, 51); // of (3 × COUNT) / 500 = 120
       assert.ok(workspace.result.every((e) => e.workspace_id === 'rare'));
       assert.match(workspace.plan, /audit_events_workspace_idx/, workspace.plan);
       assertNoTableScan(workspace.plan, 'audit_events');
-      const task = await planOf((db) =>
+      const task = await planOfRun((db) =>
         listAuditEvents(db, {
           workspaceIn: ['w1'],
           targetTypeIn: ['data_task'],

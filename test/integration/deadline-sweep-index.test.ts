@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { findUnmarked } from '../../src/modules/privacy-requests/deadline-notice.repository.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
+import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
 const COUNT = 20_000;
@@ -71,22 +72,11 @@ for (const dialect of dialects()) {
     });
 
     it('finds exactly the overdue requests left to do, through the partial index', async () => {
-      const nodes: RootOperationNode[] = [];
-      const capture: KyselyPlugin = {
-        transformQuery: ({ node }) => (nodes.push(node), node),
-        transformResult: async ({ result }) => result,
-      };
-      const found = await findUnmarked(database.db.withPlugin(capture), 'overdue', iso(NOW_MS), 200);
+      const { result: found, plan: text } = await planOf(database, (db) => findUnmarked(db, 'overdue', iso(NOW_MS), 200));
       assert.deepEqual(
         found.map((r) => r.id),
         ['pr_00019795', 'pr_00019796', 'pr_00019797', 'pr_00019798', 'pr_00019799', 'pr_00019800'],
       );
-      const statement = database.db.getExecutor().compileQuery(nodes.at(-1) as RootOperationNode, { queryId: 'plan' });
-      const explain = dialect.name === 'sqlite' ? 'explain query plan' : 'explain';
-      const plan = await database.db.executeQuery<Record<string, string>>(
-        CompiledQuery.raw(`${explain} ${statement.sql}`, [...statement.parameters]),
-      );
-      const text = plan.rows.map((r) => Object.values(r).join(' ')).join(' | ');
       assert.match(text, /privacy_requests_deadline_sweep_idx/, text);
       assert.doesNotMatch(text, /Seq Scan|SCAN privacy_requests(?! USING)/, text);
     });

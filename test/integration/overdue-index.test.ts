@@ -8,11 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { listRequests } from '../../src/modules/privacy-requests/privacy-request-list.repository.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
+import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests of two workspaces, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
 const COUNT = 20_000;
@@ -69,27 +70,13 @@ for (const dialect of dialects()) {
     });
 
     it('lists exactly the overdue requests, newest first, through the due-date index', async () => {
-      const nodes: RootOperationNode[] = [];
-      const capture: KyselyPlugin = {
-        transformQuery: ({ node }) => (nodes.push(node), node),
-        transformResult: async ({ result }) => result,
-      };
-      const found = await listRequests(database.db.withPlugin(capture), {
-        workspaceIds: ['w'],
-        overdue: true,
-        now: NOW,
-        limit: 51,
-      });
+      const { result: found, plan: text } = await planOf(database, (db) =>
+        listRequests(db, { workspaceIds: ['w'], overdue: true, now: NOW, limit: 51 }),
+      );
       assert.deepEqual(
         found.map((r) => r.id),
         ['pr_00000010', 'pr_00000008', 'pr_00000006', 'pr_00000004', 'pr_00000002', 'pr_00000000'],
       );
-      const statement = database.db.getExecutor().compileQuery(nodes.at(-1) as RootOperationNode, { queryId: 'plan' }); // the statement run (subqueries are captured first)
-      const explain = dialect.name === 'sqlite' ? 'explain query plan' : 'explain';
-      const plan = await database.db.executeQuery<Record<string, string>>(
-        CompiledQuery.raw(`${explain} ${statement.sql}`, [...statement.parameters]),
-      );
-      const text = plan.rows.map((r) => Object.values(r).join(' ')).join(' | ');
       // Either due-date index is a range search of the few past-due entries: the workspace's
       // (open statuses), or, since 2026-11-24T0101, the queue's all-workspace one, which PostgreSQL
       // prefers when every request is open, as here. Never the walk through all requests.
