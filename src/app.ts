@@ -23,7 +23,7 @@ import { registerOperationDocs } from './http/openapi/document.js';
 import { registerJsonBodyParser } from './http/validation/json-body-parser.js';
 import { type RouteSchemas, validateRequest } from './http/validation/validate-request.js';
 import { loggerOptions } from './logger.js';
-import { PROTECTION_DEFAULTS, type ProtectionConfig } from './config.js';
+import { type ConsoleOidcConfig, PROTECTION_DEFAULTS, type ProtectionConfig } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { Services } from './services.js';
 import { webhooksPlugin } from './webhooks/webhooks.plugin.js';
@@ -46,6 +46,8 @@ export interface AppDeps {
   protection?: ProtectionConfig;
   /** The built web console (PRODUCT.md §2b). Default: `dist/console/` of this checkout. */
   consoleDir?: string;
+  /** Console single sign-on (`OIDC_CONSOLE_CLIENT_ID`, config.oidc.console). Default null (pasted tokens only). */
+  consoleOidc?: ConsoleOidcConfig | null;
   /** `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token. Default null (open). */
   metricsToken?: string | null;
 }
@@ -117,7 +119,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metricsToken: deps.metricsToken ?? null,
   });
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
-  await app.register(consolePlugin, deps.consoleDir ? { dir: deps.consoleDir } : {});
+  await app.register(consolePlugin, {
+    ...(deps.consoleDir ? { dir: deps.consoleDir } : {}),
+    oidc: deps.consoleOidc ?? null,
+  });
   await app.register(
     async (api) => {
       registerNoStore(api);

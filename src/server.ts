@@ -41,6 +41,7 @@ export async function main(): Promise<void> {
     bodyLimitBytes: config.bodyLimitBytes,
     protection: config.protection,
     metricsToken: config.metricsToken,
+    consoleOidc: config.oidc?.console ?? null,
   });
   let worker: Worker | null = null;
   let closing = false;

@@ -39,6 +39,7 @@ export async function startTestApp(
     bodyLimitBytes: config.bodyLimitBytes,
     protection: config.protection,
     metricsToken: config.metricsToken,
+    consoleOidc: config.oidc?.console ?? null,
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
   });
   await app.ready();

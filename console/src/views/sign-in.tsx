@@ -1,6 +1,8 @@
 // Sign-in: paste an API token (PRODUCT.md §2b). The token is tried once against the API before it
-// is kept, so a mistyped one is refused here and not on the first view.
-import { useState } from 'preact/hooks';
+// is kept, so a mistyped one is refused here and not on the first view. When the service offers
+// single sign-on, a button starts the OIDC code flow with PKCE (api/oidc.ts); the return lands here.
+import { useEffect, useState } from 'preact/hooks';
+import { finishSignIn, loadOidcClient, returnedParams, startSignIn, type OidcClient } from '../api/oidc';
 import { ErrorText, Field, useSubmit } from '../components/forms';
 
 /** The API refuses an unknown token with 401 before it reads the query; any other answer means it is known. */
@@ -13,10 +15,31 @@ async function tokenIsKnown(token: string): Promise<boolean> {
   return response.status !== 401;
 }
 
+/** The provider's sign-in: the client (once loaded), its button, and the return handled on load. */
+function useSingleSignOn(onSignedIn: (token: string) => void) {
+  const [client, setClient] = useState<OidcClient | null>(null);
+  const sso = useSubmit();
+  useEffect(() => {
+    void sso.run(async () => {
+      const loaded = await loadOidcClient();
+      setClient(loaded);
+      const params = returnedParams();
+      if (!params || !loaded) return;
+      const token = await finishSignIn(loaded, params);
+      if (!(await tokenIsKnown(token)))
+        throw new Error('The service does not accept the identity provider’s token (401): check OIDC_AUDIENCE and OIDC_ISSUER.');
+      onSignedIn(token);
+    });
+  }, []);
+  const start = () => client && void sso.run(() => startSignIn(client));
+  return { client, sso, start };
+}
+
 export function SignIn(props: { notice: string | null; onSignedIn: (token: string) => void }) {
   const [token, setToken] = useState('');
   const [local, setLocal] = useState<string[]>([]);
   const submit = useSubmit();
+  const { client, sso, start } = useSingleSignOn(props.onSignedIn);
 
   const onSubmit = (event: Event) => {
     event.preventDefault();
@@ -41,6 +64,14 @@ export function SignIn(props: { notice: string | null; onSignedIn: (token: strin
           {props.notice}
         </p>
       )}
+      {client && (
+        <section class="sso" aria-label="Single sign-on">
+          <button type="button" disabled={sso.busy} onClick={start}>
+            Sign in with your identity provider
+          </button>
+        </section>
+      )}
+      <ErrorText error={sso.error} />
       <form onSubmit={onSubmit} noValidate>
         <Field
           id="token"
@@ -64,7 +95,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (token: strin
         </button>
         <ErrorText error={submit.error} />
       </form>
-      <p class="hint">Single sign-on (OIDC) is not available in this console yet.</p>
+      {!client && <p class="hint">Single sign-on (OIDC) is not configured for this service.</p>}
     </main>
   );
 }

@@ -21,3 +21,15 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
   "object-src 'none'",
 ].join('; ');
+
+/**
+ * {@link CONSOLE_CSP}, with `connect-src` widened to the origin of the identity provider's token
+ * endpoint when the console signs in with OpenID Connect (the code exchange is a `fetch` there;
+ * the authorization request is a top-level navigation, which CSP does not restrict).
+ *
+ * @param tokenUrl - the token endpoint (absolute URL), or null when console sign-in is off.
+ */
+export function consoleCsp(tokenUrl: string | null): string {
+  if (tokenUrl === null) return CONSOLE_CSP;
+  return CONSOLE_CSP.replace("connect-src 'self'", `connect-src 'self' ${new URL(tokenUrl).origin}`);
+}

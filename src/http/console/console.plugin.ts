@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../errors/error-catalogue.js';
-import { CONSOLE_CSP } from './console-csp.js';
+import type { ConsoleOidcConfig } from '../../config.js';
+import { consoleCsp } from './console-csp.js';
+import { consoleConfigRoute } from './console-config.route.js';
 
 /** Where `npm run build` writes the console (`vite build --config console/vite.config.ts`). */
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console/', import.meta.url));
@@ -17,9 +19,9 @@ function cacheControlFor(url: string): string {
   return HASHED_ASSET.test(url) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
-function consoleHeaders(app: FastifyInstance): void {
+function consoleHeaders(app: FastifyInstance, csp: string): void {
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('content-security-policy', CONSOLE_CSP);
+    reply.header('content-security-policy', csp);
     done();
   });
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
@@ -31,16 +33,24 @@ function consoleHeaders(app: FastifyInstance): void {
 
 /**
  * Serves the web console (PRODUCT.md §2b) from `dir` at `/console/` (`/console` redirects there),
- * hidden from the OpenAPI document like `/docs`. Its pages carry {@link CONSOLE_CSP}; hashed
+ * hidden from the OpenAPI document like `/docs`. Its pages carry {@link consoleCsp}; hashed
  * assets are cached for a year, `index.html` is revalidated. When the console is not built
  * (no `index.html` in `dir`), every `/console` URL answers 503 naming `npm run build`, and the
  * rest of the service runs as usual.
  *
+ * `GET /console/config.json` tells the page how to sign in (see {@link consoleConfigRoute}).
+ *
  * @param opts.dir - the built console, default {@link DEFAULT_CONSOLE_DIR}.
+ * @param opts.oidc - console single sign-on (OIDC code flow with PKCE), default null (off).
  */
-export async function consolePlugin(app: FastifyInstance, opts: { dir?: string }): Promise<void> {
+export async function consolePlugin(
+  app: FastifyInstance,
+  opts: { dir?: string; oidc?: ConsoleOidcConfig | null },
+): Promise<void> {
   const dir = opts.dir ?? DEFAULT_CONSOLE_DIR;
-  consoleHeaders(app);
+  const oidc = opts.oidc ?? null;
+  consoleHeaders(app, consoleCsp(oidc?.tokenUrl ?? null));
+  consoleConfigRoute(app, oidc);
   if (!existsSync(join(dir, 'index.html'))) {
     const notBuilt = async () => {
       throw errors.consoleNotBuilt();
