@@ -1,6 +1,6 @@
 /** The web console built once per test process, into a private folder (never the checkout's dist/). */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -15,6 +15,7 @@ let built: Promise<string> | undefined;
 export function builtConsole(): Promise<string> {
   built ??= (async () => {
     const root = new URL('../../', import.meta.url).pathname;
+    mkdirSync(join(root, '.scratch'), { recursive: true }); // a fresh checkout has none
     const out = mkdtempSync(join(root, '.scratch', 'console-build-'));
     await run(
       process.execPath,

@@ -10,8 +10,8 @@ export interface ConsoleClientConfig {
  * The console's sign-in settings as JSON (PRODUCT.md §2b): the OIDC public client (client id,
  * authorization and token endpoints, scope; RFC 6749 §4.1 with RFC 7636 PKCE), or
  * `{"oidc": null}` when `OIDC_CONSOLE_CLIENT_ID` is unset. Answered even when the console is not
- * built; hidden from the OpenAPI document like the rest of `/console`; `no-store`, so a change of
- * configuration is seen on the next load.
+ * built; hidden from the OpenAPI document like the rest of `/console`; `no-cache` like the page
+ * (the console plugin's hook), so a change of configuration is seen on the next load.
  */
 export function consoleConfigRoute(app: FastifyInstance, oidc: ConsoleOidcConfig | null): void {
   const body: ConsoleClientConfig = {
@@ -22,8 +22,5 @@ export function consoleConfigRoute(app: FastifyInstance, oidc: ConsoleOidcConfig
       scope: oidc.scope,
     },
   };
-  app.get('/console/config.json', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return body;
-  });
+  app.get('/console/config.json', { schema: { hide: true } }, async () => body);
 }
