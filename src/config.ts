@@ -194,7 +194,8 @@ function readConsoleOidc(env: Env, problems: string[]): ConsoleOidcConfig | null
       problems.push('OIDC_AUTHORIZATION_URL and OIDC_TOKEN_URL are used only with OIDC_CONSOLE_CLIENT_ID');
     return null;
   }
-  if (!isHttpUrl(authorizationUrl)) problems.push('OIDC_AUTHORIZATION_URL must be an http(s) URL when OIDC_CONSOLE_CLIENT_ID is set');
+  if (!isHttpUrl(authorizationUrl))
+    problems.push('OIDC_AUTHORIZATION_URL must be an http(s) URL when OIDC_CONSOLE_CLIENT_ID is set');
   if (!isHttpUrl(tokenUrl)) problems.push('OIDC_TOKEN_URL must be an http(s) URL when OIDC_CONSOLE_CLIENT_ID is set');
   const scope = (env.OIDC_CONSOLE_SCOPE || 'openid').trim();
   return { clientId, authorizationUrl, tokenUrl, scope };

@@ -87,7 +87,10 @@ for (const dialect of dialects()) {
       assert.doesNotMatch(config.body, /secret/i);
       assert.deepEqual((await plain.app.inject('/console/config.json')).json(), { oidc: null });
       const paths = (await t.app.inject('/openapi.json')).json().paths as Record<string, unknown>;
-      assert.equal(Object.keys(paths).some((path) => path.startsWith('/console')), false);
+      assert.equal(
+        Object.keys(paths).some((path) => path.startsWith('/console')),
+        false,
+      );
     });
 
     it("widens connect-src to the token endpoint's origin only when single sign-on is configured", async () => {
@@ -176,7 +179,10 @@ for (const dialect of dialects()) {
       const page = await newPage();
       await page.goto(`${origin}/console/`);
       await page.getByRole('button', SSO_BUTTON).click();
-      await page.getByRole('alert').filter({ hasText: 'The identity provider refused to issue a token (400: invalid_grant)' }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'The identity provider refused to issue a token (400: invalid_grant)' })
+        .waitFor();
       assert.equal(provider.tokenRequests.at(-1)?.status, 400);
       assert.deepEqual((await storage(page)).keys, []);
       assert.equal(new URL(page.url()).search, '');

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
-const OIDC = { OIDC_ISSUER: 'https://id.example.com/', OIDC_AUDIENCE: 'privacy-api', OIDC_JWKS_URL: 'https://id.example.com/jwks' };
+const OIDC = {
+  OIDC_ISSUER: 'https://id.example.com/',
+  OIDC_AUDIENCE: 'privacy-api',
+  OIDC_JWKS_URL: 'https://id.example.com/jwks',
+};
 const CONSOLE = {
   OIDC_CONSOLE_CLIENT_ID: 'privacy-console',
   OIDC_AUTHORIZATION_URL: 'https://id.example.com/authorize',
@@ -32,7 +36,10 @@ describe('console OIDC configuration', () => {
       tokenUrl: 'https://id.example.com/token',
       scope: 'openid',
     });
-    assert.equal(loadConfig({ ...OIDC, ...CONSOLE, OIDC_CONSOLE_SCOPE: 'openid privacy' }).oidc?.console?.scope, 'openid privacy');
+    assert.equal(
+      loadConfig({ ...OIDC, ...CONSOLE, OIDC_CONSOLE_SCOPE: 'openid privacy' }).oidc?.console?.scope,
+      'openid privacy',
+    );
   });
 
   it('refuses missing or non-http endpoints, a client id without OIDC, endpoints without a client id', () => {

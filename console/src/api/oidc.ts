@@ -107,6 +107,8 @@ export async function finishSignIn(client: OidcClient, params: URLSearchParams):
   if (error) throw new Error(`The identity provider did not sign you in (${error}). Try again.`);
   const pending = saved ? (JSON.parse(saved) as { verifier: string; state: string }) : null;
   if (!pending || params.get('state') !== pending.state)
-    throw new Error('The sign-in answer does not match the one this tab asked for (state mismatch); nothing was kept. Sign in again.');
+    throw new Error(
+      'The sign-in answer does not match the one this tab asked for (state mismatch); nothing was kept. Sign in again.',
+    );
   return exchange(client, params.get('code') ?? '', pending.verifier);
 }
