@@ -1,6 +1,4 @@
 import { CreateEndpointBody } from '../../http/schemas/webhook-endpoint.schemas.js';
-import type { ErrorItem } from '../../http/validation/error-item.js';
-import { validateValue } from '../../http/validation/validate-value.js';
 import { ForbiddenDestinationError } from '../../modules/outbound-events/address-guard.js';
 import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import type { CreateEndpointInput, WebhookEndpointResource } from '../../modules/outbound-events/webhook-endpoint.types.js';
@@ -17,6 +15,7 @@ import {
   withExistingServices,
   withServices,
 } from '../command.js';
+import { bodyFromFlags } from '../flag-body.js';
 
 const USAGE = [
   'endpoint add --workspace-id W --url URL [--event-types T[,T…]]… [--description D]',
@@ -38,12 +37,6 @@ const ADD_OPTIONS = {
   description: { type: 'string' },
 } as const;
 
-/** One line per problem, naming the flag (`workspace_id` → `--workspace-id`). */
-function problem(error: ErrorItem): string {
-  const flag = `--${String(error.loc[1]).replaceAll('_', '-')}`;
-  return error.type === 'missing' ? `${flag} is required` : `${flag}: ${error.msg}`;
-}
-
 /**
  * The `POST /api/v1/webhook-endpoints` body from the flags, validated with the API's schema.
  * `--event-types` may be repeated and each value may list types separated by commas.
@@ -59,11 +52,7 @@ function addBody(args: string[]): CreateEndpointInput {
     event_types: types,
     description: values.description,
   };
-  const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  const errors: ErrorItem[] = [];
-  const validated = validateValue(CreateEndpointBody, body, ['body'], 'strict', errors);
-  if (errors.length > 0) throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e)}`)].join('\n'), USAGE);
-  return validated as CreateEndpointInput;
+  return bodyFromFlags<CreateEndpointInput>(CreateEndpointBody, fields, USAGE);
 }
 
 /**

@@ -1,6 +1,4 @@
 import { CreateDataSystemBody } from '../../http/schemas/data-system.schemas.js';
-import type { ErrorItem } from '../../http/validation/error-item.js';
-import { validateValue } from '../../http/validation/validate-value.js';
 import {
   type CreateDataSystemInput,
   type DataSystemResource,
@@ -22,6 +20,7 @@ import {
   withExistingServices,
   withServices,
 } from '../command.js';
+import { bodyFromFlags } from '../flag-body.js';
 
 const USAGE = [
   'system add --workspace-id W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
@@ -52,12 +51,6 @@ function integerFlag(value: string | undefined): number | string | undefined {
   return value !== undefined && /^\d{1,6}$/.test(value) ? Number(value) : value;
 }
 
-/** One line per problem, naming the flag (`workspace_id` → `--workspace-id`). */
-function problem(error: ErrorItem): string {
-  const flag = `--${String(error.loc[1]).replaceAll('_', '-')}`;
-  return error.type === 'missing' ? `${flag} is required` : `${flag}: ${error.msg}`;
-}
-
 /**
  * The `POST /api/v1/data-systems` body from the flags, validated with the API's own schema.
  * @throws UsageError listing every invalid or missing flag at once.
@@ -74,11 +67,7 @@ export function addBody(args: string[]): CreateDataSystemInput {
     endpoint_id: values['endpoint-id'],
     due_days: integerFlag(values['due-days']),
   };
-  const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  const errors: ErrorItem[] = [];
-  const validated = validateValue(CreateDataSystemBody, body, ['body'], 'strict', errors);
-  if (errors.length > 0) throw new UsageError(['invalid flags:', ...errors.map((e) => `  ${problem(e)}`)].join('\n'), USAGE);
-  return validated as CreateDataSystemInput;
+  return bodyFromFlags<CreateDataSystemInput>(CreateDataSystemBody, fields, USAGE);
 }
 
 /**
