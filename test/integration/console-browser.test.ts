@@ -333,9 +333,9 @@ for (const dialect of dialects()) {
       await keyboard.keyboard.press('Enter');
       await keyboard.getByRole('heading', { level: 1, name: `Request ${world.answeredId}` }).waitFor();
       // Focus moves to the new view's heading (a screen reader announces it).
-      await keyboard.waitForFunction("document.activeElement && document.activeElement.tagName === 'H1'", null, {
-        timeout: 3000,
-      });
+      // A locator, not waitForFunction: a string predicate is eval'd in the page, which the
+      // console's CSP (script-src 'self') refuses once the first check has not already passed.
+      await keyboard.locator('h1:focus').waitFor({ timeout: 3000 });
       await tabTo(keyboard, 'a[href="#/policies"]');
       await keyboard.keyboard.press('Enter');
       await keyboard.getByRole('heading', { level: 1, name: 'Policies' }).waitFor();
