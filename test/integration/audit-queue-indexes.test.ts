@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Kysely, sql } from 'kysely';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrator.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/database.js';
 import type { DB } from '../../src/db/schema.js';
 import { listAuditEvents } from '../../src/modules/audit/audit-read.repository.js';
 import { listRequests, type RequestListFilter } from '../../src/modules/privacy-requests/privacy-request-list.repository.js';
-import { dialects, type TestDatabase } from '../helpers/databases.js';
+import { dialects } from '../helpers/databases.js';
+import { openSeededDatabase, type SeededDatabase } from '../helpers/seeded-database.js';
 import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests in 20 workspaces, one every 20 minutes from 2026-01-01, each due 30 days later; mostly completed. */
@@ -90,27 +90,20 @@ function auditRows(i: number) {
 
 for (const dialect of dialects()) {
   describe(`queue and audit list indexes (${dialect.name})`, () => {
-    let target: TestDatabase;
+    let seeded: SeededDatabase;
     let database: Database;
 
     before(async () => {
-      target = await dialect.create();
-      const seeding = createDatabase(target.url);
-      await migrateToLatest(seeding.db);
-      for (let i = 0; i < COUNT; i += 500) {
-        const batch = Array.from({ length: Math.min(500, COUNT - i) }, (_, k) => i + k);
-        await seeding.db.insertInto('privacy_requests').values(batch.map(request)).execute();
-        await seeding.db.insertInto('audit_events').values(batch.flatMap(auditRows)).execute();
-      }
-      if (dialect.name === 'postgres') await sql`analyze`.execute(seeding.db);
-      await seeding.close();
-      // A new connection, as a restarted server opens it (SQLite gathers its statistics then).
-      database = createDatabase(target.url);
+      seeded = await openSeededDatabase(dialect, async (db) => {
+        for (let i = 0; i < COUNT; i += 500) {
+          const batch = Array.from({ length: Math.min(500, COUNT - i) }, (_, k) => i + k);
+          await db.insertInto('privacy_requests').values(batch.map(request)).execute();
+          await db.insertInto('audit_events').values(batch.flatMap(auditRows)).execute();
+        }
+      });
+      database = seeded.database;
     });
-    after(async () => {
-      await database.close();
-      await target.drop();
-    });
+    after(() => seeded.close());
 
     const planOfRun = <T>(run: (db: Kysely<DB>) => Promise<T>) => planOf(database, run);
     const queue = (f: Partial<RequestListFilter>) =>
@@ -149,7 +142,7 @@ for (const dialect of dialects()) {
       ]) {
         const { result, plan } = await queue(f);
         assert.ok(result.length > 0 && result.every((r) => r.subject_id === 'u42'), JSON.stringify(f));
-        assert.match(plan, /privacy_requests_subject(_id)?_idx/, plan);
+        assert.match(plan, /privacy_requests_subject_key_idx/, plan);
         assertNoTableScan(plan, 'privacy_requests');
       }
     });

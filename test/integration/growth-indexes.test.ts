@@ -15,7 +15,8 @@ import { dialects, type TestDatabase } from '../helpers/databases.js';
 
 const INDEXES = [
   'change_events_author_account_idx',
-  'privacy_requests_subject_idx',
+  // 0004's privacy_requests_subject_idx, replaced by this one in 2026-11-24T0401 (same searches).
+  'privacy_requests_subject_key_idx',
   'privacy_requests_workspace_status_idx',
   'idempotency_records_response_location_idx',
   'idempotency_records_expires_at_idx',
@@ -78,7 +79,7 @@ for (const dialect of dialects()) {
         const requests = await plan(
           `select * from privacy_requests where workspace_id = 'w' and id != 'x' and ((subject_provider = 'okta' and subject_id = 'u1') or (subject_provider = 'github' and subject_id = '1')) order by id`,
         );
-        assert.match(requests, /privacy_requests_subject_idx/);
+        assert.match(requests, /privacy_requests_subject_key_idx/);
         assert.doesNotMatch(requests, /SCAN privacy_requests/);
         const events = await plan(
           `select * from change_events where workspace_id = 'w' and (author_pseudonym in ('p') or (provider = 'github' and author_account_id = '1')) order by id`,

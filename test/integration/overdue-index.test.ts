@@ -8,11 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrator.js';
+import type { Database } from '../../src/db/database.js';
 import { listRequests } from '../../src/modules/privacy-requests/privacy-request-list.repository.js';
-import { dialects, type TestDatabase } from '../helpers/databases.js';
+import { dialects } from '../helpers/databases.js';
+import { openSeededDatabase, type SeededDatabase } from '../helpers/seeded-database.js';
 import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests of two workspaces, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
@@ -46,28 +45,21 @@ function request(i: number) {
 
 for (const dialect of dialects()) {
   describe(`overdue list index (${dialect.name})`, () => {
-    let target: TestDatabase;
+    let seeded: SeededDatabase;
     let database: Database;
 
     before(async () => {
-      target = await dialect.create();
-      const seeding = createDatabase(target.url);
-      await migrateToLatest(seeding.db);
-      const rows = Array.from({ length: COUNT }, (_, i) => request(i));
-      for (let i = 0; i < rows.length; i += 500)
-        await seeding.db
-          .insertInto('privacy_requests')
-          .values(rows.slice(i, i + 500))
-          .execute();
-      if (dialect.name === 'postgres') await sql`analyze privacy_requests`.execute(seeding.db);
-      await seeding.close();
-      // A new connection, as a restarted server opens it (SQLite gathers its statistics then).
-      database = createDatabase(target.url);
+      seeded = await openSeededDatabase(dialect, async (db) => {
+        const rows = Array.from({ length: COUNT }, (_, i) => request(i));
+        for (let i = 0; i < rows.length; i += 500)
+          await db
+            .insertInto('privacy_requests')
+            .values(rows.slice(i, i + 500))
+            .execute();
+      });
+      database = seeded.database;
     });
-    after(async () => {
-      await database.close();
-      await target.drop();
-    });
+    after(() => seeded.close());
 
     it('lists exactly the overdue requests, newest first, through the due-date index', async () => {
       const { result: found, plan: text } = await planOf(database, (db) =>

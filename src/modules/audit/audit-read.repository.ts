@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { withReadSnapshot } from '../../db/read-snapshot.js';
 import type { DB } from '../../db/schema.js';
@@ -43,10 +43,22 @@ export interface AuditListFilter {
   limit: number;
 }
 
+/** Entries about privacy requests are indexed by `request_id`, not in `audit_events_target_idx`. */
+const REQUEST_TARGET = 'privacy_request';
+
+/**
+ * The predicate of the partial index `audit_events_target_idx` (migration 2026-11-24T0401),
+ * as a literal: a planner uses a partial index only when the query states its predicate, and
+ * a bound parameter would not prove it (PostgreSQL's generic plans, SQLite's planner). True for
+ * every entry of a target type other than `privacy_request`, so it narrows nothing.
+ */
+const outsideRequestTargets = sql<boolean>`target_type <> ${sql.lit(REQUEST_TARGET)}`;
+
 /**
  * A page of audit entries, oldest first (by seq). The timeline (`requestId`) is one range of
- * `audit_events_request_idx`, a workspace's entries one of `audit_events_workspace_idx`, a
- * target's one of `audit_events_target_idx`; with none of them the walk is by seq.
+ * `audit_events_request_idx`, a workspace's entries one of `audit_events_workspace_idx`, the
+ * entries of a target other than a privacy request one of `audit_events_target_idx` (a
+ * request's own are its timeline); with none of them the walk is by seq.
  */
 export async function listAuditEvents(db: Executor, f: AuditListFilter): Promise<AuditEventRow[]> {
   if (f.workspaceIn?.length === 0) return [];
@@ -56,6 +68,7 @@ export async function listAuditEvents(db: Executor, f: AuditListFilter): Promise
   if (f.workspaceId !== undefined) query = query.where('workspace_id', '=', f.workspaceId);
   if (f.requestId !== undefined) query = query.where('request_id', '=', f.requestId);
   if (f.targetType !== undefined) query = query.where('target_type', '=', f.targetType);
+  if (f.targetType !== undefined && f.targetType !== REQUEST_TARGET) query = query.where(outsideRequestTargets);
   if (f.targetId !== undefined) query = query.where('target_id', '=', f.targetId);
   if (f.action !== undefined) query = query.where('action', '=', f.action);
   if (f.afterSeq !== undefined) query = query.where('seq', '>', f.afterSeq);
