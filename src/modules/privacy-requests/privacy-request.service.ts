@@ -106,8 +106,9 @@ export function createPrivacyRequestService(deps: {
       details: { request_type: input.request_type, status },
       occurredAt: now,
     });
-    requestFiled(unit, row);
-    return { kind: 'filed', request: toResource(row) };
+    const request = toResource(row);
+    requestFiled(unit, request);
+    return { kind: 'filed', request };
   }
 
   /**

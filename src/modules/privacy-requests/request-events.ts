@@ -3,6 +3,7 @@ import { enqueueEvent } from '../outbound-events/outbox.repository.js';
 import { redactSentMessagesAtCommit } from '../outbound-events/message-log.repository.js';
 import { toResource } from './privacy-request.fns.js';
 import type { NewRequestRow } from './privacy-request.repository.js';
+import type { PrivacyRequestResource } from './privacy-request.types.js';
 
 /** The statuses a request ends in. */
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'rejected', 'canceled']);
@@ -13,14 +14,14 @@ const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'rejected', '
  * event's `data` is the request resource (never its package).
  */
 
-/** `privacy_request.created`, for a request just filed in `unit`. */
-export function requestFiled(unit: UnitOfWork, row: NewRequestRow): void {
+/** `privacy_request.created`, for a request just filed in `unit` (its resource, as the filing answers it). */
+export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource): void {
   enqueueEvent(unit, {
-    workspaceId: row.workspace_id,
+    workspaceId: request.workspace_id,
     type: 'privacy_request.created',
-    data: toResource(row),
-    occurredAt: row.created_at,
-    requestId: row.id,
+    data: request,
+    occurredAt: request.created_at,
+    requestId: request.id,
   });
 }
 
