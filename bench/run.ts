@@ -43,12 +43,14 @@ import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './
 import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
 import { type ConsoleLoadResult, measureConsoleLoad, printConsoleLoad } from './console-phase.js';
 import { startReceiver, type Receiver } from './receiver.js';
-import { cancelQueued, disableEndpoints } from './databases.js';
+import { cancelQueued, disableEndpoints, refreshPlannerStatistics } from './databases.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Pending tasks seeded per measured second of the task-result scenario: more than it can answer here. */
 const TASKS_PER_SECOND = 4000;
 const OUT_DIR = join(ROOT, '.bench');
+/** Scenarios that read what the filing scenarios wrote: PostgreSQL's statistics are refreshed first. */
+const READ_SCENARIOS = new Set(['queue', 'audit']);
 
 function numberFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -142,6 +144,7 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
     const again = { ...bare, id: 'baseline-after', label: `${bare.label} (again, last)` };
     for (const scenario of [...all, again]) {
       if (only.length > 0 && scenario.target !== 'baseline' && !only.includes(scenario.id)) continue;
+      if (READ_SCENARIOS.has(scenario.id)) await refreshPlannerStatistics(database);
       console.error(`  ${scenario.label}…`);
       const result = await runScenario(scenario, scenario.target === 'baseline' ? baselineUrl : service.url, load);
       result.serviceMemory = readMemory(service.child.process.pid);
