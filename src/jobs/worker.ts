@@ -1,49 +1,23 @@
-import { runUnitOfWork, type UnitOfWork } from '../db/unit-of-work.js';
+import { runUnitOfWork } from '../db/unit-of-work.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
-import { recordAudit } from '../modules/audit/audit.repository.js';
-import { retryDelayMs } from '../modules/privacy-requests/lifecycle.fns.js';
 import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
 import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
-import { nextTurn, stringifyYielding } from '../lib/yielding.js';
-import { checkpointUntilClean } from '../db/wal-checkpoint.js';
-import { claimNext, extendLease, finishAttempt, releaseClaim } from './job.repository.js';
-import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
-import { requestStatusChanged } from '../modules/privacy-requests/request-events.js';
-import { lockRequest } from '../modules/privacy-requests/privacy-request.repository.js';
-import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
-import { afterOwnStep } from '../modules/data-systems/data-task-completion.js';
-import { closeTasksOfEndedRequest } from '../modules/data-systems/data-task-closing.js';
+import { nextTurn } from '../lib/yielding.js';
+import { claimNext, extendLease, releaseClaim } from './job.repository.js';
+import { LeaseLost, WorkerStopping, failureReason } from './attempt-errors.js';
+import { createOutcomeRecorder, serializeOutcome } from './record-outcome.js';
+import { completeErasure, type ErasureStepDeps } from './erasure-step.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
   pollMs: number;
   leaseMs: number;
   maxAttempts: number;
-}
-
-/** The attempt ended because the lease was lost (another worker took over, or the request was canceled). */
-class LeaseLost extends Error {}
-
-/** The worker is stopping: the attempt is abandoned at a yield point and the request given back. */
-class WorkerStopping extends Error {}
-
-/**
- * An erasure committed, but SQLite's WAL could not be emptied (another process held an older
- * read snapshot throughout): the attempt fails and is retried; the next one finds the committed
- * report and only checkpoints again.
- */
-class WalCheckpointBusy extends Error {
-  override name = 'WalCheckpointBusy';
-}
-
-/** A failure reason safe to store and show: the error's class, never its message (it may quote data). */
-function failureReason(error: unknown): string {
-  return error instanceof Error ? error.name : 'Error';
 }
 
 /**
@@ -55,9 +29,12 @@ function failureReason(error: unknown): string {
  *
  * It shares the event loop with HTTP (`serve`), so it never holds it for long: it yields
  * (setImmediate) between requests, handlers read and write in pages with `pause` between them,
- * packages are serialized in slices ({@link stringifyYielding}), and read-only handlers (access,
+ * packages are serialized in slices ({@link serializeOutcome}), and read-only handlers (access,
  * export) run outside any transaction, their outcome stored by a short one. `stop()` takes
  * effect at the next yield point: the request in hand is given back ({@link releaseClaim}).
+ *
+ * This file is the loop (claim, lease heartbeat, retry, stop); what an attempt writes is in
+ * record-outcome.ts (status, result, audit, data tasks) and a deletion's two steps in erasure-step.ts.
  */
 export function createWorker(deps: {
   database: Database;
@@ -101,173 +78,46 @@ export function createWorker(deps: {
     if (stopping) throw new WorkerStopping();
   }
 
-  /**
-   * Records the outcome (status, result, audit) in `unit`, only while this worker holds the lease.
-   * With `fanOut`, the request's data tasks are created first in the same unit (PRODUCT §2.9);
-   * when the request has tasks (`fanOut` found systems, or `withTasks`), a completed own step
-   * ends the request only once no task is pending ({@link recordWithTasks}).
-   */
-  async function record(
-    unit: UnitOfWork,
-    request: PrivacyRequestRow,
-    outcome: HandlerOutcome,
-    result: { pkg: string | null; report: string | null },
-    tasks: { fanOut: boolean; withTasks?: boolean } = { fanOut: true },
-  ): Promise<void> {
-    const systems = tasks.fanOut ? await fanOutTasks(unit, request, clock(), publicBaseUrl) : 0;
-    if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks)) return recordWithTasks(unit, request, result);
-    const at = toTimestamp(clock());
-    const done = outcome.status === 'completed';
-    const fields = done
-      ? { status: 'completed', completed_at: at, status_reason: null }
-      : { status: 'action_required', status_reason: outcome.reason };
-    if (!(await finishAttempt(unit.tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
-    if (done) await saveResultJson(unit.tx, request.id, result.pkg, result.report, at);
-    recordAudit(unit, {
-      actor: 'worker',
-      requestId: request.id,
-      action: `privacy_request.${fields.status}`,
-      targetType: 'privacy_request',
-      targetId: request.id,
-      workspaceId: request.workspace_id,
-      details: { attempt: request.attempts },
-      occurredAt: at,
-    });
-    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
-  }
-
-  /**
-   * Records a completed own step of a request that has data tasks: under the request's row lock
-   * (a task result waits for it, and this reads every result committed before), `completed` or
-   * `failed` when no task is pending (the systems' part added to the result), else `processing`
-   * without a lease, which the claim skips until the last task result ends it
-   * (modules/data-systems/data-task-completion.ts).
-   */
-  async function recordWithTasks(
-    unit: UnitOfWork,
-    request: PrivacyRequestRow,
-    result: { pkg: string | null; report: string | null },
-  ): Promise<void> {
-    const held = await lockRequest(unit.tx, request.id);
-    if (held?.status !== 'processing' || held.lease_owner !== owner) throw new LeaseLost();
-    const at = toTimestamp(clock());
-    const next = await afterOwnStep(unit.tx, request, result, at);
-    const fields = { status: next.status, status_reason: next.status_reason, completed_at: next.completed_at, updated_at: at };
-    if (!(await finishAttempt(unit.tx, request.id, owner, fields))) throw new LeaseLost();
-    await saveResultJson(unit.tx, request.id, next.pkg, next.report, at);
-    // Waiting stays `processing`: no event until the request ends.
-    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
-    recordAudit(unit, {
-      actor: 'worker',
-      requestId: request.id,
-      action: next.status === 'processing' ? 'privacy_request.awaiting_tasks' : `privacy_request.${next.status}`,
-      targetType: 'privacy_request',
-      targetId: request.id,
-      workspaceId: request.workspace_id,
-      // Without tasks the entry is the one a request without data systems always had.
-      details:
-        next.tasks === 0
-          ? { attempt: request.attempts }
-          : { attempt: request.attempts, tasks: next.tasks, ...(next.status_reason ? { reason: next.status_reason } : {}) },
-      occurredAt: at,
-    });
-  }
-
-  /** The outcome's package and report as JSON text, serialized in slices. */
-  async function serialize(outcome: HandlerOutcome) {
-    if (outcome.status !== 'completed') return { pkg: null, report: null };
-    const json = async (value: unknown) => (value === undefined ? null : ((await stringifyYielding(value, pause)) ?? null));
-    return { pkg: await json(outcome.package), report: await json(outcome.report) };
-  }
+  const recorder = createOutcomeRecorder({ clock, owner, publicBaseUrl });
+  const erasure: ErasureStepDeps = {
+    database,
+    clock,
+    log,
+    owner,
+    leaseMs: options.leaseMs,
+    publicBaseUrl,
+    recorder,
+    wait: nap,
+    metrics: deps.metrics,
+  };
+  const serialize = (outcome: HandlerOutcome) => serializeOutcome(outcome, pause);
 
   async function complete(request: PrivacyRequestRow, now: Date): Promise<HandlerOutcome> {
     const handler = deps.handlers[request.request_type];
     if (!handler) throw new Error(`no handler for ${request.request_type}`);
     const context = { request, now, pseudonymKey: deps.pseudonymKey, pause };
-    if (handler.erases) return completeErasure(handler, request, context);
+    if (handler.erases) return completeErasure(erasure, handler, request, context);
     if (handler.readOnly) {
       // Built outside any transaction; stored by a short one that checks the lease.
       const outcome = await handler({ ...context, tx: db });
       const result = await serialize(outcome);
-      await runUnitOfWork(db, (unit) => record(unit, request, outcome, result));
+      await runUnitOfWork(db, (unit) => recorder.record(unit, request, outcome, result));
       return outcome;
     }
     return runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
       const outcome = await handler({ ...context, tx });
-      await record(unit, request, outcome, await serialize(outcome));
+      await recorder.record(unit, request, outcome, await serialize(outcome));
       return outcome;
     });
   }
 
-  /**
-   * An `erases` handler (deletion) in two steps: its effects and its report commit together
-   * (while the lease is held), then SQLite's WAL is checkpointed until no copy of the erased
-   * rows remains ({@link checkpointUntilClean}), and only then is `completed` recorded. An
-   * attempt that finds the report already committed (the WAL was busy before, or the worker
-   * stopped or died in between) skips straight to the checkpoint.
-   * @throws WalCheckpointBusy when the WAL stays busy; LeaseLost; WorkerStopping.
-   */
-  async function completeErasure(
-    handler: RequestHandler,
-    request: PrivacyRequestRow,
-    context: Omit<Parameters<RequestHandler>[0], 'tx'>,
-  ): Promise<HandlerOutcome> {
-    let report = (await findResult(db, request.id))?.report ?? null;
-    let outcome: HandlerOutcome = { status: 'completed', report: report === null ? undefined : JSON.parse(report) };
-    if (report === null) {
-      outcome = await runUnitOfWork(db, async (unit) => {
-        const { tx } = unit;
-        // The tasks first: their events carry the identities the erasure is about to remove.
-        await fanOutTasks(unit, request, clock(), publicBaseUrl);
-        const result = await handler({ ...context, tx });
-        report = (await serialize(result)).report;
-        const until = toTimestamp(new Date(clock().getTime() + options.leaseMs));
-        if (!(await extendLease(tx, request.id, owner, until))) throw new LeaseLost();
-        await saveResultJson(tx, request.id, null, report, toTimestamp(clock()));
-        return result;
-      });
-    }
-    const clean = await checkpointUntilClean(database, {
-      log,
-      wait: nap,
-      onAttempt: (result) => deps.metrics?.walCheckpoints?.inc({ result }),
-    });
-    if (!clean) throw new WalCheckpointBusy();
-    await runUnitOfWork(db, (unit) => record(unit, request, outcome, { pkg: null, report }, { fanOut: false, withTasks: true }));
-    return outcome;
-  }
-
+  /** Records a failed attempt (retried after a backoff, or `failed` after `maxAttempts`), counts and logs it. */
   async function retryOrFail(request: PrivacyRequestRow, error: unknown): Promise<void> {
     const now = clock();
-    const at = toTimestamp(now);
     const reason = `attempt ${request.attempts} failed: ${failureReason(error)}`;
     const final = request.attempts >= options.maxAttempts;
-    await runUnitOfWork(db, async (unit) => {
-      const { tx } = unit;
-      const fields = final
-        ? { status: 'failed', status_reason: reason }
-        : {
-            status: 'queued',
-            status_reason: reason,
-            next_attempt_at: toTimestamp(new Date(now.getTime() + retryDelayMs(request.attempts))),
-          };
-      if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) return;
-      // A deletion's tasks exist from its committed erasure step: nothing is asked of them any more.
-      if (final && request.request_type === 'deletion') await closeTasksOfEndedRequest(unit, request.id, 'worker', at);
-      if (final)
-        recordAudit(unit, {
-          actor: 'worker',
-          requestId: request.id,
-          action: 'privacy_request.failed',
-          targetType: 'privacy_request',
-          targetId: request.id,
-          workspaceId: request.workspace_id,
-          details: { attempts: request.attempts, reason },
-          occurredAt: at,
-        });
-      if (final) requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
-    });
+    await runUnitOfWork(db, (unit) => recorder.recordFailure(unit, request, { reason, final, now }));
     deps.metrics?.requestsProcessed.inc({ request_type: request.request_type, outcome: final ? 'failed' : 'retried' });
     log.warn(
       { requestId: request.id, attempt: request.attempts, final, error: failureReason(error) },

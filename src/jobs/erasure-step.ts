@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { runUnitOfWork } from '../db/unit-of-work.js';
+import { checkpointUntilClean } from '../db/wal-checkpoint.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import type { Metrics } from '../metrics.js';
+import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
+import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
+import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
+import type { HandlerContext, HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
+import { extendLease } from './job.repository.js';
+import { LeaseLost, WalCheckpointBusy } from './attempt-errors.js';
+import { type OutcomeRecorder, serializeOutcome } from './record-outcome.js';
+
+/** What the erasure step needs from its worker. Times in ms. */
+export interface ErasureStepDeps {
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  /** The worker's lease owner (`host:pid:random`); the lease is extended by `leaseMs` once the erasure is done. */
+  owner: string;
+  leaseMs: number;
+  /** `PUBLIC_BASE_URL`: the base of the links in `data_task.created` events. */
+  publicBaseUrl: string;
+  /** Records `completed` once the WAL is clean. */
+  recorder: OutcomeRecorder;
+  /** Waits between checkpoint attempts (ms); throws WorkerStopping once the worker stops. */
+  wait: (ms: number) => Promise<void>;
+  /** Counts WAL checkpoint attempts by result. */
+  metrics?: Partial<Pick<Metrics, 'walCheckpoints'>>;
+}
+
+/**
+ * An `erases` handler (deletion) in two steps: its effects and its report commit together
+ * (while the lease is held), then SQLite's WAL is checkpointed until no copy of the erased
+ * rows remains ({@link checkpointUntilClean}), and only then is `completed` recorded. An
+ * attempt that finds the report already committed (the WAL was busy before, or the worker
+ * stopped or died in between) skips straight to the checkpoint.
+ *
+ * @param context - the handler's context without `tx` (each step opens its own unit of work);
+ *   its `pause` also slices the report's serialization.
+ * @throws WalCheckpointBusy when the WAL stays busy; LeaseLost; WorkerStopping.
+ */
+export async function completeErasure(
+  deps: ErasureStepDeps,
+  handler: RequestHandler,
+  request: PrivacyRequestRow,
+  context: Omit<HandlerContext, 'tx' | 'pause'> & { pause: () => Promise<void> },
+): Promise<HandlerOutcome> {
+  const { database, clock, owner } = deps;
+  const db = database.db;
+  let report = (await findResult(db, request.id))?.report ?? null;
+  let outcome: HandlerOutcome = { status: 'completed', report: report === null ? undefined : JSON.parse(report) };
+  if (report === null) {
+    outcome = await runUnitOfWork(db, async (unit) => {
+      const { tx } = unit;
+      // The tasks first: their events carry the identities the erasure is about to remove.
+      await fanOutTasks(unit, request, clock(), deps.publicBaseUrl);
+      const result = await handler({ ...context, tx });
+      report = (await serializeOutcome(result, context.pause)).report;
+      const until = toTimestamp(new Date(clock().getTime() + deps.leaseMs));
+      if (!(await extendLease(tx, request.id, owner, until))) throw new LeaseLost();
+      await saveResultJson(tx, request.id, null, report, toTimestamp(clock()));
+      return result;
+    });
+  }
+  const clean = await checkpointUntilClean(database, {
+    log: deps.log,
+    wait: deps.wait,
+    onAttempt: (result) => deps.metrics?.walCheckpoints?.inc({ result }),
+  });
+  if (!clean) throw new WalCheckpointBusy();
+  await runUnitOfWork(db, (unit) =>
+    deps.recorder.record(unit, request, outcome, { pkg: null, report }, { fanOut: false, withTasks: true }),
+  );
+  return outcome;
+}
