@@ -70,8 +70,7 @@ const onlyOverdue = byDialect<[query: Query, now: string, workspaceId: string | 
     query.where('id', 'in', (eb) =>
       idsWhere(eb, workspaceId, (q) => q.where('status', 'in', [...OPEN_STATUSES]).where(bindingDue(eb), '<', now)),
     ),
-  postgres: (_db, query, now) =>
-    query.where('status', 'in', [...OPEN_STATUSES]).where((eb) => eb(bindingDue(eb), '<', now)),
+  postgres: (_db, query, now) => query.where('status', 'in', [...OPEN_STATUSES]).where((eb) => eb(bindingDue(eb), '<', now)),
 });
 
 /** The filters, for one workspace (or null: all of them, or the `IN` list). */
