@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import type { DB } from '../../src/db/schema.js';
@@ -34,4 +34,50 @@ export async function openSeededDatabase(
       await target.drop();
     },
   };
+}
+
+/**
+ * A `privacy_requests` row as the index tests seed it: the service inserts none with deadline
+ * marks (only updates set them), a test may, to seed requests whose notices went out.
+ */
+export type SeededRequest = Insertable<DB['privacy_requests']> &
+  Partial<Pick<Selectable<DB['privacy_requests']>, 'due_soon_notified_at' | 'overdue_notified_at'>>;
+
+/**
+ * Request number `i` (`pr_00000012`, subject `u12`, client request `c12`): an access request
+ * under GDPR by an okta subject, `queued` in workspace `w`, filed 2026-01-01 and due a month
+ * later, with `fields` in place of any of those.
+ */
+export function requestRow(i: number, fields: Partial<SeededRequest> = {}): SeededRequest {
+  const createdAt = fields.created_at ?? '2026-01-01T00:00:00.000Z';
+  return {
+    id: `pr_${String(i).padStart(8, '0')}`,
+    workspace_id: 'w',
+    request_type: 'access',
+    scope: '["user"]',
+    subject_provider: 'okta',
+    subject_id: `u${i}`,
+    client_request_id: `c${i}`,
+    intake_ref: 'r',
+    regulation: 'gdpr',
+    status: 'queued',
+    created_at: createdAt,
+    due_at: '2026-02-01T00:00:00.000Z',
+    updated_at: createdAt,
+    attempts: 0,
+    ...fields,
+  };
+}
+
+/** Inserts `rows` into `table` 500 at a time (SQLite's bound-parameter limit, with room). */
+export async function insertInChunks<T extends keyof DB & string>(
+  db: Kysely<DB>,
+  table: T,
+  rows: readonly object[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + 500) as never)
+      .execute();
 }

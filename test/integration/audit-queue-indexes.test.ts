@@ -13,7 +13,7 @@ import type { DB } from '../../src/db/schema.js';
 import { listAuditEvents } from '../../src/modules/audit/audit-read.repository.js';
 import { listRequests, type RequestListFilter } from '../../src/modules/privacy-requests/privacy-request-list.repository.js';
 import { dialects } from '../helpers/databases.js';
-import { openSeededDatabase, type SeededDatabase } from '../helpers/seeded-database.js';
+import { openSeededDatabase, requestRow, type SeededDatabase } from '../helpers/seeded-database.js';
 import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests in 20 workspaces, one every 20 minutes from 2026-01-01, each due 30 days later; mostly completed. */
@@ -27,23 +27,15 @@ const id = (prefix: string, i: number) => `${prefix}_${String(i).padStart(8, '0'
 
 function request(i: number) {
   const created = START_MS + i * STEP_MS;
-  return {
-    id: id('pr', i),
+  return requestRow(i, {
     workspace_id: `w${i % 20}`,
-    request_type: 'access',
-    scope: '["user"]',
     subject_provider: i % 2 ? 'okta' : 'github',
     subject_id: `u${i % 5000}`,
-    client_request_id: `c${i}`,
-    intake_ref: 'r',
-    regulation: 'gdpr',
     status: i > COUNT - 500 ? 'queued' : 'completed',
     created_at: iso(created),
     due_at: iso(created + DUE_MS),
     extended_due_at: i % 97 === 0 ? iso(created + 3 * DUE_MS) : null,
-    updated_at: iso(created),
-    attempts: 0,
-  };
+  });
 }
 
 /** Three entries per request: created, processing done, and a data task's; every 500th request's in workspace `rare`. */

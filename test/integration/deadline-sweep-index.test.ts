@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { findUnmarked } from '../../src/modules/privacy-requests/deadline-notice.repository.js';
 import { dialects } from '../helpers/databases.js';
-import { openSeededDatabase, type SeededDatabase } from '../helpers/seeded-database.js';
+import { insertInChunks, openSeededDatabase, requestRow, type SeededDatabase } from '../helpers/seeded-database.js';
 import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
@@ -26,24 +26,12 @@ function request(i: number) {
   const created = START_MS + i * STEP_MS;
   const due = created + DUE_MS;
   const marked = due < NOW_MS - 5 * STEP_MS ? iso(due) : null;
-  return {
-    id: `pr_${String(i).padStart(8, '0')}`,
-    workspace_id: 'w',
-    request_type: 'access',
-    scope: '["user"]',
-    subject_provider: 'okta',
-    subject_id: `u${i}`,
-    client_request_id: `c${i}`,
-    intake_ref: 'r',
-    regulation: 'gdpr',
-    status: 'queued',
+  return requestRow(i, {
     created_at: iso(created),
     due_at: iso(due),
-    updated_at: iso(created),
-    attempts: 0,
     due_soon_notified_at: marked,
     overdue_notified_at: marked,
-  };
+  });
 }
 
 for (const dialect of dialects()) {
@@ -52,14 +40,13 @@ for (const dialect of dialects()) {
     let database: Database;
 
     before(async () => {
-      seeded = await openSeededDatabase(dialect, async (db) => {
-        const rows = Array.from({ length: COUNT }, (_, i) => request(i));
-        for (let i = 0; i < rows.length; i += 500)
-          await db
-            .insertInto('privacy_requests')
-            .values(rows.slice(i, i + 500) as never)
-            .execute();
-      });
+      seeded = await openSeededDatabase(dialect, (db) =>
+        insertInChunks(
+          db,
+          'privacy_requests',
+          Array.from({ length: COUNT }, (_, i) => request(i)),
+        ),
+      );
       database = seeded.database;
     });
     after(() => seeded.close());

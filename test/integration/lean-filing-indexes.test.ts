@@ -13,7 +13,7 @@ import type { Database } from '../../src/db/database.js';
 import { claimNext } from '../../src/jobs/job.repository.js';
 import { listAuditEvents } from '../../src/modules/audit/audit-read.repository.js';
 import { dialects } from '../helpers/databases.js';
-import { openSeededDatabase, type SeededDatabase } from '../helpers/seeded-database.js';
+import { openSeededDatabase, requestRow, type SeededDatabase } from '../helpers/seeded-database.js';
 import { planOf } from '../helpers/query-plan.js';
 
 const COUNT = 20_000;
@@ -29,25 +29,14 @@ const id = (prefix: string, i: number) => `${prefix}_${String(i).padStart(8, '0'
 function request(i: number) {
   const leased = i === COUNT - 300 ? EARLIER : i === COUNT - 301 ? LATER : null;
   const status = leased !== null || i % 50 === 0 ? 'processing' : i >= COUNT - 200 ? 'queued' : 'completed';
-  return {
-    id: id('pr', i),
+  return requestRow(i, {
     workspace_id: `w${i % 20}`,
-    request_type: 'access',
-    scope: '["user"]',
-    subject_provider: 'okta',
-    subject_id: `u${i}`,
-    client_request_id: `c${i}`,
-    intake_ref: 'r',
-    regulation: 'gdpr',
     status,
-    created_at: '2026-01-01T00:00:00.000Z',
-    due_at: '2026-02-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
     attempts: 1,
     lease_owner: leased === null ? null : 'w-1',
     lease_expires_at: leased,
     next_attempt_at: status === 'queued' ? LATER : null,
-  };
+  });
 }
 
 /** One entry per request, and every 100th request an entry about a webhook endpoint. */

@@ -12,7 +12,7 @@ import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { listRequests } from '../../src/modules/privacy-requests/privacy-request-list.repository.js';
 import { dialects, type TestDatabase } from '../helpers/databases.js';
-import { openSeededDatabase, type SeededDatabase } from '../helpers/seeded-database.js';
+import { insertInChunks, openSeededDatabase, requestRow, type SeededDatabase } from '../helpers/seeded-database.js';
 import { planOf } from '../helpers/query-plan.js';
 
 /** 20,000 requests of two workspaces, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
@@ -26,22 +26,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function request(i: number) {
   const created = START_MS + i * STEP_MS;
-  return {
-    id: `pr_${String(i).padStart(8, '0')}`,
+  return requestRow(i, {
     workspace_id: i % 2 === 0 ? 'w' : 'other',
-    request_type: 'access',
-    scope: '["user"]',
-    subject_provider: 'okta',
-    subject_id: `u${i}`,
-    client_request_id: `c${i}`,
-    intake_ref: 'r',
-    regulation: 'gdpr',
     status: i % 3 === 0 ? 'processing' : 'queued',
     created_at: iso(created),
     due_at: iso(created + DUE_MS),
-    updated_at: iso(created),
-    attempts: 0,
-  };
+  });
 }
 
 for (const dialect of dialects()) {
@@ -50,14 +40,13 @@ for (const dialect of dialects()) {
     let database: Database;
 
     before(async () => {
-      seeded = await openSeededDatabase(dialect, async (db) => {
-        const rows = Array.from({ length: COUNT }, (_, i) => request(i));
-        for (let i = 0; i < rows.length; i += 500)
-          await db
-            .insertInto('privacy_requests')
-            .values(rows.slice(i, i + 500))
-            .execute();
-      });
+      seeded = await openSeededDatabase(dialect, (db) =>
+        insertInChunks(
+          db,
+          'privacy_requests',
+          Array.from({ length: COUNT }, (_, i) => request(i)),
+        ),
+      );
       database = seeded.database;
     });
     after(() => seeded.close());
@@ -95,12 +84,11 @@ for (const dialect of dialects()) {
       target = await dialect.create();
       database = createDatabase(target.url);
       await migrateToLatest(database.db);
-      const rows = Array.from({ length: 3_000 }, (_, i) => request(i));
-      for (let i = 0; i < rows.length; i += 500)
-        await database.db
-          .insertInto('privacy_requests')
-          .values(rows.slice(i, i + 500))
-          .execute();
+      await insertInChunks(
+        database.db,
+        'privacy_requests',
+        Array.from({ length: 3_000 }, (_, i) => request(i)),
+      );
     });
     after(async () => {
       await database.close();
