@@ -1,15 +1,15 @@
-import type { AuditEventTable, AuditHeadTable } from '../modules/audit/audit.table.js';
-import type { ControllerProfileTable } from '../modules/controllers/controller.table.js';
-import type { ChangeEventTable } from '../modules/change-events/change-event.table.js';
-import type { DataSystemTable, DataTaskTable } from '../modules/data-systems/data-system.table.js';
-import type { IdempotencyTable } from '../modules/idempotency/idempotency.table.js';
-import type { IntegrationTable, WebhookDeliveryTable } from '../modules/integrations/integration.table.js';
-import type { OutboundMessageTable, WebhookEndpointTable } from '../modules/outbound-events/outbound-event.table.js';
-import type { PolicyLayerTable, PolicyLayerVersionTable } from '../modules/policies/policy.table.js';
-import type { PrivacyRequestTable, RequestResultTable } from '../modules/privacy-requests/privacy-request.table.js';
-import type { ServiceKeyTable } from '../modules/service-keys/service-key.table.js';
-import type { IdentityEventTable, LinkedIdentityTable, SubjectTable, TombstoneTable } from '../modules/subjects/subject.table.js';
-import type { ApiTokenTable } from '../modules/tokens/token.table.js';
+import type { AuditEventTable, AuditHeadTable } from './tables/audit.table.js';
+import type { ControllerProfileTable } from './tables/controller.table.js';
+import type { ChangeEventTable } from './tables/change-event.table.js';
+import type { DataSystemTable, DataTaskTable } from './tables/data-system.table.js';
+import type { IdempotencyTable } from './tables/idempotency.table.js';
+import type { IntegrationTable, WebhookDeliveryTable } from './tables/integration.table.js';
+import type { OutboundMessageTable, WebhookEndpointTable } from './tables/outbound-event.table.js';
+import type { PolicyLayerTable, PolicyLayerVersionTable } from './tables/policy.table.js';
+import type { PrivacyRequestTable, RequestResultTable } from './tables/privacy-request.table.js';
+import type { ServiceKeyTable } from './tables/service-key.table.js';
+import type { IdentityEventTable, LinkedIdentityTable, SubjectTable, TombstoneTable } from './tables/subject.table.js';
+import type { ApiTokenTable } from './tables/token.table.js';
 
 /** Every table the service owns, by name: Kysely's database type. */
 export interface DB {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../src/db/executor.js';
 import { newId } from '../../src/lib/ids.js';
-import type { WebhookEndpointTable } from '../../src/modules/outbound-events/outbound-event.table.js';
+import type { WebhookEndpointTable } from '../../src/db/tables/outbound-event.table.js';
 import type { TestApp } from './app.js';
 
 /** Inserts an enabled webhook endpoint of `workspace` through the module's table shape. @returns its id. */

@@ -6,7 +6,7 @@ import {
   EndpointNotInWorkspaceError,
   SystemKeyTakenError,
 } from '../../modules/data-systems/data-system.types.js';
-import type { Principal } from '../../modules/tokens/principal.js';
+import type { Principal } from '../../modules/principals/principal.js';
 import {
   commandGroup,
   CommandFailure,

@@ -1,4 +1,4 @@
-import { TOKEN_SCOPES } from '../../modules/tokens/token.fns.js';
+import { SCOPES } from '../../modules/principals/scopes.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
 import {
   commandGroup,
@@ -41,7 +41,7 @@ async function create(args: string[]): Promise<void> {
       return (await services.tokens.create({ name, scopes, workspaces, systems, actor: 'cli' })).token;
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      throw new UsageError(`${error.message}; valid scopes: ${TOKEN_SCOPES.join(', ')}`, USAGE);
+      throw new UsageError(`${error.message}; valid scopes: ${SCOPES.join(', ')}`, USAGE);
     }
   });
   printLine(token);

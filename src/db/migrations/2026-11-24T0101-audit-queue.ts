@@ -25,7 +25,7 @@ const INDEXES: [name: string, table: string, columns: (string | ReturnType<typeo
  * - `audit_events.request_id`: the privacy request an entry belongs to (its own entries and its
  *   data tasks'), so a request's timeline is one index range. Filled here for the entries about
  *   privacy requests written before (`target_id`).
- * - the indexes above, checked with EXPLAIN in test/integration/audit-queue-indexes.test.ts and
+ * - the indexes above, checked with EXPLAIN in test/integration/audit/audit-queue-indexes.test.ts and
  *   measured by `npm run bench:growth`.
  *
  * Frozen: never edit after it lands.

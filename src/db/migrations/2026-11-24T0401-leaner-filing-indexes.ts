@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Fewer index pages per filing (issue 13's speed budget: the indexes of 0101 cost the `create`
  * bench row more than 10 % on SQLite). Three changes, each checked with EXPLAIN in
- * test/integration/audit-queue-indexes.test.ts and test/integration/growth-indexes.test.ts:
+ * test/integration/audit/audit-queue-indexes.test.ts and test/integration/db/growth-indexes.test.ts:
  *
  * - **One subject index instead of two.** 0004 indexed `(workspace_id, subject_provider,
  *   subject_id)` for a subject's requests within a workspace; 0101 added `(subject_id,

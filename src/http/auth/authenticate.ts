@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { coversWorkspace, type Principal } from '../../modules/tokens/principal.js';
-import { hasScope } from '../../modules/tokens/token.fns.js';
+import { coversWorkspace, type Principal } from '../../modules/principals/principal.js';
+import { hasScope } from '../../modules/principals/scopes.js';
 import type { TokenService } from '../../modules/tokens/token.service.js';
 import { errors } from '../errors/error-catalogue.js';
 import type { HttpError } from '../errors/http-error.js';

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { OidcConfig } from '../../config.js';
-import type { Principal } from '../../modules/tokens/principal.js';
+import type { Principal } from '../../modules/principals/principal.js';
 import { errors } from '../errors/error-catalogue.js';
 
 /** Verifies an OIDC access token (a JWT) and returns its principal, or null when it does not verify. */

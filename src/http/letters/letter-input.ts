@@ -1,11 +1,7 @@
 import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
 import type { PrivacyRequestRow } from '../../modules/privacy-requests/privacy-request.repository.js';
-import {
-  NO_AUTOMATED_DECISIONS,
-  rightStatements,
-  type RightStatement,
-} from '../../modules/subject-data/package-statements.fns.js';
-import type { ProcessingStatement } from '../../modules/subject-data/package.types.js';
+import { NO_AUTOMATED_DECISIONS, rightStatements } from '../../modules/subject-data/package-statements.fns.js';
+import type { ProcessingStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import { parseScope } from '../../modules/subject-data/scope.fns.js';
 import type { CategoryPart, LetterInput, SystemPart } from './letter.types.js';
 

@@ -1,5 +1,5 @@
 import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
-import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package-statements.fns.js';
+import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import type { ProcessingStatement } from '../../modules/subject-data/package.types.js';
 
 /** One data system's part of the answer (PRODUCT §2.9): rendered when present, nothing without. */

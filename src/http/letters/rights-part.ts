@@ -1,5 +1,5 @@
 import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
-import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package-statements.fns.js';
+import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import { element, type Html, link, list, raw } from './html.js';
 
 const RIGHT_WORDS: Readonly<Record<string, string>> = {

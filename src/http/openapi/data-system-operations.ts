@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { OperationDoc } from './operations.js';
+import type { OperationDoc } from './operation-doc.js';
 
 /** A bodiless answer, documented. */
 const empty = (description: string) => Type.Null({ description });

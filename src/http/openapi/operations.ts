@@ -1,17 +1,8 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schemas/common.schemas.js';
 import { DATA_SYSTEM_OPERATIONS } from './data-system-operations.js';
 import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoint-operations.js';
-
-/** What the OpenAPI document says of one operation beyond its route's validation schemas. */
-export interface OperationDoc {
-  /** Unique, camelCase: client generators name methods after it. */
-  operationId: string;
-  summary: string;
-  description: string;
-  /** Answers the route can give that its schema does not list (or lists wrongly), by status. */
-  responses?: Record<number, TSchema>;
-}
+import type { OperationDoc } from './operation-doc.js';
 
 /** A bodiless answer, documented: 204 No Content, 304 Not Modified. */
 const empty = (description: string) => Type.Null({ description });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schemas/common.schemas.js';
-import type { OperationDoc } from './operations.js';
+import type { OperationDoc } from './operation-doc.js';
 
 const SCOPE = ' Scope `admin`.';
 

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.js';
+import type { AuditService } from '../../modules/audit/audit.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import * as S from '../schemas/audit-event.schemas.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
 
 /** `/api/v1/audit-events`: the audit trail, read (PRODUCT.md §2.7). */
-export async function auditEventRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function auditEventRoutes(app: FastifyInstance, opts: { services: { audit: AuditService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { audit } = opts.services;
   const tags = ['audit'];

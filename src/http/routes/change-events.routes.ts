@@ -2,14 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { normalizeRepository } from '../../modules/policies/policy-merge.fns.js';
-import type { Services } from '../../services.js';
+import type { ChangeEventService } from '../../modules/change-events/change-event.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/change-event.schemas.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
 
 /** `GET /api/v1/change-events` (scope `privacy:read`): recorded PR/MR events with their decisions, newest first. */
-export async function changeEventRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function changeEventRoutes(app: FastifyInstance, opts: { services: { changeEvents: ChangeEventService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { changeEvents } = opts.services;
   typed.get(

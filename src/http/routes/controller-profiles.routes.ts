@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.js';
+import type { ControllerService } from '../../modules/controllers/controller.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -12,7 +12,7 @@ import { WorkspaceParams } from '../schemas/policy.schemas.js';
  * §2.10). GET with scope privacy:read (404 when none is set); PUT (the whole profile, audited)
  * with scope admin. A token outside the workspace gets 403.
  */
-export async function controllerProfileRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function controllerProfileRoutes(app: FastifyInstance, opts: { services: { controllers: ControllerService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { controllers } = opts.services;
   const base = { tags: ['workspaces'], security: BEARER_SECURITY, params: WorkspaceParams };

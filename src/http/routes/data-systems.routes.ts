@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
-import type { Services } from '../../services.js';
+import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -32,7 +32,7 @@ function checkNullable(body: Record<string, unknown>): void {
  * `/api/v1/data-systems` (scope `admin`, PRODUCT.md §2.9): register, list, read, change and
  * delete a workspace's data systems. A system outside the caller's workspaces is a 404.
  */
-export async function dataSystemRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function dataSystemRoutes(app: FastifyInstance, opts: { services: { dataSystems: DataSystemService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { dataSystems } = opts.services;
   const base = { tags: ['data-systems'], security: BEARER_SECURITY };

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.js';
+import type { DataTaskService } from '../../modules/data-systems/data-task.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
@@ -10,7 +10,7 @@ import * as S from '../schemas/data-system.schemas.js';
  * `tasks:write`), and report a task's result (scope `tasks:write`). A task outside the caller's
  * workspaces, or of a system its token is not limited to, is a 404 (no probing for ids).
  */
-export async function dataTaskRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function dataTaskRoutes(app: FastifyInstance, opts: { services: { dataTasks: DataTaskService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { dataTasks } = opts.services;
   const base = { tags: ['data-tasks'], security: BEARER_SECURITY };

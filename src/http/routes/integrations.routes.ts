@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput } from '../../modules/integrations/integration.types.js';
-import { coversWorkspace } from '../../modules/tokens/principal.js';
-import type { Services } from '../../services.js';
+import { coversWorkspace } from '../../modules/principals/principal.js';
+import type { IntegrationService } from '../../modules/integrations/integration.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import type { RequestValidationError } from '../errors/http-error.js';
@@ -19,7 +19,7 @@ function inputError(error: IntegrationInputError, body: CreateIntegrationInput):
 }
 
 /** `/api/v1/integrations` (scope `admin`, PRODUCT.md §2.5): register, list, read and remove webhook sources. */
-export async function integrationRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function integrationRoutes(app: FastifyInstance, opts: { services: { integrations: IntegrationService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { integrations } = opts.services;
   const base = { tags: ['integrations'], security: BEARER_SECURITY };

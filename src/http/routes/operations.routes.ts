@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { bearerMatches } from '../../lib/bearer-match.js';
 import type { Metrics } from '../../metrics.js';
-import type { Services } from '../../services.js';
+import type { Database } from '../../db/database.js';
 import { errors } from '../errors/error-catalogue.js';
 
 /**
@@ -10,7 +10,7 @@ import { errors } from '../errors/error-catalogue.js';
  */
 export async function operationsRoutes(
   app: FastifyInstance,
-  opts: { services: Services; metrics: Metrics; metricsToken: string | null },
+  opts: { services: { database: Database }; metrics: Metrics; metricsToken: string | null },
 ) {
   const tags = ['operations'];
   app.get('/healthz', { schema: { tags } }, async () => ({ status: 'ok' }));

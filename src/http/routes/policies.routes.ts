@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EffectivePolicy } from '../../modules/policies/policy.service.js';
-import type { Services } from '../../services.js';
+import type { PolicyService } from '../../modules/policies/policy.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -15,7 +15,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 type LayerParams = { workspace_id: string; repository?: string };
 
 /** `/api/v1/policies`: the effective policy and its layers (PRODUCT.md §2.4). */
-export async function policyRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function policyRoutes(app: FastifyInstance, opts: { services: { policies: PolicyService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { policies } = opts.services;
   const tags = ['policies'];

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAction } from '../../modules/privacy-requests/lifecycle.fns.js';
-import type { Services } from '../../services.js';
+import type { PrivacyRequestActions } from '../../modules/privacy-requests/privacy-request-actions.service.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 
@@ -14,7 +14,10 @@ const BODIES: Record<OperatorAction, typeof S.ReasonBody | typeof S.CorrectionsB
 };
 
 /** `POST /api/v1/privacy/requests/{id}/{approve|reject|cancel|extend|corrections}` (scope privacy:write). */
-export async function privacyRequestActionRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function privacyRequestActionRoutes(
+  app: FastifyInstance,
+  opts: { services: { requestActions: PrivacyRequestActions } },
+) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { requestActions } = opts.services;
   for (const [action, body] of Object.entries(BODIES) as [OperatorAction, (typeof BODIES)[OperatorAction]][]) {

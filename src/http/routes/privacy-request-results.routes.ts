@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ResultKind, ResultRead } from '../../modules/privacy-requests/request-results.service.js';
-import type { Services } from '../../services.js';
+import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
+import type { RequestResultsService } from '../../modules/privacy-requests/request-results.service.js';
 import { errors } from '../errors/error-catalogue.js';
 import { renderAccessLetter } from '../letters/access-letter.js';
 import { letterInput } from '../letters/letter-input.js';
@@ -44,7 +45,10 @@ function found(read: ResultRead, kind: ResultKind): Extract<ResultRead, { kind: 
  * what a deletion erased and kept, or which fields a correction changed, naming its request.
  * Scope privacy:read.
  */
-export async function privacyRequestResultRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function privacyRequestResultRoutes(
+  app: FastifyInstance,
+  opts: { services: { dataSystems: DataSystemService; requestResults: RequestResultsService } },
+) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const schema = {
     tags: ['privacy requests'],

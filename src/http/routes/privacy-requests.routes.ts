@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
 import { requestLocation } from '../../modules/privacy-requests/privacy-request.fns.js';
 import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
-import { coversWorkspace } from '../../modules/tokens/principal.js';
+import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { Metrics } from '../../metrics.js';
-import type { Services } from '../../services.js';
+import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -30,7 +30,10 @@ function sendFiling(reply: FastifyReply, outcome: FilingOutcome) {
 }
 
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */
-export async function privacyRequestRoutes(app: FastifyInstance, opts: { services: Services; metrics: Metrics }) {
+export async function privacyRequestRoutes(
+  app: FastifyInstance,
+  opts: { services: { privacyRequests: PrivacyRequestService }; metrics: Metrics },
+) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { privacyRequests } = opts.services;
   const tags = ['privacy requests'];

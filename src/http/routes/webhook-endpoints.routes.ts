@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenDestinationError } from '../../modules/outbound-events/address-guard.js';
-import { coversWorkspace } from '../../modules/tokens/principal.js';
-import type { Services } from '../../services.js';
+import { coversWorkspace } from '../../modules/principals/principal.js';
+import type { MessageLogService } from '../../modules/outbound-events/message-log.service.js';
+import type { WebhookEndpointService } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -28,7 +29,10 @@ async function checkingUrl<T>(url: string | undefined, work: () => Promise<T>): 
  * `/api/v1/webhook-endpoints` (scope `admin`, PRODUCT §2.8): a workspace's receivers of signed
  * outbound events, their secrets (shown once, rotated with a 24 h overlap) and their message log.
  */
-export async function webhookEndpointRoutes(app: FastifyInstance, opts: { services: Services }) {
+export async function webhookEndpointRoutes(
+  app: FastifyInstance,
+  opts: { services: { outboundMessages: MessageLogService; webhookEndpoints: WebhookEndpointService } },
+) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { webhookEndpoints, outboundMessages } = opts.services;
   const base = { tags: ['webhook endpoints'], security: BEARER_SECURITY };

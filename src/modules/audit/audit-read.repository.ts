@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { withReadSnapshot } from '../../db/read-snapshot.js';
 import type { DB } from '../../db/schema.js';
 import { type ChainProblem, createChainVerifier } from './audit-chain.fns.js';
-import type { AuditEventTable } from './audit.table.js';
+import type { AuditEventTable } from '../../db/tables/audit.table.js';
 
 /** The columns the audit trail API shows, and the chain verification reads. */
 const LISTED_COLUMNS = [

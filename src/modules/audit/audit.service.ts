@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { decodeBoundCursor, encodeBoundCursor } from '../../lib/cursor.js';
-import { type Principal } from '../tokens/principal.js';
-import { hasScope } from '../tokens/token.fns.js';
+import { type Principal } from '../principals/principal.js';
+import { hasScope } from '../principals/scopes.js';
 import { listAuditEvents, verifyAuditChain } from './audit-read.repository.js';
 import { type AuditEventView, toAuditEventView } from './audit-event.fns.js';
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { byDialect } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { claimDeliveryId, type DeliveryRow } from '../integrations/delivery.repository.js';
-import type { ChangeEventTable } from './change-event.table.js';
+import type { ChangeEventTable } from '../../db/tables/change-event.table.js';
 
 export type ChangeEventRow = Selectable<ChangeEventTable>;
 

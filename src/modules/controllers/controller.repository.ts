@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { ControllerProfileTable } from './controller.table.js';
+import type { ControllerProfileTable } from '../../db/tables/controller.table.js';
 
 export type ControllerProfileRow = Selectable<ControllerProfileTable>;
 

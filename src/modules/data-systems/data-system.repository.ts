@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { DataSystemTable } from './data-system.table.js';
+import type { DataSystemTable } from '../../db/tables/data-system.table.js';
 
 export type DataSystemRow = Selectable<DataSystemTable>;
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import { coversWorkspace, type Principal } from '../tokens/principal.js';
+import { coversWorkspace, type Principal } from '../principals/principal.js';
 import {
   type DataSystemRow,
   endpointInWorkspace,

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { DataSystemRow } from './data-system.repository.js';
-import type { DataTaskStatus, DataTaskTable } from './data-system.table.js';
+import type { DataTaskStatus, DataTaskTable } from '../../db/tables/data-system.table.js';
 
 export type DataTaskRow = Selectable<DataTaskTable>;
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { byDialect } from '../../db/dialect.js';
 import { skipLocked, tryLockKeySql } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import type { IdempotencyTable } from './idempotency.table.js';
+import type { IdempotencyTable } from '../../db/tables/idempotency.table.js';
 
 export type IdempotencyRow = Selectable<IdempotencyTable>;
 

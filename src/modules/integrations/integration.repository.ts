@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { IntegrationTable } from './integration.table.js';
+import type { IntegrationTable } from '../../db/tables/integration.table.js';
 
 export type IntegrationRow = Selectable<IntegrationTable>;
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { skipLocked } from '../../db/locking.js';
 import type { DB } from '../../db/schema.js';
-import type { OutboundMessageStatus } from './outbound-event.table.js';
+import type { OutboundMessageStatus } from '../../db/tables/outbound-event.table.js';
 
 /** A message claimed for delivery, with what its attempt needs from its endpoint. */
 export interface ClaimedMessage {

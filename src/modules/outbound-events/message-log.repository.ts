@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
-import type { OutboundMessageStatus, OutboundMessageTable } from './outbound-event.table.js';
+import type { OutboundMessageStatus, OutboundMessageTable } from '../../db/tables/outbound-event.table.js';
 
 export type OutboundMessageRow = Selectable<OutboundMessageTable>;
 

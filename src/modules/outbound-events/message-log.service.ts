@@ -3,7 +3,7 @@ import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import type { OutboundMessageStatus } from './outbound-event.table.js';
+import type { OutboundMessageStatus } from '../../db/tables/outbound-event.table.js';
 import * as repo from './message-log.repository.js';
 import { findEndpoint } from './webhook-endpoint.repository.js';
 import { EndpointNotFoundError } from './webhook-endpoint.service.js';

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
-import type { WebhookEndpointTable } from './outbound-event.table.js';
+import type { WebhookEndpointTable } from '../../db/tables/outbound-event.table.js';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { PolicyLayerTable } from './policy.table.js';
+import type { PolicyLayerTable } from '../../db/tables/policy.table.js';
 
 export type PolicyLayerRow = Selectable<PolicyLayerTable>;
 

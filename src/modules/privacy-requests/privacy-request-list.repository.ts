@@ -118,7 +118,7 @@ function ordered(query: Query, f: RequestListFilter): Query {
  * binding due date first (`sort: 'due_at'`, ties by id), across one, several or every workspace.
  *
  * Every shape is an index range, so a page costs the same at 1 k and 1 M requests
- * (test/integration/queue-indexes.test.ts checks the plans, `npm run bench:growth` the times):
+ * (test/integration/audit/audit-queue-indexes.test.ts checks the plans, `npm run bench:growth` the times):
  *
  * - several workspaces (up to {@link UNION_MAX_WORKSPACES}): one walk per workspace, each
  *   `limit` long, merged (UNION ALL) and cut to `limit`; every walk is an index range

@@ -2,7 +2,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import type { PrivacyRequestTable } from './privacy-request.table.js';
+import type { PrivacyRequestTable } from '../../db/tables/privacy-request.table.js';
 
 export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
 

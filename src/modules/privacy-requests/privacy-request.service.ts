@@ -15,7 +15,7 @@ import {
   type RecordCodec,
 } from '../idempotency/idempotency.service.js';
 import type { PolicyService } from '../policies/policy.service.js';
-import type { Principal } from '../tokens/principal.js';
+import type { Principal } from '../principals/principal.js';
 import { computeDueAt, regulationLabel } from './deadline.fns.js';
 import { toResource } from './privacy-request.fns.js';
 import { listRequests, type RequestSort } from './privacy-request-list.repository.js';

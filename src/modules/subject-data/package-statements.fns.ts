@@ -1,33 +1,11 @@
 import type { ControllerProfileFields } from '../controllers/controller.types.js';
-import { ACCESS_FORMAT, EXPORT_FORMAT } from './package.types.js';
-
-/** One of the data subject's further rights, as a package states it (GDPR Art. 15(1)(e)–(f), Art. 20). */
-export interface RightStatement {
-  /** `rectification`, `erasure`, `restriction`, `objection`, `portability` or `complaint`. */
-  right: string;
-  /** The article that grants it, e.g. `GDPR Art. 16`. */
-  article: string;
-  /** What the right is and how to use it, in plain words. */
-  statement: string;
-}
-
-/** Art. 15(1)(h): whether automated decision-making, including profiling, is used. */
-export interface AutomatedDecisionStatement {
-  /** Always false: the service takes no decision about the subject by automated means. */
-  applies: false;
-  statement: string;
-}
-
-/**
- * What every access and export package states besides the data: who the controller is (PRODUCT
- * §2.10; null when the workspace set no profile), the subject's further rights and the absence
- * of automated decision-making (GDPR Art. 13(1)(a)–(b), 15(1)(e)–(h)).
- */
-export interface PackageStatements {
-  controller: ControllerProfileFields | null;
-  rights: RightStatement[];
-  automated_decision_making: AutomatedDecisionStatement;
-}
+import {
+  ACCESS_FORMAT,
+  type AutomatedDecisionStatement,
+  EXPORT_FORMAT,
+  type PackageStatements,
+  type RightStatement,
+} from './package.types.js';
 
 /** Where the subject writes to use a right: the controller's contact, or the workspace in general. */
 function contactWords(controller: ControllerProfileFields | null): string {

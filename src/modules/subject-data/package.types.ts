@@ -1,4 +1,4 @@
-import type { PackageStatements } from './package-statements.fns.js';
+import type { ControllerProfileFields } from '../controllers/controller.types.js';
 import type { DataCategory } from './scope.fns.js';
 
 /** `format` of an export package (GDPR Art. 20). */
@@ -105,4 +105,32 @@ export interface ProcessingStatement {
 export interface AccessPackage extends ExportPackage {
   format: typeof ACCESS_FORMAT;
   processing: Partial<Record<DataCategory, ProcessingStatement>>;
+}
+
+/** One of the data subject's further rights, as a package states it (GDPR Art. 15(1)(e)–(f), Art. 20). */
+export interface RightStatement {
+  /** `rectification`, `erasure`, `restriction`, `objection`, `portability` or `complaint`. */
+  right: string;
+  /** The article that grants it, e.g. `GDPR Art. 16`. */
+  article: string;
+  /** What the right is and how to use it, in plain words. */
+  statement: string;
+}
+
+/** Art. 15(1)(h): whether automated decision-making, including profiling, is used. */
+export interface AutomatedDecisionStatement {
+  /** Always false: the service takes no decision about the subject by automated means. */
+  applies: false;
+  statement: string;
+}
+
+/**
+ * What every access and export package states besides the data: who the controller is (PRODUCT
+ * §2.10; null when the workspace set no profile), the subject's further rights and the absence
+ * of automated decision-making (GDPR Art. 13(1)(a)–(b), 15(1)(e)–(h)).
+ */
+export interface PackageStatements {
+  controller: ControllerProfileFields | null;
+  rights: RightStatement[];
+  automated_decision_making: AutomatedDecisionStatement;
 }

@@ -5,7 +5,7 @@ import { byDialect } from '../../db/dialect.js';
 import { forUpdate } from '../../db/locking.js';
 import type { LinkedAccount } from './identity-event.types.js';
 import type { SubjectProfile } from './identity-fold.fns.js';
-import type { IdentityEventTable, LinkedIdentityTable, SubjectTable } from './subject.table.js';
+import type { IdentityEventTable, LinkedIdentityTable, SubjectTable } from '../../db/tables/subject.table.js';
 
 export type SubjectRow = Selectable<SubjectTable>;
 export type IdentityEventRow = Selectable<IdentityEventTable>;

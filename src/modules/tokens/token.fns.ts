@@ -1,12 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
 
-/**
- * Scopes a token can carry (PRODUCT.md §2.2); `admin` implies all the others. `tasks:write`: a
- * data system reporting its task results (§2.9).
- */
-export const TOKEN_SCOPES = ['privacy:write', 'privacy:read', 'policy:read', 'policy:write', 'tasks:write', 'admin'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
-
 /** Prefix of every API token; lets secret scanners and the authenticator recognise one. */
 export const TOKEN_PREFIX = 'pcs_';
 
@@ -22,12 +15,6 @@ export function generateToken(): string {
 export function hashToken(token: string): string {
   // crypto.hash: one call, no Hash object; it runs on every authenticated request.
   return hash('sha256', token, 'hex');
-}
-
-/** True when `granted` includes `needed` (or one of them, for a list), or `admin`. */
-export function hasScope(granted: ReadonlySet<string>, needed: string | readonly string[]): boolean {
-  if (granted.has('admin')) return true;
-  return typeof needed === 'string' ? granted.has(needed) : needed.some((scope) => granted.has(scope));
 }
 
 /** A data system key a token may be limited to (PRODUCT §2.9). */

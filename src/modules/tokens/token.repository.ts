@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { ApiTokenTable } from './token.table.js';
+import type { ApiTokenTable } from '../../db/tables/token.table.js';
 
 export type ApiTokenRow = Selectable<ApiTokenTable>;
 

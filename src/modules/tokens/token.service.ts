@@ -4,8 +4,9 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { createTtlCache, EXTERNAL_CHECK_MS } from '../../lib/ttl-cache.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import type { Principal } from './principal.js';
-import { generateToken, hashToken, SYSTEM_KEY, TOKEN_PREFIX, TOKEN_SCOPES } from './token.fns.js';
+import type { Principal } from '../principals/principal.js';
+import { SCOPES } from '../principals/scopes.js';
+import { generateToken, hashToken, SYSTEM_KEY, TOKEN_PREFIX } from './token.fns.js';
 import { type ApiTokenRow, findActiveTokenByHash, insertToken, listTokens, revokeToken } from './token.repository.js';
 
 /** What `token create` takes. `workspaces` is a list of ids or `['*']`. */
@@ -73,7 +74,7 @@ export function createTokenService(deps: { db: Executor; clock: Clock; externalC
      * @throws RangeError on an unknown scope, an empty list, or a system key that is not one (`^[a-z0-9][a-z0-9-]{0,62}$`).
      */
     async create(input: CreateTokenInput): Promise<{ id: string; token: string }> {
-      const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+      const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (unknown.length > 0) throw new RangeError(`unknown scope: ${unknown.join(', ')}`);
       if (input.scopes.length === 0 || input.workspaces.length === 0)
         throw new RangeError('at least one scope and one workspace are required');

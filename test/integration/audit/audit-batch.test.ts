@@ -1,0 +1,185 @@
+/**
+ * The audit chain under group commit (src/db/write-batcher.ts, audit.repository.ts
+ * `auditBatchHooks`): concurrent creates leave one intact chain with one entry each; a unit rolled
+ * back in a batch leaves no entry; the same Idempotency-Key twice in one batch is stored once and
+ * replayed; on PostgreSQL a batch whose chain append deadlocks is run again from scratch.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../../../src/config.js';
+import { verifyChain } from '../../../src/modules/audit/audit-chain.fns.js';
+import { readChain, recordAudit } from '../../../src/modules/audit/audit.repository.js';
+import type { CreatePrivacyRequestInput } from '../../../src/modules/privacy-requests/privacy-request.types.js';
+import { createServices } from '../../../src/services.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { countingTransact, holdBatches } from '../../helpers/batch-gate.js';
+import { waitFor } from '../../helpers/cluster.js';
+import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { createBody } from '../../helpers/requests.js';
+
+const entry = (action: string, targetId: string) => ({
+  actor: 'batch-test',
+  action,
+  targetType: 'test',
+  targetId,
+  workspaceId: 'acme',
+  occurredAt: '2026-11-21T00:00:00.000Z',
+});
+
+for (const dialect of dialects()) {
+  describe(`audit chain under group commit (${dialect.name})`, () => {
+    let database: TestDatabase;
+    let t: TestApp;
+    const db = () => t.services.database.db;
+
+    async function assertIntactChain(): Promise<Awaited<ReturnType<typeof readChain>>['entries']> {
+      const chain = await readChain(db());
+      assert.equal(verifyChain(chain.entries, chain.head), null);
+      return chain.entries;
+    }
+
+    before(async () => {
+      database = await dialect.create();
+    });
+    after(async () => {
+      await database.drop();
+    });
+    beforeEach(async () => {
+      t = await startTestApp(database);
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    it('100 concurrent creates: all 202, exactly 100 privacy_request.created entries, chain intact', async () => {
+      const auth = await t.bearer(['privacy:write'], ['acme']);
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/v1/privacy/requests',
+            headers: { authorization: auth, 'idempotency-key': `batch-create-${i}` },
+            payload: createBody({ client_request_id: `batch-create-${i}` }),
+          }),
+        ),
+      );
+      assert.deepEqual(new Set(responses.map((r) => r.statusCode)), new Set([202]));
+      const created = (await assertIntactChain()).filter((e) => e.action === 'privacy_request.created');
+      assert.equal(created.length, 100);
+      const ids = new Set(responses.map((r) => (JSON.parse(r.body) as { id: string }).id));
+      assert.deepEqual(new Set(created.map((e) => e.target_id)), ids);
+      if (dialect.name === 'postgres') {
+        // Each row's xmin is the transaction that wrote it: fewer transactions than creates
+        // means creates shared commits.
+        const { rows } = await sql<{
+          n: string;
+        }>`select count(distinct xmin::text) as n from audit_events where action = 'privacy_request.created'`.execute(db());
+        assert.ok(Number(rows[0]?.n) < 100, `creates were not batched: ${rows[0]?.n} transactions`);
+      }
+    });
+
+    it('a unit rolled back in a batch leaves no audit entry; its neighbours keep theirs, in order', async () => {
+      const hold = await holdBatches(t.services.database);
+      const units = ['first', 'rolled-back', 'last'].map((name) =>
+        t.services.database.transact(async (unit) => {
+          recordAudit(unit, entry('test.unit', name));
+          if (name === 'rolled-back') throw new Error('this unit fails after appending');
+        }),
+      );
+      const settled = Promise.allSettled(units);
+      await hold.release();
+      assert.deepEqual(
+        (await settled).map((o) => o.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
+      const mine = (await assertIntactChain()).filter((e) => e.action === 'test.unit');
+      assert.deepEqual(
+        mine.map((e) => e.target_id),
+        ['first', 'last'],
+      );
+      assert.equal(mine[1]!.seq, mine[0]!.seq + 1, 'no gap where the rolled-back entry was');
+    });
+
+    if (dialect.name === 'postgres') {
+      // PostgreSQL only: the key's advisory lock is re-entrant within the batch transaction, so the
+      // second unit gets past it. (On SQLite the held batch would also hold the one connection the
+      // creates read through.)
+      it('the same Idempotency-Key twice in one batch: one request, one entry, the second replays', async () => {
+        const { token } = await t.services.tokens.create({
+          name: 'batch',
+          scopes: ['privacy:write'],
+          workspaces: ['acme'],
+          actor: 'test',
+        });
+        const principal = await t.services.tokens.authenticate(token);
+        assert.ok(principal);
+        const counted = countingTransact(t.services.database);
+        const services = createServices({
+          config: loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
+          database: counted.database,
+          keys: t.services.keys,
+        });
+        const input = createBody({ client_request_id: 'same-key-batch' }) as unknown as CreatePrivacyRequestInput;
+        const hold = await holdBatches(t.services.database);
+        const create = () => services.privacyRequests.create(principal, 'same-key-batch', input);
+        const creates = Promise.all([create(), create()]);
+        await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);
+        await hold.release();
+        const [a, b] = await creates;
+        assert.deepEqual([a.replayed, b.replayed].sort(), [false, true]);
+        assert.equal(a.kind, 'filed');
+        assert.deepEqual({ ...b, replayed: a.replayed }, a, 'the replay answers the stored outcome');
+        const rows = await db()
+          .selectFrom('privacy_requests')
+          .select('id')
+          .where('client_request_id', '=', 'same-key-batch')
+          .execute();
+        assert.equal(rows.length, 1);
+        const created = (await assertIntactChain()).filter(
+          (e) => e.action === 'privacy_request.created' && e.target_id === rows[0]!.id,
+        );
+        assert.equal(created.length, 1);
+      });
+
+      it('a batch whose chain append deadlocks is run again from scratch and commits once', async () => {
+        // Another transaction holds the chain head, then waits for a row our batch inserted:
+        // our batch (waiting for the head since its flush) is PostgreSQL's deadlock victim.
+        const other = new pg.Client({ connectionString: database.url });
+        await other.connect();
+        try {
+          const { rows } = await other.query<{ pid: number }>('select pg_backend_pid() as pid');
+          await other.query('begin');
+          await other.query('select seq from audit_head where id = 1 for update');
+          let runs = 0;
+          const unit = t.services.database.transact(async (work) => {
+            runs++;
+            await work.tx
+              .insertInto('service_keys')
+              .values({ name: 'flush-row', value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
+              .execute();
+            recordAudit(work, entry('test.flush', 'flush-row'));
+          });
+          await waitFor('the batch to wait for the chain head', async () => {
+            const waiting = await sql<{
+              n: string;
+            }>`select count(*) as n from pg_stat_activity where ${rows[0]!.pid}::int = any(pg_blocking_pids(pid))`.execute(db());
+            return Number(waiting.rows[0]?.n) > 0;
+          });
+          // Waits for our batch's uncommitted row: the cycle. Returns once our batch was aborted.
+          await other.query(`insert into service_keys (name, value, created_at) values ('flush-row', 'other', 'x')`);
+          await other.query('rollback');
+          await unit;
+          assert.equal(runs, 2, 'the unit ran again after the deadlock');
+        } finally {
+          await other.end();
+        }
+        const keys = await db().selectFrom('service_keys').select('value').where('name', '=', 'flush-row').execute();
+        assert.deepEqual(keys, [{ value: 'v' }]);
+        const flushed = (await assertIntactChain()).filter((e) => e.action === 'test.flush');
+        assert.equal(flushed.length, 1);
+      });
+    }
+  });
+}

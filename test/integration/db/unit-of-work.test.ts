@@ -1,0 +1,81 @@
+/**
+ * A unit of work (src/db/unit-of-work.ts) on its own transaction: what it deferred is written
+ * right before its commit, in the order it was added, and not at all when the unit fails.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createDatabase, type Database } from '../../../src/db/database.js';
+import { migrateToLatest } from '../../../src/db/migrator.js';
+import { type DeferredWrites, runUnitOfWork } from '../../../src/db/unit-of-work.js';
+import { holdBatches } from '../../helpers/batch-gate.js';
+import { dialects, type TestDatabase } from '../../helpers/databases.js';
+
+for (const dialect of dialects()) {
+  describe(`runUnitOfWork (${dialect.name})`, () => {
+    let test: TestDatabase;
+    let database: Database;
+    /** A deferred kind that stores each item as a service key and records the batches it was given. */
+    const flushed: string[][] = [];
+    const keys: DeferredWrites<string> = {
+      name: 'test keys',
+      flush: async (tx, items) => {
+        flushed.push([...items]);
+        await tx
+          .insertInto('service_keys')
+          .values(items.map((name) => ({ name, value: 'v', created_at: '2026-11-24T00:00:00.000Z' })))
+          .execute();
+      },
+    };
+    const stored = async () =>
+      (await database.db.selectFrom('service_keys').select('name').where('name', 'like', 'uow-%').orderBy('name').execute()).map(
+        (r) => r.name,
+      );
+
+    before(async () => {
+      test = await dialect.create();
+      database = createDatabase(test.url);
+      await migrateToLatest(database.db);
+    });
+    after(async () => {
+      await database.close();
+      await test.drop();
+    });
+    beforeEach(async () => {
+      flushed.splice(0);
+      await database.db.deleteFrom('service_keys').where('name', 'like', 'uow-%').execute();
+    });
+
+    it('writes what the unit deferred once, in order, at its commit, and answers the unit result', async () => {
+      const result = await runUnitOfWork(database.db, async (unit) => {
+        unit.defer(keys, 'uow-b');
+        unit.defer(keys, 'uow-a');
+        assert.deepEqual(flushed, [], 'nothing is written before the unit ends');
+        return 42;
+      });
+      assert.equal(result, 42);
+      assert.deepEqual(flushed, [['uow-b', 'uow-a']]);
+      assert.deepEqual(await stored(), ['uow-a', 'uow-b']);
+    });
+
+    it('writes nothing it deferred when the unit throws', async () => {
+      await assert.rejects(
+        runUnitOfWork(database.db, async (unit) => {
+          unit.defer(keys, 'uow-never');
+          throw new Error('the unit fails');
+        }),
+        /the unit fails/,
+      );
+      assert.deepEqual(flushed, []);
+      assert.ok(!(await stored()).includes('uow-never'));
+    });
+
+    it('groups the deferred writes of a write batch into one flush per kind', async () => {
+      const hold = await holdBatches(database);
+      const units = ['uow-x', 'uow-y', 'uow-z'].map((name) => database.transact(async (unit) => unit.defer(keys, name)));
+      await hold.release();
+      await Promise.all(units);
+      assert.deepEqual(flushed, [['uow-x', 'uow-y', 'uow-z']], 'one batch, one flush, in unit order');
+      assert.deepEqual(await stored(), ['uow-x', 'uow-y', 'uow-z']);
+    });
+  });
+}
