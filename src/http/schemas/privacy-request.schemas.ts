@@ -1,10 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import {
-  REQUEST_STATUSES,
-  REQUEST_TYPES,
-  type RequestType,
-  SCOPE_KEYS,
-} from '../../modules/privacy-requests/privacy-request.types.js';
+import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
+import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/privacy-requests/privacy-request.types.js';
 import { StringEnum, PageLimit } from './common.schemas.js';
 
 /**

@@ -1,4 +1,4 @@
-import { SCOPE_KEYS } from '../privacy-requests/privacy-request.types.js';
+import { coversKey, SCOPE_KEYS } from '../data-categories/data-categories.fns.js';
 
 /** `key` of a data system (PRODUCT §2.9). */
 export const SYSTEM_KEY_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -9,11 +9,6 @@ export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
 
 /** Every task status (PRODUCT §2.9). */
 export const TASK_STATUSES = ['pending', ...TASK_OUTCOMES] as const;
-
-/** True when `a` covers `b`: the same key or one of its ancestors (fideslang-style dotted keys). */
-export function coversKey(a: string, b: string): boolean {
-  return a === b || b.startsWith(`${a}.`);
-}
 
 /**
  * The categories a system's task covers: for every pair of a system category and a request

@@ -4,7 +4,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeBoundCursor, encodeBoundCursor } from '../../lib/cursor.js';
 import { actorFields, recordAudit } from '../audit/audit.repository.js';
 import { lockRequest } from '../privacy-requests/privacy-request.repository.js';
-import { SCOPE_KEYS } from '../privacy-requests/privacy-request.types.js';
+import { SCOPE_KEYS } from '../data-categories/data-categories.fns.js';
 import { coversSystem, coversWorkspace, type Principal } from '../principals/principal.js';
 import { endRequestIfDone } from './data-task-completion.js';
 import { type TaskOutcome, withinTask } from './data-task.fns.js';

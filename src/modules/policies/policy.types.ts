@@ -1,4 +1,5 @@
-import type { Regulation } from '../privacy-requests/deadline.fns.js';
+/** Regulations a workspace's policy may name; the service computes their deadlines (PRODUCT §2.3). */
+export type Regulation = 'gdpr' | 'ccpa';
 
 /** How a change event may name its author: real ids, a keyed pseudonym, or not at all. */
 export type AuthorIdentity = 'full' | 'pseudonymous' | 'none';

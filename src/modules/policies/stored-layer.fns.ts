@@ -1,4 +1,4 @@
-import type { Regulation } from '../privacy-requests/deadline.fns.js';
+import type { Regulation } from './policy.types.js';
 import type { AuthorIdentity, PolicyLayerSettings } from './policy.types.js';
 
 const AUTHOR_IDENTITIES: readonly AuthorIdentity[] = ['full', 'pseudonymous', 'none'];

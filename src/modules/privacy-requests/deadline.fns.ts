@@ -1,5 +1,6 @@
-/** Regulations whose deadlines the service computes. */
-export type Regulation = 'gdpr' | 'ccpa';
+import type { Regulation } from '../policies/policy.types.js';
+
+export type { Regulation };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

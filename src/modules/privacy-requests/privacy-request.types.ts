@@ -1,3 +1,5 @@
+import type { ScopeKey } from '../data-categories/data-categories.fns.js';
+
 /** Request types (PRODUCT.md §1): access (GDPR Art. 15), export (portability, Art. 20), correction (rectification, Art. 16), deletion (erasure, Art. 17). */
 export const REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
@@ -14,10 +16,6 @@ export const REQUEST_STATUSES = [
   'canceled',
 ] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-
-/** Data categories a request's `scope` may name; a key covers its descendants. */
-export const SCOPE_KEYS = ['user', 'user.account', 'user.contact', 'user.contact.email', 'user.name', 'user.content'] as const;
-export type ScopeKey = (typeof SCOPE_KEYS)[number];
 
 /** A validated create body. */
 export interface CreatePrivacyRequestInput {
