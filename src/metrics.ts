@@ -2,7 +2,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { countOverdueTasks } from './modules/data-systems/data-task.repository.js';
 import type { Executor } from './db/executor.js';
 import { type Clock, systemClock, toTimestamp } from './lib/clock.js';
-import { addDays, OPEN_STATUSES } from './modules/privacy-requests/deadline.fns.js';
+import { addDays } from './modules/privacy-requests/deadline.fns.js';
+import { OPEN_STATUSES } from './modules/request-model/request-model.js';
 import { type OpenRequestStats, openRequestStats } from './modules/privacy-requests/queue-stats.repository.js';
 
 /** Where a webhook delivery came from: the receiver's source (label `source`). */

@@ -9,7 +9,8 @@ import { accountPseudonym } from '../../src/lib/keyed-hash.js';
 import { chainHash } from '../../src/modules/audit/audit-chain.fns.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/modules/idempotency/idempotency.fns.js';
 import { addCalendarMonths } from '../../src/modules/privacy-requests/deadline.fns.js';
-import { requestLocation, toResource } from '../../src/modules/privacy-requests/privacy-request.fns.js';
+import { toResource } from '../../src/modules/privacy-requests/privacy-request.fns.js';
+import { requestLocation } from '../../src/modules/request-model/request-model.js';
 import {
   type NewRequestRow,
   // Rows are built by column name from the repository's list, so the two cannot drift apart.

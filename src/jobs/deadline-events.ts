@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { runUnitOfWork } from '../db/unit-of-work.js';
 import { toTimestamp } from '../lib/clock.js';
-import { addDays, OPEN_STATUSES } from '../modules/privacy-requests/deadline.fns.js';
+import { addDays } from '../modules/privacy-requests/deadline.fns.js';
+import { OPEN_STATUSES } from '../modules/request-model/request-model.js';
 import { type DeadlineMoment, findUnmarked, markDealtWith } from '../modules/privacy-requests/deadline-notice.repository.js';
 import { requestDeadlineReached } from '../modules/privacy-requests/request-events.js';
 

@@ -4,7 +4,7 @@ import { runUnitOfWork } from '../db/unit-of-work.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { Metrics } from '../metrics.js';
-import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
 import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
 import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
 import type { HandlerContext, HandlerOutcome, RequestHandler } from './handlers/handler.types.js';

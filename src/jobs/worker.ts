@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
-import type { PrivacyRequestRow } from '../modules/privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
 import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
 import { nextTurn } from '../lib/yielding.js';
 import { claimNext, extendLease, releaseClaim } from './job.repository.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { REQUEST_HANDLERS } from '../../src/jobs/handlers/index.js';
 import type { HandlerOutcome } from '../../src/jobs/handlers/handler.types.js';
 import { saveResult } from '../../src/modules/privacy-requests/result.repository.js';
-import type { PrivacyRequestRow } from '../../src/modules/privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../../src/modules/request-model/request-model.js';
 import type { TestApp } from './app.js';
 import { canonicalEvent, newStandardSecret, postIdentity, standardHeaders } from './identity-webhooks.js';
 import { githubPullRequest } from './webhook-payloads.js';

@@ -7,11 +7,11 @@ import { describe, test } from 'node:test';
 import {
   computeDueAt,
   computeExtendedDueAt,
-  FINAL_STATUSES,
   isOverdue,
   type Regulation,
   regulationLabel,
 } from '../../src/modules/privacy-requests/deadline.fns.js';
+import { FINAL_STATUSES } from '../../src/modules/request-model/request-model.js';
 
 interface DeadlineCase {
   readonly name: string;

@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isFinal, type OperatorAction, retryDelayMs, statusAfter } from '../../src/modules/privacy-requests/lifecycle.fns.js';
-import { REQUEST_STATUSES, REQUEST_TYPES } from '../../src/modules/privacy-requests/privacy-request.types.js';
+import { type OperatorAction, retryDelayMs, statusAfter } from '../../src/modules/privacy-requests/lifecycle.fns.js';
+import { isFinal } from '../../src/modules/request-model/request-model.js';
+import { REQUEST_STATUSES, REQUEST_TYPES } from '../../src/modules/request-model/request-model.js';
 
 const FINAL = ['completed', 'failed', 'rejected', 'canceled'];
 const OPEN = ['pending_approval', 'queued', 'processing', 'action_required'];

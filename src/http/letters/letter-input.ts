@@ -1,5 +1,5 @@
 import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
-import type { PrivacyRequestRow } from '../../modules/privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
 import { NO_AUTOMATED_DECISIONS, rightStatements } from '../../modules/subject-data/package-statements.fns.js';
 import type { ProcessingStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import { parseScope } from '../../modules/subject-data/scope.fns.js';

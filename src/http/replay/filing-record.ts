@@ -1,5 +1,5 @@
 import type { RecordCodec, StoredResponse } from '../../modules/idempotency/idempotency.service.js';
-import { requestLocation } from '../../modules/privacy-requests/privacy-request.fns.js';
+import { requestLocation } from '../../modules/request-model/request-model.js';
 import type { Filing, PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 
 const LOCATION_PREFIX = requestLocation('');

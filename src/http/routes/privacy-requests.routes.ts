@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
-import { requestLocation } from '../../modules/privacy-requests/privacy-request.fns.js';
+import { requestLocation } from '../../modules/request-model/request-model.js';
 import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { Metrics } from '../../metrics.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SYSTEM_KEY_PATTERN, TASK_OUTCOMES, TASK_STATUSES } from '../../modules/data-systems/data-task.fns.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
-import { REQUEST_TYPES } from '../../modules/privacy-requests/privacy-request.types.js';
+import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import { PageLimit, StringEnum } from './common.schemas.js';
 
 /** A scope key (PRODUCT §1): a string first, then one of the keys, as for a request's `scope`. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
-import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/privacy-requests/privacy-request.types.js';
+import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
 import { StringEnum, PageLimit } from './common.schemas.js';
 
 /**

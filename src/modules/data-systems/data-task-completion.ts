@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { updateRequest } from '../privacy-requests/privacy-request.repository.js';
 import { requestStatusChanged } from '../privacy-requests/request-events.js';
 import { findResult, replaceResultAtCompletion } from '../privacy-requests/result.repository.js';

@@ -3,7 +3,7 @@ import { toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { enqueueEvent } from '../outbound-events/outbox.repository.js';
-import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { resolveSubject } from '../subject-data/subject-data.repository.js';
 import { parseScope } from '../subject-data/scope.fns.js';
 import { listLinkedIdentities } from '../subjects/subject.repository.js';

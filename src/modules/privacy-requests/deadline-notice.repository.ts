@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/executor.js';
-import type { PrivacyRequestRow } from './privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** The two deadline moments the sweep reports (PRODUCT §2.8), by the column that marks each done. */
 export type DeadlineMoment = 'due_soon' | 'overdue';

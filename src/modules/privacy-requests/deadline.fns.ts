@@ -1,4 +1,5 @@
 import type { Regulation } from '../policies/policy.types.js';
+import { isFinal } from '../request-model/request-model.js';
 
 export type { Regulation };
 
@@ -66,20 +67,11 @@ export function regulationLabel(regulations: readonly Regulation[]): string {
   return [...new Set(regulations)].sort().join('+');
 }
 
-/** Statuses after which nothing more happens to a request. */
-export const FINAL_STATUSES = ['completed', 'failed', 'rejected', 'canceled'] as const;
-
-/**
- * Every status that is not final (PRODUCT.md §2.3). Queries select open requests with
- * `status IN (…)` so an index on `status` serves them, however many final requests there are.
- */
-export const OPEN_STATUSES = ['pending_approval', 'queued', 'processing', 'action_required'] as const;
-
 /**
  * True when the request is not final and `now` is past its (extended) deadline.
  * Times are RFC 3339 UTC strings.
  */
 export function isOverdue(status: string, dueAt: string, extendedDueAt: string | null, now: Date): boolean {
-  if ((FINAL_STATUSES as readonly string[]).includes(status)) return false;
+  if (isFinal(status)) return false;
   return new Date(extendedDueAt ?? dueAt).getTime() < now.getTime();
 }

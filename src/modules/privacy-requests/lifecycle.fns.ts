@@ -1,12 +1,7 @@
-import { FINAL_STATUSES } from './deadline.fns.js';
+import { isFinal } from '../request-model/request-model.js';
 
 /** What an operator can do to a request (PRODUCT.md §2.3). */
 export type OperatorAction = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
-
-/** True for completed, failed, rejected and canceled. */
-export function isFinal(status: string): boolean {
-  return (FINAL_STATUSES as readonly string[]).includes(status);
-}
 
 /**
  * The status after an operator action, or null when the action is not allowed in `status`

@@ -14,7 +14,7 @@ import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
 import { toResource } from './privacy-request.fns.js';
 import { requestStatusChanged } from './request-events.js';
 import * as repo from './privacy-request.repository.js';
-import type { PrivacyRequestRow } from './privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import type { PrivacyRequestResource } from './privacy-request.types.js';
 
 /** The request does not exist, or not in the caller's workspaces (404). */

@@ -2,8 +2,8 @@ import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { byDialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema.js';
-import { OPEN_STATUSES } from './deadline.fns.js';
-import type { PrivacyRequestRow } from './privacy-request.repository.js';
+import { OPEN_STATUSES } from '../request-model/request-model.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** The list's orders: newest first (`created_at`), or earliest binding due date first (`due_at`). */
 export type RequestSort = 'created_at' | 'due_at';

@@ -1,10 +1,6 @@
+import { requestLocation } from '../request-model/request-model.js';
 import type { NewRequestRow } from './privacy-request.repository.js';
 import type { PrivacyRequestResource } from './privacy-request.types.js';
-
-/** The API path of a request: the `Location` of a create and `links.self`. */
-export function requestLocation(id: string): string {
-  return `/api/v1/privacy/requests/${id}`;
-}
 
 /** Maps a stored row to the API resource. */
 export function toResource(row: NewRequestRow): PrivacyRequestResource {

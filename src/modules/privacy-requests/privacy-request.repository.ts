@@ -1,10 +1,9 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { PrivacyRequestTable } from '../../db/tables/privacy-request.table.js';
-
-export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** A request as filed: every column but those later steps set (the deadline sweep's marks). */
 export type NewRequestRow = Omit<PrivacyRequestRow, 'due_soon_notified_at' | 'overdue_notified_at'>;

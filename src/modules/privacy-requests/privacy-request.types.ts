@@ -1,21 +1,5 @@
 import type { ScopeKey } from '../data-categories/data-categories.fns.js';
-
-/** Request types (PRODUCT.md §1): access (GDPR Art. 15), export (portability, Art. 20), correction (rectification, Art. 16), deletion (erasure, Art. 17). */
-export const REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'] as const;
-export type RequestType = (typeof REQUEST_TYPES)[number];
-
-/** Lifecycle states (PRODUCT.md §2.3). */
-export const REQUEST_STATUSES = [
-  'pending_approval',
-  'queued',
-  'processing',
-  'completed',
-  'action_required',
-  'failed',
-  'rejected',
-  'canceled',
-] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+import type { RequestType } from '../request-model/request-model.js';
 
 /** A validated create body. */
 export interface CreatePrivacyRequestInput {

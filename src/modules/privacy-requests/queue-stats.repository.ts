@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import { OPEN_STATUSES } from './deadline.fns.js';
+import { OPEN_STATUSES } from '../request-model/request-model.js';
 
 /** The open (not final) requests of one regulation and status, as the metrics gauges need them. */
 export interface OpenRequestStats {

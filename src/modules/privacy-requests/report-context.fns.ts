@@ -1,4 +1,4 @@
-import type { PrivacyRequestRow } from './privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /**
  * What a deletion did not and cannot touch: copies its subject's data has outside this service.

@@ -4,7 +4,8 @@ import { needsStatements, withStatements } from '../subject-data/package-stateme
 import { workspaceController } from '../subject-data/subject-package.js';
 import type { Principal } from '../principals/principal.js';
 import { coversWorkspace } from '../principals/principal.js';
-import { findRequestById, type PrivacyRequestRow } from './privacy-request.repository.js';
+import { findRequestById } from './privacy-request.repository.js';
+import { type PrivacyRequestRow } from '../request-model/request-model.js';
 import { reportWithContext } from './report-context.fns.js';
 import { findResult } from './result.repository.js';
 

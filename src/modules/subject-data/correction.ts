@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { toTimestamp } from '../../lib/clock.js';
-import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { covers, parseScope } from './scope.fns.js';
 import { recordCorrection, resolveSubject } from './subject-data.repository.js';
 

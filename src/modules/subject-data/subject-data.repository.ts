@@ -4,7 +4,7 @@ import { forUpdate } from '../../db/locking.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { nextTurn } from '../../lib/yielding.js';
 import type { ChangeEventRow } from '../change-events/change-event.repository.js';
-import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { type IdentityEventRow, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
 import { accountSet } from './accounts.fns.js';
 import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';

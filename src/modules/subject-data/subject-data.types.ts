@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ChangeEventRow } from '../change-events/change-event.repository.js';
-import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import type { RequestResultTable } from '../../db/tables/privacy-request.table.js';
 import type { LinkedAccount } from '../subjects/identity-event.types.js';
 import type { IdentityEventRow, SubjectRow } from '../subjects/subject.repository.js';

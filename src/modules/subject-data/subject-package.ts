@@ -4,7 +4,7 @@ import { findControllerProfile } from '../controllers/controller.repository.js';
 import type { ControllerProfileFields } from '../controllers/controller.types.js';
 import { findLayers } from '../policies/policy.repository.js';
 import { mergePolicy } from '../policies/policy-merge.fns.js';
-import type { PrivacyRequestRow } from '../privacy-requests/privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { buildAccessPackage, buildExportPackage, type PackagePolicy, type PackageRequest } from './package.fns.js';
 import type { AccessPackage, ExportPackage } from './package.types.js';
 import { parseScope } from './scope.fns.js';

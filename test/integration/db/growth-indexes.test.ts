@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { createDatabase, type Database } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
-import { FINAL_STATUSES, OPEN_STATUSES } from '../../../src/modules/privacy-requests/deadline.fns.js';
+import { FINAL_STATUSES, OPEN_STATUSES } from '../../../src/modules/request-model/request-model.js';
 import { findAuthoredChangeEvents } from '../../../src/modules/subject-data/subject-data.repository.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
