@@ -12,7 +12,7 @@ import { createDataTaskService } from './modules/data-systems/data-task.service.
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
-import { createPrivacyRequestActions } from './modules/privacy-requests/privacy-request-actions.service.js';
+import { createPrivacyRequestActions } from './modules/privacy-requests/lifecycle/operator-actions.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { createRequestResultsService } from './modules/privacy-requests/request-results.service.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';

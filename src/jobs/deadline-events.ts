@@ -5,7 +5,7 @@ import { toTimestamp } from '../lib/clock.js';
 import { addDays } from '../modules/privacy-requests/deadline.fns.js';
 import { OPEN_STATUSES } from '../modules/request-model/request-model.js';
 import { type DeadlineMoment, findUnmarked, markDealtWith } from '../modules/privacy-requests/deadline-notice.repository.js';
-import { requestDeadlineReached } from '../modules/privacy-requests/request-events.js';
+import { requestDeadlineReached } from '../modules/privacy-requests/lifecycle/request-events.js';
 
 /** `privacy_request.due_soon` is sent this many days before the binding due date (PRODUCT §2.8). */
 export const DUE_SOON_EVENT_DAYS = 7;

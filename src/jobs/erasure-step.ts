@@ -6,11 +6,11 @@ import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { Metrics } from '../metrics.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
 import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
-import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
-import type { HandlerContext, HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
-import { extendLease } from './job.repository.js';
+import { fanOutTasks } from '../modules/privacy-requests/lifecycle/task-fanout.js';
+import type { HandlerContext, HandlerOutcome, RequestHandler } from '../modules/privacy-requests/handlers/handler.types.js';
+import { extendLease } from '../modules/privacy-requests/lifecycle/request-queue.repository.js';
 import { LeaseLost, WalCheckpointBusy } from './attempt-errors.js';
-import { type OutcomeRecorder, serializeOutcome } from './record-outcome.js';
+import { type OutcomeRecorder, serializeOutcome } from '../modules/privacy-requests/lifecycle/own-step.js';
 
 /** What the erasure step needs from its worker. Times in ms. */
 export interface ErasureStepDeps {

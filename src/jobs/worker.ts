@@ -6,11 +6,11 @@ import type { Database } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
-import type { HandlerOutcome, RequestHandler } from './handlers/handler.types.js';
+import type { HandlerOutcome, RequestHandler } from '../modules/privacy-requests/handlers/handler.types.js';
 import { nextTurn } from '../lib/yielding.js';
-import { claimNext, extendLease, releaseClaim } from './job.repository.js';
+import { claimNext, extendLease, releaseClaim } from '../modules/privacy-requests/lifecycle/request-queue.repository.js';
 import { LeaseLost, WorkerStopping, failureReason } from './attempt-errors.js';
-import { createOutcomeRecorder, serializeOutcome } from './record-outcome.js';
+import { createOutcomeRecorder, serializeOutcome } from '../modules/privacy-requests/lifecycle/own-step.js';
 import { completeErasure, type ErasureStepDeps } from './erasure-step.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */

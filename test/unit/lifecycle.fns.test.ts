@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type OperatorAction, retryDelayMs, statusAfter } from '../../src/modules/privacy-requests/lifecycle.fns.js';
+import { type OperatorAction, retryDelayMs, statusAfter } from '../../src/modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import { isFinal } from '../../src/modules/request-model/request-model.js';
 import { REQUEST_STATUSES, REQUEST_TYPES } from '../../src/modules/request-model/request-model.js';
 

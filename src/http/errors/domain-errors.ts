@@ -3,7 +3,7 @@ import {
   InvalidTransitionError,
   RequestNotFoundError,
   SelfApprovalError,
-} from '../../modules/privacy-requests/privacy-request-actions.service.js';
+} from '../../modules/privacy-requests/lifecycle/operator-actions.js';
 import {
   DataSystemNotFoundError,
   EndpointNotInWorkspaceError,

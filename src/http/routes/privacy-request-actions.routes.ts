@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { OperatorAction } from '../../modules/privacy-requests/lifecycle.fns.js';
-import type { PrivacyRequestActions } from '../../modules/privacy-requests/privacy-request-actions.service.js';
+import type { OperatorAction } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
+import type { PrivacyRequestActions } from '../../modules/privacy-requests/lifecycle/operator-actions.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 

@@ -6,7 +6,7 @@ import { actorFields, recordAudit } from '../audit/audit.repository.js';
 import { lockRequest } from '../privacy-requests/privacy-request.repository.js';
 import { SCOPE_KEYS } from '../data-categories/data-categories.fns.js';
 import { coversSystem, coversWorkspace, type Principal } from '../principals/principal.js';
-import { endRequestIfDone } from './data-task-completion.js';
+import { endRequestIfDone } from '../privacy-requests/lifecycle/request-end.js';
 import { type TaskOutcome, withinTask } from './data-task.fns.js';
 import type { DataTaskStatus } from '../../db/tables/data-system.table.js';
 import { type DataTaskRow, findTask, finishTask, listTasks } from './data-task.repository.js';

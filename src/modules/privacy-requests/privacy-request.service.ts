@@ -21,7 +21,7 @@ import { toResource } from './privacy-request.fns.js';
 import { listRequests, type RequestSort } from './privacy-request-list.repository.js';
 import * as repo from './privacy-request.repository.js';
 import type { CreatePrivacyRequestInput, Filing, FilingOutcome, PrivacyRequestResource } from './privacy-request.types.js';
-import { requestFiled } from './request-events.js';
+import { requestFiled } from './lifecycle/request-events.js';
 
 /**
  * Filters for {@link PrivacyRequestService.list} (the queue, PRODUCT.md §2.3). `workspace_ids`

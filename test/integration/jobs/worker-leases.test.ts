@@ -6,9 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import type { RequestHandler } from '../../../src/jobs/handlers/handler.types.js';
-import { REQUEST_HANDLERS } from '../../../src/jobs/handlers/index.js';
-import { claimNext, extendLease, finishAttempt } from '../../../src/jobs/job.repository.js';
+import type { RequestHandler } from '../../../src/modules/privacy-requests/handlers/handler.types.js';
+import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/handlers/index.js';
+import {
+  claimNext,
+  extendLease,
+  finishAttempt,
+} from '../../../src/modules/privacy-requests/lifecycle/request-queue.repository.js';
 import { dialects } from '../../helpers/databases.js';
 import {
   auditOf,

@@ -1,9 +1,9 @@
-import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { enqueueEvent } from '../outbound-events/outbox.repository.js';
-import { redactSentMessagesAtCommit } from '../outbound-events/message-log.repository.js';
-import { toResource } from './privacy-request.fns.js';
-import type { NewRequestRow } from './privacy-request.repository.js';
-import type { PrivacyRequestResource } from './privacy-request.types.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import { enqueueEvent } from '../../outbound-events/outbox.repository.js';
+import { redactSentMessagesAtCommit } from '../../outbound-events/message-log.repository.js';
+import { toResource } from '../privacy-request.fns.js';
+import type { NewRequestRow } from '../privacy-request.repository.js';
+import type { PrivacyRequestResource } from '../privacy-request.types.js';
 
 /** The statuses a request ends in. */
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'rejected', 'canceled']);

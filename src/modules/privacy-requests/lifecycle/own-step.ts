@@ -1,18 +1,18 @@
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { type Clock, toTimestamp } from '../lib/clock.js';
-import { stringifyYielding } from '../lib/yielding.js';
-import { recordAudit } from '../modules/audit/audit.repository.js';
-import { lockRequest } from '../modules/privacy-requests/privacy-request.repository.js';
-import { type PrivacyRequestRow } from '../modules/request-model/request-model.js';
-import { requestStatusChanged } from '../modules/privacy-requests/request-events.js';
-import { retryDelayMs } from '../modules/privacy-requests/lifecycle.fns.js';
-import { saveResultJson } from '../modules/privacy-requests/result.repository.js';
-import { fanOutTasks } from '../modules/data-systems/data-task-fanout.js';
-import { afterOwnStep } from '../modules/data-systems/data-task-completion.js';
-import { closeTasksOfEndedRequest } from '../modules/data-systems/data-task-closing.js';
-import type { HandlerOutcome } from './handlers/handler.types.js';
-import { finishAttempt } from './job.repository.js';
-import { LeaseLost } from './attempt-errors.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import { type Clock, toTimestamp } from '../../../lib/clock.js';
+import { stringifyYielding } from '../../../lib/yielding.js';
+import { recordAudit } from '../../audit/audit.repository.js';
+import { lockRequest } from '../privacy-request.repository.js';
+import { type PrivacyRequestRow } from '../../request-model/request-model.js';
+import { requestStatusChanged } from './request-events.js';
+import { retryDelayMs } from './lifecycle.fns.js';
+import { saveResultJson } from '../result.repository.js';
+import { fanOutTasks } from './task-fanout.js';
+import { afterOwnStep } from './request-end.js';
+import { closeTasksOfEndedRequest } from './task-closing.js';
+import type { HandlerOutcome } from '../handlers/handler.types.js';
+import { finishAttempt } from './request-queue.repository.js';
+import { LeaseLost } from '../../../jobs/attempt-errors.js';
 
 /** An outcome's package and report as JSON text (`null` when absent), as `request_results` stores them. */
 export interface SerializedResult {

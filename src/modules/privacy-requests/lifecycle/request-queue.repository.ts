@@ -1,8 +1,8 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import { skipLocked } from '../db/locking.js';
-import type { DB } from '../db/schema.js';
-import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
+import type { Executor } from '../../../db/executor.js';
+import { skipLocked } from '../../../db/locking.js';
+import type { DB } from '../../../db/schema.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 
 /**
  * The oldest request matching `where`, through the (status, id) index in id order. On PostgreSQL

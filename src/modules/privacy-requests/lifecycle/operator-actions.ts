@@ -1,21 +1,21 @@
-import { runUnitOfWork } from '../../db/unit-of-work.js';
-import type { Executor } from '../../db/executor.js';
-import { saveResultJson } from './result.repository.js';
+import { runUnitOfWork } from '../../../db/unit-of-work.js';
+import type { Executor } from '../../../db/executor.js';
+import { saveResultJson } from '../result.repository.js';
 import type { Updateable } from 'kysely';
-import type { PrivacyRequestTable } from '../../db/tables/privacy-request.table.js';
-import { afterOwnStep } from '../data-systems/data-task-completion.js';
-import { closeTasksOfEndedRequest } from '../data-systems/data-task-closing.js';
-import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { recordAudit } from '../audit/audit.repository.js';
-import { applyCorrections } from '../subject-data/correction.js';
-import { coversWorkspace, type Principal } from '../principals/principal.js';
-import { type Regulation, computeExtendedDueAt } from './deadline.fns.js';
+import type { PrivacyRequestTable } from '../../../db/tables/privacy-request.table.js';
+import { afterOwnStep } from './request-end.js';
+import { closeTasksOfEndedRequest } from './task-closing.js';
+import { type Clock, toTimestamp } from '../../../lib/clock.js';
+import { recordAudit } from '../../audit/audit.repository.js';
+import { applyCorrections } from '../../subject-data/correction.js';
+import { coversWorkspace, type Principal } from '../../principals/principal.js';
+import { type Regulation, computeExtendedDueAt } from '../deadline.fns.js';
 import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
-import { toResource } from './privacy-request.fns.js';
+import { toResource } from '../privacy-request.fns.js';
 import { requestStatusChanged } from './request-events.js';
-import * as repo from './privacy-request.repository.js';
-import type { PrivacyRequestRow } from '../request-model/request-model.js';
-import type { PrivacyRequestResource } from './privacy-request.types.js';
+import * as repo from '../privacy-request.repository.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
+import type { PrivacyRequestResource } from '../privacy-request.types.js';
 
 /** The request does not exist, or not in the caller's workspaces (404). */
 export class RequestNotFoundError extends Error {}

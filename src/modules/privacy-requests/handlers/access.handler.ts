@@ -1,4 +1,4 @@
-import { accessPackage } from '../../modules/subject-data/subject-package.js';
+import { accessPackage } from '../../subject-data/subject-package.js';
 import type { HandlerContext, RequestHandler } from './handler.types.js';
 
 /**

@@ -1,16 +1,16 @@
-import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { toTimestamp } from '../../lib/clock.js';
-import { newId } from '../../lib/ids.js';
-import { recordAudit } from '../audit/audit.repository.js';
-import { enqueueEvent } from '../outbound-events/outbox.repository.js';
-import type { PrivacyRequestRow } from '../request-model/request-model.js';
-import { resolveSubject } from '../subject-data/subject-data.repository.js';
-import { parseScope } from '../subject-data/scope.fns.js';
-import { listLinkedIdentities } from '../subjects/subject.repository.js';
-import type { DataSystemRow } from './data-system.repository.js';
-import { overlapCategories, taskDueAt } from './data-task.fns.js';
-import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from './data-task.repository.js';
-import { taskLocation, toTaskResource } from './data-task.resource.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import { toTimestamp } from '../../../lib/clock.js';
+import { newId } from '../../../lib/ids.js';
+import { recordAudit } from '../../audit/audit.repository.js';
+import { enqueueEvent } from '../../outbound-events/outbox.repository.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
+import { resolveSubject } from '../../subject-data/subject-data.repository.js';
+import { parseScope } from '../../subject-data/scope.fns.js';
+import { listLinkedIdentities } from '../../subjects/subject.repository.js';
+import type { DataSystemRow } from '../../data-systems/data-system.repository.js';
+import { overlapCategories, taskDueAt } from '../../data-systems/data-task.fns.js';
+import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from '../../data-systems/data-task.repository.js';
+import { taskLocation, toTaskResource } from '../../data-systems/data-task.resource.js';
 
 /** The identities a system needs to find the person: the requested one and the accounts linked to it. */
 async function subjectIdentities(unit: UnitOfWork, request: PrivacyRequestRow) {

@@ -1,4 +1,4 @@
-import { type CorrectionReport, correctionReadiness } from '../../modules/subject-data/correction.js';
+import { type CorrectionReport, correctionReadiness } from '../../subject-data/correction.js';
 import type { RequestHandler } from './handler.types.js';
 
 /**

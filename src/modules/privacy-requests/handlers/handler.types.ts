@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/executor.js';
-import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
+import type { Executor } from '../../../db/executor.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 
 /**
  * What a handler gets: where to read and write, the claimed request, the time, the pseudonym

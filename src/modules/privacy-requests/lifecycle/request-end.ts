@@ -1,13 +1,13 @@
-import type { UnitOfWork } from '../../db/unit-of-work.js';
-import type { Executor } from '../../db/executor.js';
-import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import type { PrivacyRequestRow } from '../request-model/request-model.js';
-import { updateRequest } from '../privacy-requests/privacy-request.repository.js';
-import { requestStatusChanged } from '../privacy-requests/request-events.js';
-import { findResult, replaceResultAtCompletion } from '../privacy-requests/result.repository.js';
-import { requestOutcome } from './data-task.fns.js';
-import { type DataTaskRow, dropTaskData, systemNames, tasksOfRequest } from './data-task.repository.js';
-import { withSystems } from './data-task-result.fns.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import type { Executor } from '../../../db/executor.js';
+import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repository.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
+import { updateRequest } from '../privacy-request.repository.js';
+import { requestStatusChanged } from './request-events.js';
+import { findResult, replaceResultAtCompletion } from '../result.repository.js';
+import { requestOutcome } from '../../data-systems/data-task.fns.js';
+import { type DataTaskRow, dropTaskData, systemNames, tasksOfRequest } from '../../data-systems/data-task.repository.js';
+import { withSystems } from '../../data-systems/data-task-result.fns.js';
 
 /** The `status_reason` of a request whose own step is done while tasks are pending. */
 export function waitingReason(tasks: readonly DataTaskRow[]): string {

@@ -1,6 +1,6 @@
-import type { UnitOfWork } from '../../db/unit-of-work.js';
-import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import { closePendingTasks, dropTaskData, tasksOfRequest } from './data-task.repository.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repository.js';
+import { closePendingTasks, dropTaskData, tasksOfRequest } from '../../data-systems/data-task.repository.js';
 
 /**
  * A request was canceled or rejected while tasks were pending: each becomes `not_applicable`

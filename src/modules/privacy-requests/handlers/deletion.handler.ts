@@ -1,4 +1,4 @@
-import { eraseSubjectData } from '../../modules/subject-data/erasure.js';
+import { eraseSubjectData } from '../../subject-data/erasure.js';
 import type { RequestHandler } from './handler.types.js';
 
 /**

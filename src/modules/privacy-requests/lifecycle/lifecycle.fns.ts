@@ -1,4 +1,4 @@
-import { isFinal } from '../request-model/request-model.js';
+import { isFinal } from '../../request-model/request-model.js';
 
 /** What an operator can do to a request (PRODUCT.md §2.3). */
 export type OperatorAction = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';

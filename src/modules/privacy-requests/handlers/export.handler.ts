@@ -1,4 +1,4 @@
-import { exportPackage } from '../../modules/subject-data/subject-package.js';
+import { exportPackage } from '../../subject-data/subject-package.js';
 import type { HandlerContext, RequestHandler } from './handler.types.js';
 
 /**
