@@ -10,6 +10,7 @@
  */
 
 import { type Env, readFlag, readInteger } from './config/env-readers.js';
+import { readTaskDataLimits, type TaskDataLimitsConfig } from './config/limit-settings.js';
 import { type OidcConfig, readOidc } from './config/oidc-settings.js';
 import { type ProtectionConfig, readProtection } from './config/protection-settings.js';
 import { readPublicBaseUrl, readWorker, type WorkerConfig } from './config/worker-settings.js';
@@ -57,6 +58,8 @@ export interface Config {
    * closed network or a test; the default refuses them at creation and at every delivery.
    */
   readonly outboundAllowPrivateNetworks: boolean;
+  /** How much data task results may carry (`MAX_TASK_DATA_BYTES`, `MAX_REQUEST_DATA_BYTES`). */
+  readonly taskDataLimits: TaskDataLimitsConfig;
 }
 
 /** Thrown by {@link loadConfig}; `problems` names every bad variable. */
@@ -110,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     protection: readProtection(env, problems),
     metricsToken,
     outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),
+    taskDataLimits: readTaskDataLimits(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -13,6 +13,7 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { createPrivacyRequestActions } from './modules/privacy-requests/lifecycle/operator-actions.js';
+import { createTaskResults } from './modules/privacy-requests/lifecycle/task-result.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { createRequestResultsService } from './modules/privacy-requests/request-results.service.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
@@ -39,6 +40,8 @@ export interface Services {
   readonly controllers: ReturnType<typeof createControllerService>;
   readonly dataSystems: ReturnType<typeof createDataSystemService>;
   readonly dataTasks: ReturnType<typeof createDataTaskService>;
+  /** A data task's result, which may end its request (the request lifecycle's). */
+  readonly taskResults: ReturnType<typeof createTaskResults>;
   readonly oidc: OidcVerifier | null;
   readonly webhookEndpoints: ReturnType<typeof createWebhookEndpointService>;
   readonly outboundMessages: ReturnType<typeof createMessageLogService>;
@@ -78,6 +81,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     controllers: createControllerService({ db, clock }),
     dataSystems: createDataSystemService({ db, clock }),
     dataTasks: createDataTaskService({ db, clock }),
+    taskResults: createTaskResults({ db, clock, limits: deps.config.taskDataLimits }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
     webhookEndpoints: createWebhookEndpointService({ db, clock, secretBox, allowPrivate }),
     outboundMessages: createMessageLogService({ db, clock }),

@@ -3,9 +3,6 @@
  * the class name of a failure is stored ({@link failureReason}).
  */
 
-/** The attempt ended because the lease was lost (another worker took over, or the request was canceled). */
-export class LeaseLost extends Error {}
-
 /** The worker is stopping: the attempt is abandoned at a yield point and the request given back. */
 export class WorkerStopping extends Error {}
 

@@ -2,28 +2,22 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { runUnitOfWork } from '../db/unit-of-work.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
-import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { Metrics } from '../metrics.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
-import { findResult, saveResultJson } from '../modules/privacy-requests/result.repository.js';
-import { fanOutTasks } from '../modules/privacy-requests/lifecycle/task-fanout.js';
+import { findResult } from '../modules/privacy-requests/result.repository.js';
 import type { HandlerContext, HandlerOutcome, RequestHandler } from '../modules/privacy-requests/handlers/handler.types.js';
-import { extendLease } from '../modules/privacy-requests/lifecycle/request-queue.repository.js';
-import { LeaseLost, WalCheckpointBusy } from './attempt-errors.js';
-import { type OutcomeRecorder, serializeOutcome } from '../modules/privacy-requests/lifecycle/own-step.js';
+import type { OwnStepRecorder } from '../modules/privacy-requests/lifecycle/own-step.js';
+import { WalCheckpointBusy } from './attempt-errors.js';
+import { serializeOutcome } from './serialize-outcome.js';
 
 /** What the erasure step needs from its worker. Times in ms. */
 export interface ErasureStepDeps {
   database: Database;
-  clock: Clock;
   log: Logger;
-  /** The worker's lease owner (`host:pid:random`); the lease is extended by `leaseMs` once the erasure is done. */
-  owner: string;
+  /** The lease is extended by `leaseMs` once the erasure is done. */
   leaseMs: number;
-  /** `PUBLIC_BASE_URL`: the base of the links in `data_task.created` events. */
-  publicBaseUrl: string;
-  /** Records `completed` once the WAL is clean. */
-  recorder: OutcomeRecorder;
+  /** The lifecycle's record of the worker's steps: the report and `completed` once the WAL is clean. */
+  recorder: OwnStepRecorder;
   /** Waits between checkpoint attempts (ms); throws WorkerStopping once the worker stops. */
   wait: (ms: number) => Promise<void>;
   /** Counts WAL checkpoint attempts by result. */
@@ -47,7 +41,7 @@ export async function completeErasure(
   request: PrivacyRequestRow,
   context: Omit<HandlerContext, 'tx' | 'pause'> & { pause: () => Promise<void> },
 ): Promise<HandlerOutcome> {
-  const { database, clock, owner } = deps;
+  const { database } = deps;
   const db = database.db;
   let report = (await findResult(db, request.id))?.report ?? null;
   let outcome: HandlerOutcome = { status: 'completed', report: report === null ? undefined : JSON.parse(report) };
@@ -55,12 +49,10 @@ export async function completeErasure(
     outcome = await runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
       // The tasks first: their events carry the identities the erasure is about to remove.
-      await fanOutTasks(unit, request, clock(), deps.publicBaseUrl);
+      await deps.recorder.fanOutTasks(unit, request);
       const result = await handler({ ...context, tx });
       report = (await serializeOutcome(result, context.pause)).report;
-      const until = toTimestamp(new Date(clock().getTime() + deps.leaseMs));
-      if (!(await extendLease(tx, request.id, owner, until))) throw new LeaseLost();
-      await saveResultJson(tx, request.id, null, report, toTimestamp(clock()));
+      await deps.recorder.storeErasureReport(unit, request, report, deps.leaseMs);
       return result;
     });
   }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { WorkerConfig } from '../config.js';
 import type { Services } from '../services.js';
-import { REQUEST_HANDLERS } from '../modules/privacy-requests/handlers/index.js';
+import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';
 import type { Metrics } from '../metrics.js';
 import { createRetentionSweeper } from './retention-sweeper.js';
 import { startTaskOverdueSweep } from './task-overdue-sweep.js';

@@ -9,9 +9,12 @@ import type { PrivacyRequestRow } from '../modules/request-model/request-model.j
 import type { HandlerOutcome, RequestHandler } from '../modules/privacy-requests/handlers/handler.types.js';
 import { nextTurn } from '../lib/yielding.js';
 import { claimNext, extendLease, releaseClaim } from '../modules/privacy-requests/lifecycle/request-queue.repository.js';
-import { LeaseLost, WorkerStopping, failureReason } from './attempt-errors.js';
-import { createOutcomeRecorder, serializeOutcome } from '../modules/privacy-requests/lifecycle/own-step.js';
+import { createOwnStepRecorder } from '../modules/privacy-requests/lifecycle/own-step.js';
+import { LeaseLost } from '../modules/privacy-requests/privacy-request.errors.js';
+import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';
+import { WorkerStopping, failureReason } from './attempt-errors.js';
 import { completeErasure, type ErasureStepDeps } from './erasure-step.js';
+import { serializeOutcome } from './serialize-outcome.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -33,15 +36,17 @@ export interface WorkerOptions {
  * export) run outside any transaction, their outcome stored by a short one. `stop()` takes
  * effect at the next yield point: the request in hand is given back ({@link releaseClaim}).
  *
- * This file is the loop (claim, lease heartbeat, retry, stop); what an attempt writes is in
- * record-outcome.ts (status, result, audit, data tasks) and a deletion's two steps in erasure-step.ts.
+ * This file is the loop (claim, lease heartbeat, retry, stop); what an attempt writes is the
+ * request lifecycle's (modules/privacy-requests/lifecycle/own-step.ts: status, result, audit,
+ * data tasks), and a deletion's two steps are in erasure-step.ts.
  */
 export function createWorker(deps: {
   database: Database;
   clock: Clock;
   log: Logger;
   pseudonymKey: string;
-  handlers: Record<string, RequestHandler>;
+  /** Each request type's handler; default: the request types' own (request-types.ts). Tests pass others. */
+  handlers?: Readonly<Record<string, RequestHandler>>;
   options: WorkerOptions;
   /** Counts attempts by outcome (completed, action_required, retried, failed) and WAL checkpoints. */
   metrics?: Pick<Metrics, 'requestsProcessed'> & Partial<Pick<Metrics, 'walCheckpoints'>>;
@@ -78,14 +83,12 @@ export function createWorker(deps: {
     if (stopping) throw new WorkerStopping();
   }
 
-  const recorder = createOutcomeRecorder({ clock, owner, publicBaseUrl });
+  const handlers = deps.handlers ?? REQUEST_HANDLERS;
+  const recorder = createOwnStepRecorder({ clock, owner, publicBaseUrl });
   const erasure: ErasureStepDeps = {
     database,
-    clock,
     log,
-    owner,
     leaseMs: options.leaseMs,
-    publicBaseUrl,
     recorder,
     wait: nap,
     metrics: deps.metrics,
@@ -93,7 +96,7 @@ export function createWorker(deps: {
   const serialize = (outcome: HandlerOutcome) => serializeOutcome(outcome, pause);
 
   async function complete(request: PrivacyRequestRow, now: Date): Promise<HandlerOutcome> {
-    const handler = deps.handlers[request.request_type];
+    const handler = (handlers as Record<string, RequestHandler | undefined>)[request.request_type];
     if (!handler) throw new Error(`no handler for ${request.request_type}`);
     const context = { request, now, pseudonymKey: deps.pseudonymKey, pause };
     if (handler.erases) return completeErasure(erasure, handler, request, context);

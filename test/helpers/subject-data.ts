@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { REQUEST_HANDLERS } from '../../src/modules/privacy-requests/handlers/index.js';
+import { REQUEST_HANDLERS } from '../../src/modules/privacy-requests/request-types.js';
 import type { HandlerOutcome } from '../../src/modules/privacy-requests/handlers/handler.types.js';
 import { saveResult } from '../../src/modules/privacy-requests/result.repository.js';
 import type { PrivacyRequestRow } from '../../src/modules/request-model/request-model.js';
@@ -121,7 +121,7 @@ export async function runHandler(
   options: { record?: boolean; now?: Date } = {},
 ): Promise<HandlerOutcome> {
   const request = await requestRow(t, id);
-  const handler = REQUEST_HANDLERS[request.request_type];
+  const handler = (REQUEST_HANDLERS as Record<string, (typeof REQUEST_HANDLERS)['access'] | undefined>)[request.request_type];
   assert.ok(handler, `no handler for ${request.request_type}`);
   const key = await pseudonymKey(t.services);
   const now = options.now ?? new Date();

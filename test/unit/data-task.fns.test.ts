@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { overlapCategories, requestOutcome, taskDueAt, withinTask } from '../../src/modules/data-systems/data-task.fns.js';
+import { overlapCategories, taskDueAt, withinTask } from '../../src/modules/data-systems/data-task.fns.js';
 
 describe('data task decisions', () => {
   it('overlap: a key covers its descendants both ways; the narrower key of each pair, in scope-key order', () => {
@@ -28,32 +28,6 @@ describe('data task decisions', () => {
     assert.equal(taskDueAt('2026-06-04T09:00:00.000Z', created, null), '2026-06-04T09:00:00.000Z');
     assert.equal(taskDueAt('2026-06-04T09:00:00.000Z', created, 10), '2026-05-14T09:00:00.000Z');
     assert.equal(taskDueAt('2026-06-04T09:00:00.000Z', created, 90), '2026-06-04T09:00:00.000Z');
-  });
-
-  it('the request’s end: pending while any task is; failed naming each failed system once, sorted; else completed', () => {
-    assert.deepEqual(requestOutcome([]), { status: 'completed' });
-    assert.deepEqual(
-      requestOutcome([
-        { system_key: 'a', status: 'failed' },
-        { system_key: 'b', status: 'pending' },
-      ]),
-      { status: 'pending' },
-    );
-    assert.deepEqual(
-      requestOutcome([
-        { system_key: 'zeta', status: 'failed' },
-        { system_key: 'alpha', status: 'failed' },
-        { system_key: 'b', status: 'completed' },
-      ]),
-      { status: 'failed', reason: 'data task failed in: alpha, zeta' },
-    );
-    assert.deepEqual(
-      requestOutcome([
-        { system_key: 'a', status: 'not_applicable' },
-        { system_key: 'b', status: 'completed' },
-      ]),
-      { status: 'completed' },
-    );
   });
 
   it('PUBLIC_BASE_URL: http://HOST:PORT by default, a trailing slash dropped, anything but an http(s) URL refused', () => {

@@ -13,7 +13,7 @@ import {
   InvalidTransitionError,
   RequestNotFoundError,
   SelfApprovalError,
-} from '../../src/modules/privacy-requests/lifecycle/operator-actions.js';
+} from '../../src/modules/privacy-requests/privacy-request.errors.js';
 import { NotCorrectableError } from '../../src/modules/subject-data/correction.js';
 
 /** Entries that take something other than strings. */

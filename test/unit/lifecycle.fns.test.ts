@@ -1,10 +1,19 @@
 /**
- * The request lifecycle (PRODUCT.md §2.3): which operator action is allowed in which status
- * (`statusAfter`, null = 409), and the retry backoff of failed attempts (`retryDelayMs`).
+ * The request lifecycle (PRODUCT.md §2.3, §2.9): which operator action is allowed in which status
+ * (`statusAfter`, null = 409, with each type's traits), the retry backoff of failed attempts
+ * (`retryDelayMs`), which changes are announced, and how a request's tasks decide its end.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type OperatorAction, retryDelayMs, statusAfter } from '../../src/modules/privacy-requests/lifecycle/lifecycle.fns.js';
+import {
+  decideFromTasks,
+  isAnnounced,
+  namedSystems,
+  type OperatorAction,
+  retryDelayMs,
+  statusAfter,
+} from '../../src/modules/privacy-requests/lifecycle/lifecycle.fns.js';
+import { REQUEST_TYPE_TRAITS, traitsOf, UnknownRequestTypeError } from '../../src/modules/privacy-requests/request-types.js';
 import { isFinal } from '../../src/modules/request-model/request-model.js';
 import { REQUEST_STATUSES, REQUEST_TYPES } from '../../src/modules/request-model/request-model.js';
 
@@ -35,6 +44,9 @@ const request = (status: string, request_type = 'access', extended_due_at: strin
   extended_due_at,
 });
 
+/** `statusAfter` with the traits of the request's type, as the operator actions call it. */
+const after = (action: OperatorAction, r: ReturnType<typeof request>) => statusAfter(action, r, traitsOf(r.request_type));
+
 describe('isFinal', () => {
   test('the statuses are exactly the open and the final ones', () => {
     assert.deepEqual([...REQUEST_STATUSES].sort(), [...OPEN, ...FINAL].sort());
@@ -49,7 +61,7 @@ describe('statusAfter: the full table (action × status × type × extended)', (
       test(`${action} in ${status}`, () => {
         for (const type of REQUEST_TYPES) {
           for (const extended of [false, true]) {
-            const got = statusAfter(action, request(status, type, extended ? '2026-03-01T00:00:00.000Z' : null));
+            const got = after(action, request(status, type, extended ? '2026-03-01T00:00:00.000Z' : null));
             assert.equal(got, expected(action, status, type, extended), `${action} ${status} ${type} extended=${extended}`);
           }
         }
@@ -60,46 +72,46 @@ describe('statusAfter: the full table (action × status × type × extended)', (
 
 describe('statusAfter: the rules, one by one', () => {
   test('approve: only pending_approval → queued', () => {
-    assert.equal(statusAfter('approve', request('pending_approval')), 'queued');
+    assert.equal(after('approve', request('pending_approval')), 'queued');
     for (const status of ['queued', 'processing', 'action_required', ...FINAL]) {
-      assert.equal(statusAfter('approve', request(status)), null, status);
+      assert.equal(after('approve', request(status)), null, status);
     }
   });
 
   test('reject and cancel: from every non-final status, never from a final one', () => {
     for (const status of OPEN) {
-      assert.equal(statusAfter('reject', request(status)), 'rejected', status);
-      assert.equal(statusAfter('cancel', request(status)), 'canceled', status);
+      assert.equal(after('reject', request(status)), 'rejected', status);
+      assert.equal(after('cancel', request(status)), 'canceled', status);
     }
     for (const status of FINAL) {
-      assert.equal(statusAfter('reject', request(status)), null, status);
-      assert.equal(statusAfter('cancel', request(status)), null, status);
+      assert.equal(after('reject', request(status)), null, status);
+      assert.equal(after('cancel', request(status)), null, status);
     }
   });
 
   test('reject or cancel twice: the second is refused (the first made the request final)', () => {
-    const rejected = statusAfter('reject', request('queued'));
-    assert.equal(statusAfter('reject', request(rejected as string)), null);
-    const canceled = statusAfter('cancel', request('pending_approval'));
-    assert.equal(statusAfter('cancel', request(canceled as string)), null);
+    const rejected = after('reject', request('queued'));
+    assert.equal(after('reject', request(rejected as string)), null);
+    const canceled = after('cancel', request('pending_approval'));
+    assert.equal(after('cancel', request(canceled as string)), null);
   });
 
   test('extend: keeps the status, once, and not on a final request', () => {
     for (const status of OPEN) {
-      assert.equal(statusAfter('extend', request(status)), status);
-      assert.equal(statusAfter('extend', request(status, 'access', '2026-04-28T10:00:00.000Z')), null);
+      assert.equal(after('extend', request(status)), status);
+      assert.equal(after('extend', request(status, 'access', '2026-04-28T10:00:00.000Z')), null);
     }
-    for (const status of FINAL) assert.equal(statusAfter('extend', request(status)), null);
+    for (const status of FINAL) assert.equal(after('extend', request(status)), null);
   });
 
   test('corrections: only a correction request in action_required → completed', () => {
-    assert.equal(statusAfter('corrections', request('action_required', 'correction')), 'completed');
-    assert.equal(statusAfter('corrections', request('action_required', 'correction', '2026-04-28T10:00:00.000Z')), 'completed');
+    assert.equal(after('corrections', request('action_required', 'correction')), 'completed');
+    assert.equal(after('corrections', request('action_required', 'correction', '2026-04-28T10:00:00.000Z')), 'completed');
     for (const type of ['access', 'export', 'deletion']) {
-      assert.equal(statusAfter('corrections', request('action_required', type)), null, type);
+      assert.equal(after('corrections', request('action_required', type)), null, type);
     }
     for (const status of REQUEST_STATUSES.filter((s) => s !== 'action_required')) {
-      assert.equal(statusAfter('corrections', request(status, 'correction')), null, status);
+      assert.equal(after('corrections', request(status, 'correction')), null, status);
     }
   });
 });
@@ -128,5 +140,72 @@ describe('retryDelayMs: 2^attempt seconds, at most 5 minutes', () => {
       assert.ok(Number.isFinite(ms) && ms >= previous && ms <= 300_000, `attempt ${attempt}: ${ms}`);
       previous = ms;
     }
+  });
+});
+
+describe('request type traits', () => {
+  test('every request type says what it produces, and only correction takes corrections, only deletion erases', () => {
+    assert.deepEqual(Object.keys(REQUEST_TYPE_TRAITS).sort(), [...REQUEST_TYPES].sort());
+    const by = (pick: (t: (typeof REQUEST_TYPE_TRAITS)['access']) => unknown) =>
+      Object.fromEntries(REQUEST_TYPES.map((type) => [type, pick(REQUEST_TYPE_TRAITS[type])]));
+    assert.deepEqual(
+      by((t) => t.result),
+      { access: 'package', export: 'package', correction: 'report', deletion: 'report' },
+    );
+    assert.deepEqual(
+      by((t) => t.takesCorrections),
+      { access: false, export: false, correction: true, deletion: false },
+    );
+    assert.deepEqual(
+      by((t) => t.erases),
+      { access: false, export: false, correction: false, deletion: true },
+    );
+    assert.equal(REQUEST_TYPE_TRAITS.deletion.handler.erases, true);
+    assert.equal(REQUEST_TYPE_TRAITS.access.handler.readOnly, true);
+  });
+
+  test('a stored type that is none of them is refused by name', () => {
+    assert.throws(() => traitsOf('erase'), UnknownRequestTypeError);
+  });
+});
+
+describe('isAnnounced: which status changes send privacy_request.status_changed', () => {
+  test('every change but none and the worker retry (processing → queued)', () => {
+    assert.equal(isAnnounced('queued', 'queued'), false);
+    assert.equal(isAnnounced('processing', 'queued'), false);
+    assert.equal(isAnnounced('pending_approval', 'queued'), true);
+    assert.equal(isAnnounced('processing', 'completed'), true);
+    assert.equal(isAnnounced('processing', 'failed'), true);
+    assert.equal(isAnnounced('action_required', 'canceled'), true);
+  });
+});
+
+describe('decideFromTasks: the request end from its tasks statuses (PRODUCT §2.9)', () => {
+  const t = (system_key: string, status: string) => ({ system_key, status });
+  test('no task, or every task completed or not applicable: completed', () => {
+    assert.deepEqual(decideFromTasks([]), { status: 'completed' });
+    assert.deepEqual(decideFromTasks([t('a', 'completed'), t('b', 'not_applicable')]), { status: 'completed' });
+  });
+  test('pending while any task is pending, naming the pending systems', () => {
+    assert.deepEqual(decideFromTasks([t('crm', 'pending'), t('ci', 'failed'), t('bi', 'pending')]), {
+      status: 'pending',
+      reason: 'waiting for data tasks: bi, crm',
+    });
+  });
+  test('failed naming each failed system once, sorted', () => {
+    assert.deepEqual(decideFromTasks([t('zd', 'failed'), t('ci', 'completed'), t('bi', 'failed')]), {
+      status: 'failed',
+      reason: 'data task failed in: bi, zd',
+    });
+  });
+  test('a reason names at most five systems, then how many more (a request fanned out to 1 000 systems)', () => {
+    const keys = Array.from({ length: 1000 }, (_, i) => `sys-${String(i).padStart(4, '0')}`);
+    const decision = decideFromTasks(keys.map((k) => t(k, 'pending')));
+    assert.equal(decision.status, 'pending');
+    assert.equal(
+      'reason' in decision && decision.reason,
+      'waiting for data tasks: sys-0000, sys-0001, sys-0002, sys-0003, sys-0004 and 995 more',
+    );
+    assert.equal(namedSystems(['b', 'a', 'a']), 'a, b');
   });
 });

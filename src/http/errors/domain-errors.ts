@@ -3,7 +3,7 @@ import {
   InvalidTransitionError,
   RequestNotFoundError,
   SelfApprovalError,
-} from '../../modules/privacy-requests/lifecycle/operator-actions.js';
+} from '../../modules/privacy-requests/privacy-request.errors.js';
 import {
   DataSystemNotFoundError,
   EndpointNotInWorkspaceError,
@@ -12,8 +12,9 @@ import {
 import {
   DataTaskNotFoundError,
   TaskAlreadyFinalError,
+  TaskDataTooLargeError,
   TaskResultRefusedError,
-} from '../../modules/data-systems/data-task.service.js';
+} from '../../modules/data-systems/data-task.errors.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
 import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import { InvalidMessageCursorError, MessageNotFoundError } from '../../modules/outbound-events/message-log.service.js';
@@ -49,5 +50,6 @@ function fromDataTaskError(error: unknown): HttpError | RequestValidationError |
   if (error instanceof DataTaskNotFoundError) return errors.notFound('Data task');
   if (error instanceof TaskAlreadyFinalError) return errors.taskAlreadyFinal(error.status);
   if (error instanceof TaskResultRefusedError) return errors.taskResultRefused(error.problems);
+  if (error instanceof TaskDataTooLargeError) return errors.taskDataTooLarge(error.limit, error.bytes, error.max);
   return null;
 }

@@ -113,6 +113,12 @@ export const errors = {
         ctx: { error: {} },
       },
     ]),
+  /** A result's `data` over a limit (413), naming the limit and its value; nothing stored. */
+  taskDataTooLarge: (limit: string, bytes: number, max: number) =>
+    new HttpError(
+      413,
+      `The result's data is ${bytes} bytes of JSON, over ${limit} (${max} bytes); send it in smaller parts or raise the limit`,
+    ),
   taskAlreadyFinal: (status: string) =>
     new HttpError(409, `This data task is already ${status}; a task result cannot be changed`),
   /** A task result refused: one item per category outside the task (or data the task does not take). */

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DataTaskService } from '../../modules/data-systems/data-task.service.js';
+import type { TaskResults } from '../../modules/privacy-requests/lifecycle/task-result.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
@@ -10,9 +11,12 @@ import * as S from '../schemas/data-system.schemas.js';
  * `tasks:write`), and report a task's result (scope `tasks:write`). A task outside the caller's
  * workspaces, or of a system its token is not limited to, is a 404 (no probing for ids).
  */
-export async function dataTaskRoutes(app: FastifyInstance, opts: { services: { dataTasks: DataTaskService } }) {
+export async function dataTaskRoutes(
+  app: FastifyInstance,
+  opts: { services: { dataTasks: DataTaskService; taskResults: TaskResults } },
+) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { dataTasks } = opts.services;
+  const { dataTasks, taskResults } = opts.services;
   const base = { tags: ['data-tasks'], security: BEARER_SECURITY };
   const read = { scope: ['privacy:read', 'tasks:write'] };
 
@@ -48,9 +52,9 @@ export async function dataTaskRoutes(app: FastifyInstance, opts: { services: { d
         ...base,
         params: S.DataTaskIdParams,
         body: S.TaskResultBody,
-        response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse, 409: ErrorResponse }),
+        response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse }),
       },
     },
-    async (request) => dataTasks.report(request.principal, request.params.id, request.body),
+    async (request) => taskResults.report(request.principal, request.params.id, request.body),
   );
 }

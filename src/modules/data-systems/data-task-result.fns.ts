@@ -1,4 +1,13 @@
+import { SCOPE_KEYS } from '../data-categories/data-categories.fns.js';
+import { type TaskOutcome, withinTask } from './data-task.fns.js';
 import type { DataTaskRow } from './data-task.repository.js';
+
+/** One refused part of a result: where (`loc`), what was sent there, and why. */
+export interface ResultProblem {
+  loc: (string | number)[];
+  input: unknown;
+  problem: string;
+}
 
 /** The result a system reported for its task (PRODUCT §2.9), as stored in `data_tasks.result`. */
 export interface TaskResult {
@@ -12,17 +21,6 @@ export interface TaskResult {
 
 function resultOf(task: DataTaskRow): TaskResult | null {
   return task.result === null ? null : (JSON.parse(task.result) as TaskResult);
-}
-
-/**
- * The `systems` section of an access/export package: each system whose task completed, by key,
- * with the `data` it reported (category → JSON; `{}` when it sent none). Failed and
- * not-applicable tasks add nothing (a failed task fails the request anyway).
- */
-export function packageSystems(tasks: readonly DataTaskRow[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const task of tasks) if (task.status === 'completed') out[task.system_key] = resultOf(task)?.data ?? {};
-  return out;
 }
 
 /**
@@ -49,19 +47,97 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
   });
 }
 
+/** A package's or report's JSON text with `systems` (JSON text) added as its last member. */
+function withSystemsMember(json: string, systems: string): string {
+  const parsed = JSON.parse(json) as Record<string, unknown>;
+  // A document that already names systems keeps its member order (JSON.parse + assign does that).
+  if (Object.hasOwn(parsed, 'systems')) return JSON.stringify({ ...parsed, systems: JSON.parse(systems) as unknown });
+  return Object.keys(parsed).length === 0
+    ? `{"systems":${systems}}`
+    : `${json.slice(0, json.lastIndexOf('}'))},"systems":${systems}}`;
+}
+
 /**
  * A stored package or report (JSON text) with the systems' part added under `systems`: the
- * package of an access/export request ({@link packageSystems}), the report of a deletion or
- * correction ({@link reportSystems}). Null stays null (nothing was stored, or it was erased).
+ * package of an access/export request (each system whose task completed, by key, with the `data`
+ * it reported, `{}` when none; failed and not-applicable tasks add nothing), the report of a deletion or
+ * correction ({@link reportSystems}); the same text `JSON.stringify` gives for the document with
+ * that member added. The package's part is built one task at a time, awaiting `pause` between
+ * tasks, so a request answered by many systems never holds the event loop for the whole of it.
+ * Null stays null (nothing was stored, or it was erased).
+ *
+ * @param names - system key → name, for a report (unknown: the key).
  */
-export function withSystems(
+export async function withSystems(
   kind: 'package' | 'report',
   json: string | null,
   tasks: readonly DataTaskRow[],
-  names: ReadonlyMap<string, string> = new Map(),
-): string | null {
+  names: ReadonlyMap<string, string>,
+  pause: () => Promise<void>,
+): Promise<string | null> {
   if (json === null || tasks.length === 0) return json;
-  const parsed = JSON.parse(json) as Record<string, unknown>;
-  parsed.systems = kind === 'package' ? packageSystems(tasks) : reportSystems(tasks, names);
-  return JSON.stringify(parsed);
+  if (kind === 'report') return withSystemsMember(json, JSON.stringify(reportSystems(tasks, names)));
+  const members: string[] = [];
+  for (const task of tasks) {
+    if (task.status !== 'completed') continue;
+    members.push(`${JSON.stringify(task.system_key)}:${JSON.stringify(resultOf(task)?.data ?? {})}`);
+    await pause();
+  }
+  return withSystemsMember(json, `{${members.join(',')}}`);
+}
+
+/** What `POST /api/v1/data-tasks/{id}/result` takes (validated by the route's schema). */
+export interface TaskResultInput {
+  outcome: TaskOutcome;
+  records?: Record<string, number>;
+  data?: Record<string, unknown>;
+  erased?: Record<string, number>;
+  kept?: { category: string; reason: string }[];
+  note?: string;
+}
+
+/**
+ * Every category a result names, with where, checked against the task's categories; and `data`,
+ * refused unless the task's request type produces a package (`takesData`: access and export,
+ * said by the request type's traits, modules/privacy-requests/request-types.ts).
+ */
+export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesData: boolean): ResultProblem[] {
+  const categories = JSON.parse(task.categories) as string[];
+  const named: { loc: (string | number)[]; category: string }[] = [
+    ...Object.keys(input.records ?? {}).map((c) => ({ loc: ['body', 'records', c], category: c })),
+    ...Object.keys(input.data ?? {}).map((c) => ({ loc: ['body', 'data', c], category: c })),
+    ...Object.keys(input.erased ?? {}).map((c) => ({ loc: ['body', 'erased', c], category: c })),
+    ...(input.kept ?? []).map((k, i) => ({ loc: ['body', 'kept', i, 'category'], category: k.category })),
+  ];
+  const problems: ResultProblem[] = [];
+  for (const { loc, category } of named) {
+    if (!(SCOPE_KEYS as readonly string[]).includes(category))
+      problems.push({ loc, input: category, problem: `unknown data category ${category}` });
+    else if (!withinTask(categories, category))
+      problems.push({
+        loc,
+        input: category,
+        problem: `category ${category} is outside the task's categories (${categories.join(', ')})`,
+      });
+  }
+  if (input.data !== undefined && !takesData)
+    problems.unshift({
+      loc: ['body', 'data'],
+      input: '[redacted]',
+      problem: `data is only reported for access and export tasks`,
+    });
+  return problems;
+}
+
+/** The result as stored: the input's fields, nothing else. */
+export function storedResult(input: TaskResultInput): TaskResult {
+  const { outcome, records, data, erased, kept, note } = input;
+  return {
+    outcome,
+    ...(records !== undefined ? { records } : {}),
+    ...(data !== undefined ? { data } : {}),
+    ...(erased !== undefined ? { erased } : {}),
+    ...(kept !== undefined ? { kept } : {}),
+    ...(note !== undefined ? { note } : {}),
+  };
 }

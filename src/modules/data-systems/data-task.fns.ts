@@ -43,20 +43,6 @@ export function taskDueAt(requestDue: string, createdAt: Date, dueDays: number |
   return own < requestDue ? own : requestDue;
 }
 
-/**
- * How a request ends once its own step is done, from its tasks' statuses: `pending` while any
- * task is pending; else `failed` (naming the systems whose task failed) when any failed; else
- * `completed` (every task completed or not applicable, or there is none).
- */
-export function requestOutcome(
-  tasks: readonly { system_key: string; status: string }[],
-): { status: 'pending' } | { status: 'completed' } | { status: 'failed'; reason: string } {
-  if (tasks.some((t) => t.status === 'pending')) return { status: 'pending' };
-  const failed = tasks.filter((t) => t.status === 'failed').map((t) => t.system_key);
-  if (failed.length > 0) return { status: 'failed', reason: `data task failed in: ${[...new Set(failed)].sort().join(', ')}` };
-  return { status: 'completed' };
-}
-
 /** True when the task is not final and its due date is before `now` (RFC 3339 UTC). */
 export function isTaskOverdue(task: { status: string; due_at: string }, now: string): boolean {
   return task.status === 'pending' && task.due_at < now;

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { byDialect } from '../../db/dialect.js';
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { DataSystemRow } from './data-system.repository.js';
@@ -34,7 +36,23 @@ export async function insertTaskUnlessPresent(db: Executor, row: DataTaskRow): P
   return inserted !== undefined;
 }
 
-/** Every task of a request, by system key. */
+/**
+ * The status of every task of a request, by system key: what deciding the request's end needs,
+ * without the results (a system's `data` may be large; it is read once, when the request ends).
+ */
+export async function taskStatusesOfRequest(
+  db: Executor,
+  requestId: string,
+): Promise<Pick<DataTaskRow, 'id' | 'system_key' | 'status'>[]> {
+  return db
+    .selectFrom('data_tasks')
+    .select(['id', 'system_key', 'status'])
+    .where('request_id', '=', requestId)
+    .orderBy('system_key')
+    .execute();
+}
+
+/** Every task of a request with its result, by system key. */
 export async function tasksOfRequest(db: Executor, requestId: string): Promise<DataTaskRow[]> {
   return db.selectFrom('data_tasks').selectAll().where('request_id', '=', requestId).orderBy('system_key').execute();
 }
@@ -174,3 +192,23 @@ export async function systemNames(db: Executor, workspaceId: string, keys: reado
     .execute();
   return new Map(rows.map((r) => [r.key, r.name]));
 }
+
+/** Bytes of the stored results of a request's tasks (their JSON, UTF-8), summed in the database. */
+export const storedResultBytes = byDialect<[requestId: string], Promise<number>>({
+  sqlite: async (db, requestId) => {
+    const row = await db
+      .selectFrom('data_tasks')
+      .select(sql<number | null>`sum(length(cast(result as blob)))`.as('bytes'))
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  },
+  postgres: async (db, requestId) => {
+    const row = await db
+      .selectFrom('data_tasks')
+      .select(sql<string | null>`sum(octet_length(result))`.as('bytes'))
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  },
+});

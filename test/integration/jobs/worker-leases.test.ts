@@ -1,5 +1,5 @@
 /**
- * The worker's leases (src/jobs/worker.ts, job.repository.ts): a crashed worker's request is
+ * The worker's leases (src/jobs/worker.ts, privacy-requests/lifecycle/request-queue.repository.ts): a crashed worker's request is
  * taken over only after its lease expires; a worker that lost its lease (taken over, or the
  * request canceled) cannot complete; `pending_approval` waits for approval; a never-seen
  * subject completes with an empty package through the real handlers.
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { RequestHandler } from '../../../src/modules/privacy-requests/handlers/handler.types.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/handlers/index.js';
+import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
 import {
   claimNext,
   extendLease,
@@ -75,7 +75,8 @@ for (const dialect of dialects()) {
           status_reason: 'late',
           updated_at: '2026-05-04T09:01:00.000Z',
         }),
-        false,
+        undefined,
+        'nothing written: the dead worker does not hold the lease',
       );
       assert.equal((await requestRow(f, filed.id)).status, 'completed');
     });

@@ -6,12 +6,13 @@ export type OperatorAction = 'approve' | 'reject' | 'cancel' | 'extend' | 'corre
 /**
  * The status after an operator action, or null when the action is not allowed in `status`
  * (a 409): approve only `pending_approval` → `queued`; reject and cancel any non-final state;
- * extend any non-final state, once; corrections only a `correction` request in `action_required`
- * (→ `completed`).
+ * extend any non-final state, once; corrections only a request whose type takes them
+ * (`takesCorrections`: correction, GDPR Art. 16) in `action_required` (→ `completed`).
  */
 export function statusAfter(
   action: OperatorAction,
-  request: { status: string; request_type: string; extended_due_at: string | null },
+  request: { status: string; extended_due_at: string | null },
+  traits: { takesCorrections: boolean },
 ): string | null {
   const { status } = request;
   switch (action) {
@@ -24,11 +25,51 @@ export function statusAfter(
     case 'extend':
       return isFinal(status) || request.extended_due_at !== null ? null : status;
     case 'corrections':
-      return request.request_type === 'correction' && status === 'action_required' ? 'completed' : null;
+      return traits.takesCorrections && status === 'action_required' ? 'completed' : null;
   }
+}
+
+/**
+ * Whether a status change is announced (`privacy_request.status_changed`, PRODUCT §2.8): every
+ * change but none at all (an extension) and the worker's own retry (`processing` → `queued`;
+ * its claims, `queued` → `processing`, are not transitions of the lifecycle either).
+ */
+export function isAnnounced(from: string, to: string): boolean {
+  return from !== to && !(from === 'processing' && to === 'queued');
 }
 
 /** Retry delay after failed attempt `attempt` (1-based): 2^attempt seconds, at most 5 minutes, in ms. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(2 ** attempt, 300) * 1000;
+}
+
+/** How many systems a `status_reason` names before it says how many more there are. */
+export const NAMED_SYSTEMS = 5;
+
+/**
+ * Systems named in a `status_reason`: each key once, sorted, at most {@link NAMED_SYSTEMS},
+ * then "and N more" (a request fanned out to 1 000 systems keeps a short reason).
+ */
+export function namedSystems(keys: readonly string[]): string {
+  const unique = [...new Set(keys)].sort();
+  const shown = unique.slice(0, NAMED_SYSTEMS).join(', ');
+  return unique.length > NAMED_SYSTEMS ? `${shown} and ${unique.length - NAMED_SYSTEMS} more` : shown;
+}
+
+/** What a request whose own step is done becomes, from its tasks' statuses (PRODUCT §2.9). */
+export type TasksDecision =
+  { status: 'pending'; reason: string } | { status: 'completed' } | { status: 'failed'; reason: string };
+
+/**
+ * How a request ends once its own step is done, from its tasks' statuses alone (never their
+ * results): `pending` while any task is pending (the reason names the pending systems); else
+ * `failed` naming the systems whose task failed; else `completed` (every task completed or not
+ * applicable, or there is none).
+ */
+export function decideFromTasks(tasks: readonly { system_key: string; status: string }[]): TasksDecision {
+  const pending = tasks.filter((t) => t.status === 'pending').map((t) => t.system_key);
+  if (pending.length > 0) return { status: 'pending', reason: `waiting for data tasks: ${namedSystems(pending)}` };
+  const failed = tasks.filter((t) => t.status === 'failed').map((t) => t.system_key);
+  if (failed.length > 0) return { status: 'failed', reason: `data task failed in: ${namedSystems(failed)}` };
+  return { status: 'completed' };
 }

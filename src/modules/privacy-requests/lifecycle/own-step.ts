@@ -1,18 +1,16 @@
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../../lib/clock.js';
-import { stringifyYielding } from '../../../lib/yielding.js';
-import { recordAudit } from '../../audit/audit.repository.js';
-import { lockRequest } from '../privacy-request.repository.js';
-import { type PrivacyRequestRow } from '../../request-model/request-model.js';
-import { requestStatusChanged } from './request-events.js';
-import { retryDelayMs } from './lifecycle.fns.js';
-import { saveResultJson } from '../result.repository.js';
-import { fanOutTasks } from './task-fanout.js';
-import { afterOwnStep } from './request-end.js';
-import { closeTasksOfEndedRequest } from './task-closing.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import type { HandlerOutcome } from '../handlers/handler.types.js';
-import { finishAttempt } from './request-queue.repository.js';
-import { LeaseLost } from '../../../jobs/attempt-errors.js';
+import { LeaseLost } from '../privacy-request.errors.js';
+import { lockRequest } from '../privacy-request.repository.js';
+import { traitsOf } from '../request-types.js';
+import { saveResultJson } from '../result.repository.js';
+import { retryDelayMs } from './lifecycle.fns.js';
+import { afterOwnStep } from './request-end.js';
+import { extendLease } from './request-queue.repository.js';
+import { fanOutTasks } from './task-fanout.js';
+import { commitTransition } from './transition.js';
 
 /** An outcome's package and report as JSON text (`null` when absent), as `request_results` stores them. */
 export interface SerializedResult {
@@ -21,29 +19,19 @@ export interface SerializedResult {
 }
 
 /**
- * The outcome's package and report as JSON text, serialized in slices ({@link stringifyYielding})
- * with `pause` between them; both null unless `completed`.
- * @throws whatever `pause` throws (WorkerStopping when the worker stops).
- */
-export async function serializeOutcome(outcome: HandlerOutcome, pause: () => Promise<void>): Promise<SerializedResult> {
-  if (outcome.status !== 'completed') return { pkg: null, report: null };
-  const json = async (value: unknown) => (value === undefined ? null : ((await stringifyYielding(value, pause)) ?? null));
-  return { pkg: await json(outcome.package), report: await json(outcome.report) };
-}
-
-/**
- * How a worker records the end of an attempt on the request row (status, result, audit entry,
- * outbound event), each in the caller's unit of work and only while `owner` holds the lease.
+ * How the worker's attempts change a request (PRODUCT §2.3, §2.9), each in the caller's unit of
+ * work and only while `owner` holds the lease, through the lifecycle's one writer
+ * ({@link commitTransition}).
  *
  * @param deps.clock - the time of each record (`updated_at`, `completed_at`, audit `occurred_at`).
  * @param deps.owner - the worker's lease owner (`host:pid:random`).
  * @param deps.publicBaseUrl - the base of the links in `data_task.created` events.
  */
-export function createOutcomeRecorder(deps: { clock: Clock; owner: string; publicBaseUrl: string }) {
+export function createOwnStepRecorder(deps: { clock: Clock; owner: string; publicBaseUrl: string }) {
   const { clock, owner, publicBaseUrl } = deps;
 
   /**
-   * Records the outcome (status, result, audit) in `unit`, only while this worker holds the lease.
+   * Records the outcome of the request's own step (status, result, audit, events) in `unit`.
    * With `fanOut`, the request's data tasks are created first in the same unit (PRODUCT §2.9);
    * when the request has tasks (`fanOut` found systems, or `withTasks`), a completed own step
    * ends the request only once no task is pending ({@link recordWithTasks}).
@@ -60,30 +48,26 @@ export function createOutcomeRecorder(deps: { clock: Clock; owner: string; publi
     if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks)) return recordWithTasks(unit, request, result);
     const at = toTimestamp(clock());
     const done = outcome.status === 'completed';
-    const fields = done
-      ? { status: 'completed', completed_at: at, status_reason: null }
-      : { status: 'action_required', status_reason: outcome.reason };
-    if (!(await finishAttempt(unit.tx, request.id, owner, { ...fields, updated_at: at }))) throw new LeaseLost();
-    if (done) await saveResultJson(unit.tx, request.id, result.pkg, result.report, at);
-    recordAudit(unit, {
-      actor: 'worker',
-      requestId: request.id,
-      action: `privacy_request.${fields.status}`,
-      targetType: 'privacy_request',
-      targetId: request.id,
-      workspaceId: request.workspace_id,
-      details: { attempt: request.attempts },
-      occurredAt: at,
+    await commitTransition(unit, request, {
+      at,
+      leaseOwner: owner,
+      change: done
+        ? { status: 'completed', completed_at: at, status_reason: null }
+        : { status: 'action_required', status_reason: outcome.reason },
+      ...(done ? { result: { pkg: result.pkg, report: result.report, stored: 'saved' as const } } : {}),
+      audit: {
+        actor: 'worker',
+        action: `privacy_request.${done ? 'completed' : 'action_required'}`,
+        details: { attempt: request.attempts },
+      },
     });
-    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
   }
 
   /**
    * Records a completed own step of a request that has data tasks: under the request's row lock
    * (a task result waits for it, and this reads every result committed before), `completed` or
    * `failed` when no task is pending (the systems' part added to the result), else `processing`
-   * without a lease, which the claim skips until the last task result ends it
-   * (modules/data-systems/data-task-completion.ts).
+   * without a lease, which the claim skips until the last task result ends it (task-result.ts).
    * @throws LeaseLost when the request is no longer `processing` under this worker's lease.
    */
   async function recordWithTasks(unit: UnitOfWork, request: PrivacyRequestRow, result: SerializedResult): Promise<void> {
@@ -91,32 +75,29 @@ export function createOutcomeRecorder(deps: { clock: Clock; owner: string; publi
     if (held?.status !== 'processing' || held.lease_owner !== owner) throw new LeaseLost();
     const at = toTimestamp(clock());
     const next = await afterOwnStep(unit.tx, request, result, at);
-    const fields = { status: next.status, status_reason: next.status_reason, completed_at: next.completed_at, updated_at: at };
-    if (!(await finishAttempt(unit.tx, request.id, owner, fields))) throw new LeaseLost();
-    await saveResultJson(unit.tx, request.id, next.pkg, next.report, at);
-    // Waiting stays `processing`: no event until the request ends.
-    requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
-    recordAudit(unit, {
-      actor: 'worker',
-      requestId: request.id,
-      action: next.status === 'processing' ? 'privacy_request.awaiting_tasks' : `privacy_request.${next.status}`,
-      targetType: 'privacy_request',
-      targetId: request.id,
-      workspaceId: request.workspace_id,
-      // Without tasks the entry is the one a request without data systems always had.
-      details:
-        next.tasks === 0
-          ? { attempt: request.attempts }
-          : { attempt: request.attempts, tasks: next.tasks, ...(next.status_reason ? { reason: next.status_reason } : {}) },
-      occurredAt: at,
+    await commitTransition(unit, request, {
+      at,
+      leaseOwner: owner,
+      change: { status: next.status, status_reason: next.status_reason, completed_at: next.completed_at },
+      result: { pkg: next.pkg, report: next.report, stored: 'saved' },
+      audit: {
+        actor: 'worker',
+        // Waiting stays `processing`: no event until the request ends.
+        action: next.status === 'processing' ? 'privacy_request.awaiting_tasks' : `privacy_request.${next.status}`,
+        // Without tasks the entry is the one a request without data systems always had.
+        details:
+          next.tasks === 0
+            ? { attempt: request.attempts }
+            : { attempt: request.attempts, tasks: next.tasks, ...(next.status_reason ? { reason: next.status_reason } : {}) },
+      },
     });
   }
 
   /**
    * Records a failed attempt in `unit`: `queued` again after the backoff ({@link retryDelayMs}),
-   * or, when `final`, `failed` with its audit entry and event (a deletion's data tasks, which
-   * exist from its committed erasure step, are closed). Nothing is written when the lease is no
-   * longer this worker's.
+   * or, when `final`, `failed` with its audit entry and event (the data tasks of a type that
+   * erases, which exist from its committed erasure step, are closed). Nothing is written when the
+   * lease is no longer this worker's.
    *
    * @param failure.reason - the stored `status_reason` (no personal data: an error class name).
    * @param failure.final - true when the attempts are used up (`WORKER_MAX_ATTEMPTS`).
@@ -129,33 +110,42 @@ export function createOutcomeRecorder(deps: { clock: Clock; owner: string; publi
   ): Promise<void> {
     const { reason, final, now } = failure;
     const at = toTimestamp(now);
-    const { tx } = unit;
-    const fields = final
-      ? { status: 'failed', status_reason: reason }
-      : {
-          status: 'queued',
-          status_reason: reason,
-          next_attempt_at: toTimestamp(new Date(now.getTime() + retryDelayMs(request.attempts))),
-        };
-    if (!(await finishAttempt(tx, request.id, owner, { ...fields, updated_at: at }))) return;
-    // A deletion's tasks exist from its committed erasure step: nothing is asked of them any more.
-    if (final && request.request_type === 'deletion') await closeTasksOfEndedRequest(unit, request.id, 'worker', at);
-    if (final)
-      recordAudit(unit, {
-        actor: 'worker',
-        requestId: request.id,
-        action: 'privacy_request.failed',
-        targetType: 'privacy_request',
-        targetId: request.id,
-        workspaceId: request.workspace_id,
-        details: { attempts: request.attempts, reason },
-        occurredAt: at,
+    const retryAt = toTimestamp(new Date(now.getTime() + retryDelayMs(request.attempts)));
+    try {
+      await commitTransition(unit, request, {
+        at,
+        leaseOwner: owner,
+        change: final
+          ? { status: 'failed', status_reason: reason }
+          : { status: 'queued', status_reason: reason, next_attempt_at: retryAt },
+        ...(final && traitsOf(request.request_type).erases ? { closeTasksBy: 'worker' } : {}),
+        ...(final
+          ? { audit: { actor: 'worker', action: 'privacy_request.failed', details: { attempts: request.attempts, reason } } }
+          : {}),
       });
-    if (final) requestStatusChanged(unit, { ...request, ...fields }, request.status, at);
+    } catch (error) {
+      if (!(error instanceof LeaseLost)) throw error;
+    }
   }
 
-  return { record, recordFailure };
+  /**
+   * The first step of an erasure (worker/erasure-step): its report is stored in the unit that
+   * committed its effects, and the lease extended by `leaseMs`, while this worker holds it.
+   * @throws LeaseLost when it does not.
+   */
+  async function storeErasureReport(unit: UnitOfWork, request: PrivacyRequestRow, report: string | null, leaseMs: number) {
+    const until = toTimestamp(new Date(clock().getTime() + leaseMs));
+    if (!(await extendLease(unit.tx, request.id, owner, until))) throw new LeaseLost();
+    await saveResultJson(unit.tx, request.id, null, report, toTimestamp(clock()));
+  }
+
+  return {
+    record,
+    recordFailure,
+    storeErasureReport,
+    fanOutTasks: (unit: UnitOfWork, request: PrivacyRequestRow) => fanOutTasks(unit, request, clock(), publicBaseUrl),
+  };
 }
 
-/** A worker's outcome recorder ({@link createOutcomeRecorder}). */
-export type OutcomeRecorder = ReturnType<typeof createOutcomeRecorder>;
+/** A worker's outcome recorder ({@link createOwnStepRecorder}). */
+export type OwnStepRecorder = ReturnType<typeof createOwnStepRecorder>;

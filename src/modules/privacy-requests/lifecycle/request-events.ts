@@ -1,12 +1,12 @@
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { enqueueEvent } from '../../outbound-events/outbox.repository.js';
 import { redactSentMessagesAtCommit } from '../../outbound-events/message-log.repository.js';
+import { isFinal } from '../../request-model/request-model.js';
 import { toResource } from '../privacy-request.fns.js';
+import { traitsOf } from '../request-types.js';
+import { isAnnounced } from './lifecycle.fns.js';
 import type { NewRequestRow } from '../privacy-request.repository.js';
 import type { PrivacyRequestResource } from '../privacy-request.types.js';
-
-/** The statuses a request ends in. */
-const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'rejected', 'canceled']);
 
 /**
  * The outbound events a privacy request's changes send (PRODUCT §2.8), enqueued in the unit of
@@ -28,19 +28,18 @@ export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource):
 /**
  * `privacy_request.status_changed` (with `previous_status`) for a request whose status `unit`
  * changed from `previousStatus` to `row.status`, and `privacy_request.completed` when it is now
- * `completed`. Nothing when the status did not change (an extension). `occurredAt` is the
- * change's time (RFC 3339). The worker's own moves between `queued` and `processing` (claims,
- * retries) are not reported (docs/decisions.md, "Outbound events"). When a deletion ends, the
- * payloads of the messages already sent about it are redacted at commit.
+ * `completed`. Nothing for a change that is not announced ({@link isAnnounced}: an extension,
+ * the worker's retry; docs/decisions.md, "Outbound events"). `occurredAt` is the change's time
+ * (RFC 3339). When a request whose type erases ends, the payloads of the messages already sent
+ * about it (its tasks named the accounts it erased) are redacted at commit.
  */
 export function requestStatusChanged(unit: UnitOfWork, row: NewRequestRow, previousStatus: string, occurredAt: string): void {
-  if (row.status === previousStatus) return;
+  if (!isAnnounced(previousStatus, row.status)) return;
   const resource = toResource(row);
   const base = { workspaceId: row.workspace_id, occurredAt, requestId: row.id };
   enqueueEvent(unit, { ...base, type: 'privacy_request.status_changed', data: { ...resource, previous_status: previousStatus } });
   if (row.status === 'completed') enqueueEvent(unit, { ...base, type: 'privacy_request.completed', data: resource });
-  // A deletion that ends: what was sent about it (its tasks named the accounts it erased) is redacted.
-  if (row.request_type === 'deletion' && FINAL.has(row.status)) redactSentMessagesAtCommit(unit, row.id);
+  if (traitsOf(row.request_type).erases && isFinal(row.status)) redactSentMessagesAtCommit(unit, row.id);
 }
 
 /** `privacy_request.due_soon` or `privacy_request.overdue` for an open request, found by the deadline sweep. */

@@ -1,4 +1,5 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool, Updateable } from 'kysely';
+import type { PrivacyRequestTable } from '../../../db/tables/privacy-request.table.js';
 import type { Executor } from '../../../db/executor.js';
 import { skipLocked } from '../../../db/locking.js';
 import type { DB } from '../../../db/schema.js';
@@ -65,28 +66,23 @@ export async function extendLease(db: Executor, id: string, owner: string, lease
 
 /**
  * Ends an attempt: sets the new status (and fields) only while `owner` still holds the request
- * in `processing`. @returns false when it does not (lease lost, or canceled meanwhile).
+ * in `processing`, and clears the lease. @returns the request as stored, or undefined when the
+ * owner does not hold it (lease lost, or canceled meanwhile): nothing was written.
  */
 export async function finishAttempt(
   db: Executor,
   id: string,
   owner: string,
-  fields: {
-    status: string;
-    status_reason?: string | null;
-    completed_at?: string | null;
-    next_attempt_at?: string | null;
-    updated_at: string;
-  },
-): Promise<boolean> {
-  const result = await db
+  fields: Updateable<PrivacyRequestTable>,
+): Promise<PrivacyRequestRow | undefined> {
+  return db
     .updateTable('privacy_requests')
     .set({ ...fields, lease_owner: null, lease_expires_at: null })
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'processing')
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }
 
 /**

@@ -2,18 +2,19 @@ import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { toTimestamp } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { enqueueEvent } from '../../outbound-events/outbox.repository.js';
+import type { DataSystemRow } from '../../data-systems/data-system.repository.js';
+import { overlapCategories, taskDueAt } from '../../data-systems/data-task.fns.js';
+import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from '../../data-systems/data-task.repository.js';
+import { taskLocation } from '../../data-systems/data-task.resource.js';
+import type { SubjectIdentities } from '../../data-systems/executors/data-task-executor.js';
+import { executorOf } from '../../data-systems/executors/executors.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
 import { parseScope } from '../../subject-data/scope.fns.js';
 import { listLinkedIdentities } from '../../subjects/subject.repository.js';
-import type { DataSystemRow } from '../../data-systems/data-system.repository.js';
-import { overlapCategories, taskDueAt } from '../../data-systems/data-task.fns.js';
-import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from '../../data-systems/data-task.repository.js';
-import { taskLocation, toTaskResource } from '../../data-systems/data-task.resource.js';
 
 /** The identities a system needs to find the person: the requested one and the accounts linked to it. */
-async function subjectIdentities(unit: UnitOfWork, request: PrivacyRequestRow) {
+async function subjectIdentities(unit: UnitOfWork, request: PrivacyRequestRow): Promise<SubjectIdentities> {
   const subject = await resolveSubject(unit.tx, request);
   const linked = subject ? await listLinkedIdentities(unit.tx, subject.id) : [];
   return {
@@ -48,10 +49,10 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
  * The fan-out of a request to its workspace's data systems (PRODUCT §2.9), in the worker's unit
  * of work: one `pending` task per live system whose `request_types` include the request's type
  * and whose `categories` overlap its scope (both ways), each audited (`data_task.created`,
- * target `data_task`, the request id in `details`), and, for a system with an `endpoint_id`, a
- * `data_task.created` event to that endpoint only, carrying the task, the subject's identities
- * (the requested one and its linked accounts) and the links to report back under
- * `publicBaseUrl`. A task the request already has (a retried attempt) is not created again.
+ * target `data_task`, the request id in `details`) and announced by its system's executor
+ * (modules/data-systems/executors: a webhook system gets `data_task.created` at its own endpoint,
+ * with the subject's identities and the links to report back under `publicBaseUrl`). A task the
+ * request already has (a retried attempt) is not created again.
  *
  * @returns how many systems match (0: the request has no tasks, and nothing was read beyond the systems).
  */
@@ -67,11 +68,13 @@ export async function fanOutTasks(
   const matched = systems
     .map((system) => ({ system, categories: overlapCategories(JSON.parse(system.categories) as string[], scope) }))
     .filter((m) => m.categories.length > 0);
-  let identities: Awaited<ReturnType<typeof subjectIdentities>> | null = null;
+  let identities: Promise<SubjectIdentities> | null = null;
   const at = toTimestamp(now);
+  const base = publicBaseUrl.replace(/\/+$/, '');
   for (const { system, categories } of matched) {
     const task = newTask(request, system, categories, now);
     if (!(await insertTaskUnlessPresent(unit.tx, task))) continue;
+    const executor = executorOf(system);
     recordAudit(unit, {
       actor: 'worker',
       requestId: request.id,
@@ -79,30 +82,15 @@ export async function fanOutTasks(
       targetType: 'data_task',
       targetId: task.id,
       workspaceId: task.workspace_id,
-      details: {
-        request_id: request.id,
-        system_key: system.key,
-        categories,
-        due_at: task.due_at,
-        manual: system.endpoint_id === null,
-      },
+      details: { request_id: request.id, system_key: system.key, categories, due_at: task.due_at, manual: executor.manual },
       occurredAt: at,
     });
-    if (system.endpoint_id === null) continue;
-    identities ??= await subjectIdentities(unit, request);
-    const base = publicBaseUrl.replace(/\/+$/, '');
-    enqueueEvent(unit, {
-      workspaceId: task.workspace_id,
-      type: 'data_task.created',
-      endpointId: system.endpoint_id,
-      // An erasure of the subject redacts the messages about its requests (outbound-events).
-      requestId: request.id,
-      occurredAt: at,
-      data: {
-        task: toTaskResource(task, at),
-        ...identities,
-        links: { task: `${base}${taskLocation(task.id)}`, result: `${base}${taskLocation(task.id)}/result` },
-      },
+    await executor.announce(unit, {
+      task,
+      system,
+      identities: () => (identities ??= subjectIdentities(unit, request)),
+      links: { task: `${base}${taskLocation(task.id)}`, result: `${base}${taskLocation(task.id)}/result` },
+      at,
     });
   }
   return matched.length;

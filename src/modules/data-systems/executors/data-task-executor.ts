@@ -1,0 +1,48 @@
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import type { DataSystemRow } from '../data-system.repository.js';
+import type { DataTaskRow } from '../data-task.repository.js';
+import type { TaskResultInput } from '../data-task-result.fns.js';
+
+/**
+ * The identities a system needs to find the person (PRODUCT §2.9): the requested one, the
+ * identity-provider subject it resolved to (when that differs) and the accounts linked to it.
+ */
+export interface SubjectIdentities {
+  subject: { subject_provider: string; subject_id: string };
+  idp_subject?: { subject_provider: string; subject_id: string };
+  linked_accounts: { provider: string; account_id: string; login: string | null }[];
+}
+
+/** What an executor gets when a task is created for its system, in the unit that creates it. */
+export interface TaskCreation {
+  task: DataTaskRow;
+  system: DataSystemRow;
+  /** The subject's identities (read once per request, and only when an executor asks). */
+  identities(): Promise<SubjectIdentities>;
+  /** Absolute URLs of the task and of its result (under `PUBLIC_BASE_URL`). */
+  links: { task: string; result: string };
+  /** When the task was created (RFC 3339 UTC). */
+  at: string;
+}
+
+/**
+ * How a kind of data system gets its tasks done (PRODUCT §2.9, §2.14). Every kind is told of a
+ * new task in the unit that creates it ({@link DataTaskExecutor.announce}); a kind the service
+ * runs itself (a database connector) also has {@link DataTaskExecutor.run}, which the worker
+ * calls outside any transaction and whose answer is recorded as the task's result, exactly as a
+ * system's own `POST /api/v1/data-tasks/{id}/result` would be.
+ */
+export interface DataTaskExecutor {
+  /** True when an operator answers the task in the console (audited as `manual`). */
+  readonly manual: boolean;
+  /**
+   * Tells the system of its new task, in the unit that creates it (nothing is sent if that rolls
+   * back): a webhook system gets `data_task.created` at its endpoint; a manual one nothing.
+   */
+  announce(unit: UnitOfWork, creation: TaskCreation): Promise<void>;
+  /**
+   * Does the task in-process and answers it (a connector); absent when the system (or an
+   * operator) answers through the API. @throws when the attempt failed (retried with backoff).
+   */
+  run?(task: DataTaskRow, system: DataSystemRow): Promise<TaskResultInput>;
+}

@@ -1,0 +1,30 @@
+import type { OperatorAction } from './lifecycle/lifecycle.fns.js';
+
+/** The request does not exist, or not in the caller's workspaces (404). */
+export class RequestNotFoundError extends Error {}
+
+/** The action is not allowed in the request's current status (409). */
+export class InvalidTransitionError extends Error {
+  constructor(
+    readonly action: OperatorAction,
+    readonly status: string,
+  ) {
+    super(`cannot ${action} a request in status ${status}`);
+  }
+}
+
+/**
+ * Separation of duties: the principal that filed a request may not approve it (403). Only a
+ * request whose filer is unknown (`filed_by` null, docs/decisions.md) can be approved by anyone.
+ */
+export class SelfApprovalError extends Error {
+  constructor() {
+    super('the principal that filed a request cannot approve it');
+  }
+}
+
+/**
+ * A worker's write found the request no longer `processing` under its lease (another worker took
+ * over, or an operator canceled it): nothing was written, the unit rolls back.
+ */
+export class LeaseLost extends Error {}
