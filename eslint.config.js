@@ -16,6 +16,59 @@ export default tseslint.config(
     files: ['src/db/migrations/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // Layers (docs/development.md, "Layers"; test/architecture/import-graph.test.ts checks the
+  // whole graph, these say it where the import is written).
+  {
+    files: ['src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/jobs/**', '**/webhooks/**', '**/cli/**', '**/services.js', '**/app.js', '**/server.js'],
+              message: 'The domain imports nothing above it: transport, jobs and the composition root call it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/modules/**/*.ts'],
+    ignores: ['src/modules/privacy-requests/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/jobs/**', '**/webhooks/**', '**/cli/**', '**/services.js', '**/app.js', '**/server.js'],
+              message: 'The domain imports nothing above it: transport, jobs and the composition root call it.',
+            },
+            {
+              group: ['**/privacy-requests/**'],
+              message:
+                'Modules below the request lifecycle do not import it; name a request through modules/request-model (a shared leaf).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/db/**/*.ts', 'src/lib/**/*.ts', 'src/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/modules/**', '**/http/**', '**/jobs/**'], message: 'db, lib and config are below every module.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' } },

@@ -8,7 +8,7 @@ import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
 import type { HandlerOutcome, RequestHandler } from '../modules/privacy-requests/handlers/handler.types.js';
 import { nextTurn } from '../lib/yielding.js';
-import { claimNext, extendLease, releaseClaim } from '../modules/privacy-requests/lifecycle/request-queue.repository.js';
+import { claimNext, extendLease, releaseClaim } from '../modules/privacy-requests/lifecycle/request-state.repository.js';
 import { createOwnStepRecorder } from '../modules/privacy-requests/lifecycle/own-step.js';
 import { LeaseLost } from '../modules/privacy-requests/privacy-request.errors.js';
 import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';

@@ -1,8 +1,6 @@
-import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import type { PrivacyRequestTable } from '../../db/tables/privacy-request.table.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** A request as filed: every column but those later steps set (the deadline sweep's marks). */
@@ -72,16 +70,4 @@ export async function findIdByClientRequestId(
 /** The request, locked for this transaction (PostgreSQL `FOR UPDATE`), or undefined. */
 export async function lockRequest(tx: Executor, id: string): Promise<PrivacyRequestRow | undefined> {
   return forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
-}
-
-/**
- * Sets `fields` on the request and returns it as stored.
- * @throws NoResultError when there is no such request.
- */
-export async function updateRequest(
-  tx: Executor,
-  id: string,
-  fields: Updateable<PrivacyRequestTable>,
-): Promise<PrivacyRequestRow> {
-  return tx.updateTable('privacy_requests').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

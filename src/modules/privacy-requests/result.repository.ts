@@ -1,27 +1,5 @@
 import type { Executor } from '../../db/executor.js';
 
-/** Stores (or replaces) what processing a request produced. */
-export async function saveResult(db: Executor, requestId: string, pkg: unknown, report: unknown, at: string): Promise<void> {
-  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-  await saveResultJson(db, requestId, json(pkg), json(report), at);
-}
-
-/** {@link saveResult} with the package and report already serialized (null: none). */
-export async function saveResultJson(
-  db: Executor,
-  requestId: string,
-  pkg: string | null,
-  report: string | null,
-  at: string,
-): Promise<void> {
-  const row = { request_id: requestId, package: pkg, report, created_at: at };
-  await db
-    .insertInto('request_results')
-    .values(row)
-    .onConflict((oc) => oc.column('request_id').doUpdateSet({ package: row.package, report: row.report, created_at: at }))
-    .execute();
-}
-
 /** What processing a request produced, or undefined. */
 export async function findResult(db: Executor, requestId: string) {
   return db.selectFrom('request_results').selectAll().where('request_id', '=', requestId).executeTakeFirst();
@@ -61,23 +39,4 @@ export async function deleteDuePackages(db: Executor, now: string, limit: number
     .where('request_id', 'in', due)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/**
- * Replaces a request's stored package and report when it completes after its data tasks
- * (PRODUCT §2.9: the systems' part added), as produced at `at`: its package expiry is computed
- * again by the retention sweeper from that time.
- */
-export async function replaceResultAtCompletion(
-  db: Executor,
-  requestId: string,
-  pkg: string | null,
-  report: string | null,
-  at: string,
-): Promise<void> {
-  await db
-    .updateTable('request_results')
-    .set({ package: pkg, report, created_at: at, package_expires_at: null })
-    .where('request_id', '=', requestId)
-    .execute();
 }

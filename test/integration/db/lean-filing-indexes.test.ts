@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Database } from '../../../src/db/database.js';
-import { claimNext } from '../../../src/modules/privacy-requests/lifecycle/request-queue.repository.js';
+import { claimNext } from '../../../src/modules/privacy-requests/lifecycle/request-state.repository.js';
 import { listAuditEvents } from '../../../src/modules/audit/audit-read.repository.js';
 import { dialects } from '../../helpers/databases.js';
 import { openSeededDatabase, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';

@@ -12,7 +12,7 @@ import {
   claimNext,
   extendLease,
   finishAttempt,
-} from '../../../src/modules/privacy-requests/lifecycle/request-queue.repository.js';
+} from '../../../src/modules/privacy-requests/lifecycle/request-state.repository.js';
 import { dialects } from '../../helpers/databases.js';
 import {
   auditOf,

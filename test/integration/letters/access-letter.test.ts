@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LETTER_CSP } from '../../../src/http/letters/letter-style.js';
-import { saveResultJson } from '../../../src/modules/privacy-requests/result.repository.js';
+import { saveResultJson } from '../../../src/modules/privacy-requests/lifecycle/request-state.repository.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import {

@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
-import { saveResult } from '../../../src/modules/privacy-requests/result.repository.js';
+import { saveResult } from '../../../src/modules/privacy-requests/lifecycle/request-state.repository.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { findInFiles, findInTables, tableNames } from '../../helpers/storage-scan.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import {
   addSources,
@@ -21,41 +20,6 @@ import {
   type Sources,
   unique,
 } from '../../helpers/subject-data.js';
-
-/** Every table of the current database (SQLite schema, or the connection's PostgreSQL schema). */
-async function tableNames(t: TestApp): Promise<string[]> {
-  const db = t.services.database.db;
-  const query =
-    t.services.database.dialect === 'sqlite'
-      ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
-      : sql<{
-          name: string;
-        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`;
-  return (await query.execute(db)).rows.map((r) => r.name);
-}
-
-/** `table.column` of every value in the database that contains one of `needles`. */
-async function findInTables(t: TestApp, needles: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
-  for (const table of await tableNames(t)) {
-    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.services.database.db)).rows;
-    for (const row of rows)
-      for (const [column, value] of Object.entries(row))
-        for (const needle of needles) if (String(value).includes(needle)) found.push(`${table}.${column}: ${needle}`);
-  }
-  return found;
-}
-
-/** The needles found in the raw bytes of the SQLite file and its `-wal` (UTF-8). */
-function findInFiles(path: string, needles: readonly string[]): string[] {
-  const found: string[] = [];
-  for (const file of [path, `${path}-wal`]) {
-    if (!existsSync(file)) continue;
-    const bytes = readFileSync(file);
-    for (const needle of needles) if (bytes.includes(Buffer.from(needle, 'utf8'))) found.push(`${file}: ${needle}`);
-  }
-  return found;
-}
 
 for (const dialect of dialects()) {
   describe(`erasure leaves no copy (${dialect.name})`, () => {

@@ -5,10 +5,10 @@ import type { HandlerOutcome } from '../handlers/handler.types.js';
 import { LeaseLost } from '../privacy-request.errors.js';
 import { lockRequest } from '../privacy-request.repository.js';
 import { traitsOf } from '../request-types.js';
-import { saveResultJson } from '../result.repository.js';
+import { saveResultJson } from './request-state.repository.js';
 import { retryDelayMs } from './lifecycle.fns.js';
 import { afterOwnStep } from './request-end.js';
-import { extendLease } from './request-queue.repository.js';
+import { extendLease } from './request-state.repository.js';
 import { fanOutTasks } from './task-fanout.js';
 import { commitTransition } from './transition.js';
 

@@ -4,10 +4,10 @@ import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repository.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { LeaseLost } from '../privacy-request.errors.js';
-import { updateRequest } from '../privacy-request.repository.js';
-import { replaceResultAtCompletion, saveResultJson } from '../result.repository.js';
+import { updateRequest } from './request-state.repository.js';
+import { replaceResultAtCompletion, saveResultJson } from './request-state.repository.js';
 import { requestStatusChanged } from './request-events.js';
-import { finishAttempt } from './request-queue.repository.js';
+import { finishAttempt } from './request-state.repository.js';
 import { closeTasksOfEndedRequest } from './task-closing.js';
 
 /** Columns a transition may set (`updated_at` is the transition's own time). */

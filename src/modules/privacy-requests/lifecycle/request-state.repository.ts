@@ -5,6 +5,12 @@ import { skipLocked } from '../../../db/locking.js';
 import type { DB } from '../../../db/schema.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 
+/*
+ * Every write of a request's state: its status and lease (the queue's claims, the end of an
+ * attempt, a transition) and its result. Called by the lifecycle (transition.ts, own-step.ts) and
+ * the worker's claim loop; nothing else writes these columns (test/unit/architecture.test.ts).
+ */
+
 /**
  * The oldest request matching `where`, through the (status, id) index in id order. On PostgreSQL
  * the row is taken `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same request.
@@ -106,4 +112,57 @@ export async function releaseClaim(db: Executor, id: string, owner: string, at: 
     .where('status', '=', 'processing')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Sets `fields` on the request and returns it as stored.
+ * @throws NoResultError when there is no such request.
+ */
+export async function updateRequest(
+  tx: Executor,
+  id: string,
+  fields: Updateable<PrivacyRequestTable>,
+): Promise<PrivacyRequestRow> {
+  return tx.updateTable('privacy_requests').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Stores (or replaces) what processing a request produced. */
+export async function saveResult(db: Executor, requestId: string, pkg: unknown, report: unknown, at: string): Promise<void> {
+  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  await saveResultJson(db, requestId, json(pkg), json(report), at);
+}
+
+/** {@link saveResult} with the package and report already serialized (null: none). */
+export async function saveResultJson(
+  db: Executor,
+  requestId: string,
+  pkg: string | null,
+  report: string | null,
+  at: string,
+): Promise<void> {
+  const row = { request_id: requestId, package: pkg, report, created_at: at };
+  await db
+    .insertInto('request_results')
+    .values(row)
+    .onConflict((oc) => oc.column('request_id').doUpdateSet({ package: row.package, report: row.report, created_at: at }))
+    .execute();
+}
+
+/**
+ * Replaces a request's stored package and report when it completes after its data tasks
+ * (PRODUCT §2.9: the systems' part added), as produced at `at`: its package expiry is computed
+ * again by the retention sweeper from that time.
+ */
+export async function replaceResultAtCompletion(
+  db: Executor,
+  requestId: string,
+  pkg: string | null,
+  report: string | null,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('request_results')
+    .set({ package: pkg, report, created_at: at, package_expires_at: null })
+    .where('request_id', '=', requestId)
+    .execute();
 }
