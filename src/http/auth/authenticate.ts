@@ -73,3 +73,17 @@ function admit(request: FastifyRequest, principal: Principal | null): HttpError 
 export function assertWorkspace(request: FastifyRequest, workspaceId: string): void {
   if (!coversWorkspace(request.principal, workspaceId)) throw errors.workspaceForbidden();
 }
+
+/**
+ * The workspaces a list covers: the one named (403 unless the caller may read it), else every
+ * workspace of the caller (`'*'` for all). The one way every list route scopes itself.
+ * @throws HttpError 403 for a named workspace outside the caller's.
+ */
+export function listedWorkspaces(request: FastifyRequest, named: string | undefined): readonly string[] | '*' {
+  if (named) {
+    assertWorkspace(request, named);
+    return [named];
+  }
+  const { workspaces } = request.principal;
+  return workspaces === '*' ? '*' : [...workspaces];
+}

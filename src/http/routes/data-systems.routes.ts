@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
-import { assertWorkspace } from '../auth/authenticate.js';
+import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
@@ -55,10 +55,7 @@ export async function dataSystemRoutes(app: FastifyInstance, opts: { services: {
     '',
     { config, schema: { ...base, querystring: S.DataSystemListQuery, response: withErrors({ 200: S.DataSystemList }) } },
     async (request) => {
-      const { workspace_id } = request.query;
-      if (workspace_id) assertWorkspace(request, workspace_id);
-      const { workspaces } = request.principal;
-      return { items: await dataSystems.list(workspace_id ? [workspace_id] : workspaces === '*' ? '*' : [...workspaces]) };
+      return { items: await dataSystems.list(listedWorkspaces(request, request.query.workspace_id)) };
     },
   );
 

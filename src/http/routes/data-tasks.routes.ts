@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DataTaskService } from '../../modules/data-systems/data-task.service.js';
 import type { TaskResults } from '../../modules/privacy-requests/lifecycle/task-result.js';
-import { assertWorkspace } from '../auth/authenticate.js';
+import { listedWorkspaces } from '../auth/authenticate.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
 
@@ -25,11 +25,9 @@ export async function dataTaskRoutes(
     { config: read, schema: { ...base, querystring: S.ListDataTasksQuery, response: withErrors({ 200: S.DataTaskPage }) } },
     async (request) => {
       const { workspace_id, limit, ...filters } = request.query;
-      if (workspace_id) assertWorkspace(request, workspace_id);
-      const { workspaces } = request.principal;
       return dataTasks.list(request.principal, {
         ...filters,
-        workspaces: workspace_id ? [workspace_id] : workspaces === '*' ? '*' : [...workspaces],
+        workspaces: listedWorkspaces(request, workspace_id),
         limit: limit ?? DEFAULT_PAGE_LIMIT,
       });
     },

@@ -4,7 +4,7 @@ import { IntegrationInputError, NamespaceTakenError } from '../../modules/integr
 import type { CreateIntegrationInput } from '../../modules/integrations/integration.types.js';
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { IntegrationService } from '../../modules/integrations/integration.service.js';
-import { assertWorkspace } from '../auth/authenticate.js';
+import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import type { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -55,14 +55,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
       schema: { ...base, querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) },
     },
     async (request) => {
-      const { workspace_id } = request.query;
-      if (workspace_id) assertWorkspace(request, workspace_id);
-      const scope = workspace_id
-        ? [workspace_id]
-        : request.principal.workspaces === '*'
-          ? '*'
-          : [...request.principal.workspaces];
-      return { items: await integrations.list(scope) };
+      return { items: await integrations.list(listedWorkspaces(request, request.query.workspace_id)) };
     },
   );
 

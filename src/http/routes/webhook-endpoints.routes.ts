@@ -4,7 +4,7 @@ import { ForbiddenDestinationError } from '../../modules/outbound-events/address
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { MessageLogService } from '../../modules/outbound-events/message-log.service.js';
 import type { WebhookEndpointService } from '../../modules/outbound-events/webhook-endpoint.service.js';
-import { assertWorkspace } from '../auth/authenticate.js';
+import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/webhook-endpoint.schemas.js';
@@ -53,10 +53,7 @@ export async function webhookEndpointRoutes(
     '',
     { config, schema: { ...base, querystring: S.EndpointListQuery, response: withErrors({ 200: S.EndpointList }) } },
     async (request) => {
-      const { workspace_id } = request.query;
-      if (workspace_id) assertWorkspace(request, workspace_id);
-      const { workspaces } = request.principal;
-      return { items: await webhookEndpoints.list(workspace_id ? [workspace_id] : workspaces === '*' ? '*' : [...workspaces]) };
+      return { items: await webhookEndpoints.list(listedWorkspaces(request, request.query.workspace_id)) };
     },
   );
 

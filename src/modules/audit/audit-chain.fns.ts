@@ -1,24 +1,19 @@
 import { createHash } from 'node:crypto';
+import type { AuditEventTable } from '../../db/tables/audit.table.js';
 
 /** The `prev_hash` of the first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The fields of an entry that its hash covers. */
-export interface ChainedFields {
-  seq: number;
-  occurred_at: string;
-  actor: string;
-  action: string;
-  target_type: string;
-  target_id: string;
-  workspace_id: string | null;
-  /** The stored JSON text, exactly. */
-  details: string;
-  /** The actor's name (entries written since 2026-11-24); null or absent on earlier entries. */
-  actor_name?: string | null;
-  /** The privacy request the entry belongs to; hashed only with an `actor_name`. */
-  request_id?: string | null;
-}
+/**
+ * The fields of an entry that its hash covers (the stored columns; `details` the stored JSON
+ * text, exactly). `actor_name` (entries written since 2026-11-24) is null or absent on earlier
+ * entries; `request_id` is hashed only with an `actor_name`.
+ */
+export type ChainedFields = Pick<
+  AuditEventTable,
+  'seq' | 'occurred_at' | 'actor' | 'action' | 'target_type' | 'target_id' | 'workspace_id' | 'details'
+> &
+  Partial<Pick<AuditEventTable, 'actor_name' | 'request_id'>>;
 
 /**
  * An entry's hash: SHA-256 (hex) of `prev_hash + "\n" + JSON([seq, occurred_at, actor, action,

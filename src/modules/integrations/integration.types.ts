@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { IntegrationTable } from '../../db/tables/integration.table.js';
 /** Webhook sources (PRODUCT.md §2.5). */
 export const INTEGRATION_KINDS = ['github', 'gitlab', 'identity'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
@@ -16,18 +18,11 @@ export interface CreateIntegrationInput {
   secret: string;
 }
 
-/** An integration as the API shows it: never the secret. */
-export interface IntegrationResource {
-  id: string;
-  kind: string;
-  workspace_id: string;
-  namespace: string | null;
-  format: string | null;
-  subject_provider: string | null;
-  created_at: string;
+/** An integration as the API shows it: its stored fields but never a secret (hash or ciphertext). */
+export type IntegrationResource = Omit<Selectable<IntegrationTable>, 'secret_hash' | 'secret_ciphertext'> & {
   /** Where the source should deliver (path on this service; for identity with `?integration=<id>`). */
   webhook_path: string;
-}
+};
 
 /** The webhook path of each kind (PRODUCT.md §2.6). */
 export const WEBHOOK_PATHS: Record<IntegrationKind, string> = {

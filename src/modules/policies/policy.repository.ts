@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { PolicyLayerTable } from '../../db/tables/policy.table.js';
+import type { PolicyLayerTable, PolicyLayerVersionTable } from '../../db/tables/policy.table.js';
 
 export type PolicyLayerRow = Selectable<PolicyLayerTable>;
 
@@ -36,17 +36,7 @@ export async function latestLayerVersion(db: Executor, workspaceId: string, repo
 }
 
 /** Records a version (settings null for a deletion). The primary key makes a concurrent duplicate fail. */
-export async function insertLayerVersion(
-  db: Executor,
-  row: {
-    workspace_id: string;
-    repository: string;
-    version: number;
-    settings: string | null;
-    changed_at: string;
-    changed_by: string;
-  },
-): Promise<void> {
+export async function insertLayerVersion(db: Executor, row: Insertable<PolicyLayerVersionTable>): Promise<void> {
   await db.insertInto('policy_layer_versions').values(row).execute();
 }
 

@@ -58,15 +58,18 @@ export async function claimNext(
     .executeTakeFirst();
 }
 
-/** Extends the lease while the owner still holds it. @returns false when the lease was lost. */
-export async function extendLease(db: Executor, id: string, owner: string, leaseUntil: string): Promise<boolean> {
-  const result = await db
+/** An update of request `id` that applies only while `owner` holds it in `processing` (its lease). */
+function whileHeld(db: Executor, id: string, owner: string) {
+  return db
     .updateTable('privacy_requests')
-    .set({ lease_expires_at: leaseUntil })
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
-    .executeTakeFirst();
+    .where('status', '=', 'processing');
+}
+
+/** Extends the lease while the owner still holds it. @returns false when the lease was lost. */
+export async function extendLease(db: Executor, id: string, owner: string, leaseUntil: string): Promise<boolean> {
+  const result = await whileHeld(db, id, owner).set({ lease_expires_at: leaseUntil }).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -81,12 +84,8 @@ export async function finishAttempt(
   owner: string,
   fields: Updateable<PrivacyRequestTable>,
 ): Promise<PrivacyRequestRow | undefined> {
-  return db
-    .updateTable('privacy_requests')
+  return whileHeld(db, id, owner)
     .set({ ...fields, lease_owner: null, lease_expires_at: null })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
     .returningAll()
     .executeTakeFirst();
 }
@@ -98,8 +97,7 @@ export async function finishAttempt(
  * @returns false when it does not.
  */
 export async function releaseClaim(db: Executor, id: string, owner: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('privacy_requests')
+  const result = await whileHeld(db, id, owner)
     .set((eb) => ({
       status: 'queued',
       lease_owner: null,
@@ -107,9 +105,6 @@ export async function releaseClaim(db: Executor, id: string, owner: string, at: 
       attempts: eb('attempts', '-', 1),
       updated_at: at,
     }))
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
