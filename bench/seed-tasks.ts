@@ -57,6 +57,7 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
           client_request_id: `bench-task-${runId}-${start + i}`,
           intake_ref: `bench://${runId}/task/${start + i}`,
           regulation: 'gdpr',
+          received_at: now,
           status: 'processing',
           status_reason: 'waiting for data tasks: crm',
           created_at: now,

@@ -22,6 +22,7 @@ import { timeoutOptions } from './http/protection/timeouts.js';
 import { registerOperationDocs } from './http/openapi/document.js';
 import { registerJsonBodyParser } from './http/validation/json-body-parser.js';
 import { type RouteSchemas, validateRequest } from './http/validation/validate-request.js';
+import type { Clock } from './lib/clock.js';
 import { loggerOptions } from './logger.js';
 import { type ConsoleOidcConfig, PROTECTION_DEFAULTS, type ProtectionConfig } from './config.js';
 import type { Metrics } from './metrics.js';
@@ -52,12 +53,12 @@ export interface AppDeps {
   metricsToken?: string | null;
 }
 
-function registerValidation(app: FastifyInstance): void {
+function registerValidation(app: FastifyInstance, clock: Clock): void {
   // Fastify's Ajv stops at the first failing part and coerces types; the contract (PRODUCT.md
   // §2.1) wants every error at once, Pydantic-shaped, so the route schemas are checked here.
   app.setValidatorCompiler(() => () => true);
   app.addHook('preValidation', (request, _reply, done) => {
-    validateRequest(request, request.routeOptions.schema as RouteSchemas | undefined);
+    validateRequest(request, request.routeOptions.schema as RouteSchemas | undefined, clock().getTime());
     done();
   });
 }
@@ -110,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   await registerRateLimits(app, { perToken: protection.rateLimitPerToken, perSource: protection.rateLimitPerSource });
   registerJsonBodyParser(app);
-  registerValidation(app);
+  registerValidation(app, deps.services.clock);
   registerMetrics(app, deps.metrics);
   await registerOpenApi(app);
   await app.register(operationsRoutes, {

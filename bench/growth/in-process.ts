@@ -110,6 +110,7 @@ function deletionRow(subjectId: string): NewRequestRow {
     regulation: 'gdpr',
     status: 'processing',
     status_reason: null,
+    received_at: now,
     created_at: now,
     due_at: now,
     extended_due_at: null,

@@ -94,6 +94,7 @@ function requestRow(plan: SeedPlan, i: number, random: () => number, now: number
     regulation: 'gdpr',
     status: st,
     status_reason: st === 'rejected' || st === 'canceled' ? 'seeded' : st === 'failed' ? 'attempt 5 failed: Error' : null,
+    received_at: at(created),
     created_at: at(created),
     due_at: at(addCalendarMonths(new Date(created), 1).getTime()),
     extended_due_at: null,

@@ -27,7 +27,9 @@ Run:  python3 scripts/pydantic-golden/generate.py
 
 from __future__ import annotations
 
+import datetime
 import email.message
+import re
 import json
 import sys
 from pathlib import Path
@@ -89,8 +91,34 @@ ScopeKey = Annotated[
 ]
 
 
+# src/http/schemas/common.schemas.ts RFC3339_PATTERN, the same text.
+RFC3339_PATTERN = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):"
+                   r"[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$")
+
+
+def _received_at(value: str) -> str:
+    """`received_at` (PRODUCT §2.13): a real calendar day, not in the future, at most 365 days
+    ago. A field validator raising ValueError, as a FastAPI service would write it."""
+    year, month, day = (int(part) for part in value[:10].split("-"))
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        raise ValueError("not a real calendar day") from None
+    # fromisoformat (3.11) takes at most 6 fraction digits: the comparison needs no more.
+    fraction = re.match(r"^(.*T[0-9:]{8})(\.[0-9]+)?(.*)$", value)
+    assert fraction is not None  # the pattern has passed
+    head, digits, offset = fraction.group(1), (fraction.group(2) or ".0")[1:], fraction.group(3)
+    at = datetime.datetime.fromisoformat(f"{head}.{digits[:6].ljust(6, '0')}{offset.replace('Z', '+00:00')}")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    if at > now:
+        raise ValueError("received_at is in the future")
+    if at < now - datetime.timedelta(days=365):
+        raise ValueError("received_at is more than 365 days ago")
+    return value
+
+
 class CreatePrivacyRequest(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
 
     request_type: Str(pattern=r"^(access|export|correction|deletion)$")
     scope: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
@@ -99,6 +127,7 @@ class CreatePrivacyRequest(BaseModel):
     workspace_id: Str(min_length=1, max_length=200)
     client_request_id: Str(min_length=8, max_length=200)
     intake_ref: Str(min_length=1, max_length=1100)
+    received_at: Annotated[str, Field(pattern=RFC3339_PATTERN), NoNul, AfterValidator(_received_at)] = None
 
 
 class _Inherit:
@@ -213,9 +242,6 @@ class Param:
         self.default = default
 
 
-# src/http/schemas/privacy-request.schemas.ts RFC3339_PATTERN, the same text.
-RFC3339_PATTERN = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):"
-                   r"[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$")
 
 ROUTES: dict[str, dict[str, Any]] = {
     "create": {
@@ -346,6 +372,9 @@ def jsonable(obj: Any) -> Any:
         return [jsonable(v) for v in obj]
     if isinstance(obj, bytes):
         return obj.decode()
+    if isinstance(obj, BaseException):
+        # jsonable_encoder: dict(obj) fails, then vars(obj): a ValueError in ctx renders as {}.
+        return jsonable(vars(obj))
     raise TypeError(f"unexpected value in error: {obj!r}")
 
 
@@ -617,6 +646,20 @@ def build_create_cases() -> None:
     create("subject_id array", c(subject_id=["583231"]))
     create("subject_id object", c(subject_id={"id": "583231"}))
     create("workspace_id whitespace only is long enough", c(workspace_id=" "))
+
+    # ---- received_at (PRODUCT §2.13): only dates far from any day the tests run on, so the
+    # goldens stay true (a valid received_at is checked by the filing tests, against the clock)
+    create("received_at in the far future", c(received_at="2999-01-01T00:00:00Z"))
+    create("received_at years ago (more than 365 days)", c(received_at="2001-02-03T04:05:06.789+02:00"))
+    create("received_at not a real day", c(received_at="2026-02-30T10:00:00Z"))
+    create("received_at a date without a time", c(received_at="2026-11-20"))
+    create("received_at without an offset", c(received_at="2026-11-20T10:00:00"))
+    create("received_at a number (epoch seconds)", c(received_at=1763632800))
+    create("received_at null", c(received_at=None))
+    create("received_at empty", c(received_at=""))
+    create("received_at with a NUL", c(received_at="2999-01-01T00:00:00Z\u0000"))
+    create("received_at in the future and subject_id missing: both, in field order",
+           c(subject_id=DROP, received_at="2999-12-31T23:59:59.999999999Z"))
 
     # ---- NUL (U+0000): refused in every string after its own constraints (PostgreSQL text)
     create("subject_id with a NUL", c(subject_id="5832\u000031"))

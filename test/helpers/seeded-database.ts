@@ -61,6 +61,7 @@ export function requestRow(i: number, fields: Partial<SeededRequest> = {}): Seed
     intake_ref: 'r',
     regulation: 'gdpr',
     status: 'queued',
+    received_at: createdAt,
     created_at: createdAt,
     due_at: '2026-02-01T00:00:00.000Z',
     updated_at: createdAt,

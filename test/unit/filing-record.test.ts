@@ -19,6 +19,7 @@ const request: PrivacyRequestResource = {
   client_request_id: 'client-0001',
   intake_ref: 'ticket 1',
   regulation: 'GDPR',
+  received_at: '2026-11-20T00:00:00.000Z',
   created_at: '2026-11-24T00:00:00.000Z',
   due_at: '2026-12-24T00:00:00.000Z',
   extended_due_at: null,

@@ -3226,6 +3226,11 @@ export interface operations {
                             links: {
                                 self: string;
                             };
+                            /**
+                             * Format: date-time
+                             * @description When the controller received the request; deadlines count from it
+                             */
+                            received_at: string;
                             /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                             regulation: string;
                             /** @enum {string} */
@@ -3321,6 +3326,8 @@ export interface operations {
                 "application/json": {
                     client_request_id: string;
                     intake_ref: string;
+                    /** @description When the controller received the request (RFC 3339; not in the future, at most 365 days ago); deadlines count from it. Default: now. */
+                    received_at?: string;
                     request_type: string;
                     scope: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
                     subject_id: string;
@@ -3351,6 +3358,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */
@@ -3495,6 +3507,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */
@@ -3617,6 +3634,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */
@@ -3778,6 +3800,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */
@@ -3942,6 +3969,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */
@@ -4103,6 +4135,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */
@@ -4420,6 +4457,11 @@ export interface operations {
                         links: {
                             self: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
                         /** @enum {string} */

@@ -16,6 +16,22 @@ interface Draft {
   workspace_id: string;
   client_request_id: string;
   intake_ref: string;
+  /** `YYYY-MM-DD` from the date field, or '' for "received now". */
+  received_on: string;
+}
+
+/** The day (local midnight) a `YYYY-MM-DD` names, as RFC 3339; undefined for ''. */
+export function receivedAt(day: string): string | undefined {
+  return day === '' ? undefined : new Date(`${day}T00:00:00`).toISOString();
+}
+
+function receivedProblems(day: string, now = new Date()): string[] {
+  const at = receivedAt(day);
+  if (at === undefined) return [];
+  if (Number.isNaN(Date.parse(at))) return ['Enter a date'];
+  if (Date.parse(at) > now.getTime()) return ['The day it was received cannot be in the future'];
+  if (Date.parse(at) < now.getTime() - 365 * 86_400_000) return ['At most 365 days ago'];
+  return [];
 }
 
 const length = (value: string) => [...value].length;
@@ -36,6 +52,7 @@ export function validateDraft(draft: Draft): Record<string, string[]> {
     workspace_id: between(draft.workspace_id, 1, 200),
     client_request_id: between(draft.client_request_id, 8, 200),
     intake_ref: between(draft.intake_ref, 1, 1100),
+    received_at: receivedProblems(draft.received_on),
   };
 }
 
@@ -47,6 +64,7 @@ const emptyDraft = (workspace: string): Draft => ({
   workspace_id: workspace,
   client_request_id: `console-${newIdempotencyKey()}`,
   intake_ref: '',
+  received_on: '',
 });
 
 const TEXT_FIELDS: { key: keyof Draft & string; label: string; hint?: string; max: number }[] = [
@@ -71,7 +89,13 @@ export function NewRequestForm(props: { defaultWorkspace: string; onFiled: () =>
     setLocal(problems);
     if (Object.values(problems).some((list) => list.length)) return;
     void submit.run(async () => {
-      const body: NewRequest = { ...draft, scope: draft.scope as NewRequest['scope'] };
+      const { received_on, ...fields } = draft;
+      const received = receivedAt(received_on);
+      const body: NewRequest = {
+        ...fields,
+        scope: draft.scope as NewRequest['scope'],
+        ...(received === undefined ? {} : { received_at: received }),
+      };
       let response: Response;
       try {
         response = await call('POST', '/api/v1/privacy/requests', { body, headers: { 'idempotency-key': key } });
@@ -143,6 +167,16 @@ export function NewRequestForm(props: { defaultWorkspace: string; onFiled: () =>
             )}
           </Field>
         ))}
+        <Field
+          id="new-received_at"
+          label="Received on"
+          hint="Leave empty for today; for a letter that came by post or an older ticket, the day it arrived: deadlines count from it"
+          errors={fieldErrors(submit.error, 'received_at', local.received_at)}
+        >
+          {(a11y) => (
+            <input {...a11y} type="date" value={draft.received_on} onInput={(e) => set('received_on', e.currentTarget.value)} />
+          )}
+        </Field>
         <button type="submit" disabled={submit.busy}>
           {submit.busy ? 'Filing…' : 'File request'}
         </button>

@@ -12,6 +12,11 @@ export interface PrivacyRequestTable {
   intake_ref: string;
   regulation: string;
   status: string;
+  /**
+   * When the controller received the request (PRODUCT §2.13): given at filing, else the filing
+   * time; deadlines count from it. Backfilled from `created_at` for earlier requests.
+   */
+  received_at: string;
   status_reason: string | null;
   created_at: string;
   due_at: string;

@@ -1,6 +1,7 @@
 import { InvalidCursorError } from '../../lib/cursor.js';
 import {
   InvalidTransitionError,
+  ReceivedAtOutOfRangeError,
   RequestNotFoundError,
   SelfApprovalError,
 } from '../../modules/privacy-requests/privacy-request.errors.js';
@@ -33,6 +34,7 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof RequestNotFoundError) return errors.notFound('Privacy request');
   if (error instanceof InvalidTransitionError) return errors.invalidTransition(error.action, error.status);
   if (error instanceof SelfApprovalError) return errors.selfApproval();
+  if (error instanceof ReceivedAtOutOfRangeError) return errors.receivedAtOutOfRange(error.input, error.problem);
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);
   if (error instanceof EndpointNotFoundError) return errors.notFound('Webhook endpoint');

@@ -65,6 +65,11 @@ export const errors = {
   integrationFieldInvalid: (field: string, message: string, input: unknown) =>
     new RequestValidationError([{ type: 'value_error', loc: ['body', field], msg: message, input, ctx: { error: {} } }]),
   /** A query parameter that matched its pattern but names no real value (`2026-02-30T…`). */
+  /** `received_at` outside the service clock's window (PRODUCT §2.13), as the schema's own check words it. */
+  receivedAtOutOfRange: (input: string, problem: string) =>
+    new RequestValidationError([
+      { type: 'value_error', loc: ['body', 'received_at'], msg: `Value error, ${problem}`, input, ctx: { error: {} } },
+    ]),
   invalidQueryValue: (name: string, message: string, input: string) =>
     new RequestValidationError([
       { type: 'value_error', loc: ['query', name], msg: `Value error, ${message}`, input, ctx: { error: {} } },

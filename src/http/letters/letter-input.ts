@@ -62,7 +62,7 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
       type: request.request_type,
       workspace_id: request.workspace_id,
       subject: { provider: request.subject_provider, id: request.subject_id },
-      received_at: request.created_at,
+      received_at: request.received_at ?? request.created_at,
       completed_at: request.completed_at,
       scope: parseScope(request.scope),
     },

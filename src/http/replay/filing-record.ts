@@ -18,7 +18,11 @@ export const filingRecordCodec: RecordCodec<Filing> = {
     return { status: 202, location: requestLocation(outcome.request.id), body: JSON.stringify(outcome.request) };
   },
   decode(record: StoredResponse): Filing {
-    if (record.status === 202) return { kind: 'filed', request: JSON.parse(record.body) as PrivacyRequestResource };
+    if (record.status === 202) {
+      const request = JSON.parse(record.body) as PrivacyRequestResource;
+      // Answers stored before `received_at` existed (2026-11-25) were received when filed.
+      return { kind: 'filed', request: { ...request, received_at: request.received_at ?? request.created_at } };
+    }
     const location = record.location ?? '';
     return {
       kind: 'client_request_id_taken',

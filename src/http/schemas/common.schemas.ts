@@ -39,3 +39,7 @@ export const DEFAULT_PAGE_LIMIT = 50;
 
 /** `limit` of every paged list: 1–100, default {@link DEFAULT_PAGE_LIMIT} (filled by the validator). */
 export const PageLimit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_PAGE_LIMIT }));
+
+/** RFC 3339 date-time with an offset (`Z` or `±hh:mm`), fields in range (the day against its month is checked apart). */
+export const RFC3339_PATTERN =
+  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$';

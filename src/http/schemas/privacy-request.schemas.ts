@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
-import { StringEnum, PageLimit } from './common.schemas.js';
+import { StringEnum, PageLimit, RFC3339_PATTERN } from './common.schemas.js';
 
 /**
  * A scope key: a string first (`string_type`), then one of the keys (`literal_error`), as FastAPI
@@ -19,6 +19,14 @@ export const CreatePrivacyRequestBody = Type.Object({
   workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
   client_request_id: Type.String({ minLength: 8, maxLength: 200 }),
   intake_ref: Type.String({ minLength: 1, maxLength: 1100 }),
+  received_at: Type.Optional(
+    Type.String({
+      pattern: RFC3339_PATTERN,
+      'x-after': 'received-at',
+      description:
+        'When the controller received the request (RFC 3339; not in the future, at most 365 days ago); deadlines count from it. Default: now.',
+    }),
+  ),
 });
 
 /** `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header): required, 8–200 characters. */
@@ -38,6 +46,10 @@ export const PrivacyRequestResource = Type.Object({
   client_request_id: Type.String(),
   intake_ref: Type.String(),
   regulation: Type.String({ description: 'gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply' }),
+  received_at: Type.String({
+    format: 'date-time',
+    description: 'When the controller received the request; deadlines count from it',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   due_at: Type.String({ format: 'date-time' }),
   extended_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -46,14 +58,7 @@ export const PrivacyRequestResource = Type.Object({
   links: Type.Object({ self: Type.String() }),
 });
 
-/**
- * RFC 3339 date-time with an offset (`Z` or `±hh:mm`), fields in range; the day is checked
- * against its month by the route (`due_before`).
- */
-export const RFC3339_PATTERN =
-  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$';
-
-/** True when an {@link RFC3339_PATTERN} text names a real calendar day (not `2026-02-30`). */
+/** True when an `RFC3339_PATTERN` text names a real calendar day (not `2026-02-30`). */
 export function isCalendarDay(text: string): boolean {
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;

@@ -40,6 +40,14 @@ export function expectedLiterals(values: readonly unknown[]): string {
  */
 export const pydanticError = {
   missing: (loc: Loc, input: unknown): ErrorItem => ({ type: 'missing', loc, msg: 'Field required', input }),
+  /** A field validator raising `ValueError(message)`: FastAPI renders the exception in `ctx` as `{}`. */
+  valueError: (loc: Loc, input: unknown, message: string): ErrorItem => ({
+    type: 'value_error',
+    loc,
+    msg: `Value error, ${message}`,
+    input,
+    ctx: { error: {} },
+  }),
   stringType: (loc: Loc, input: unknown): ErrorItem => ({
     type: 'string_type',
     loc,

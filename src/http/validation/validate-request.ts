@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { RequestValidationError } from '../errors/http-error.js';
 import { type ErrorItem, pydanticError } from './error-item.js';
-import { type Schema, validateValue } from './validate-value.js';
+import { atTime, type Schema, validateValue } from './validate-value.js';
 
 /** The parts of a route schema the validator reads, as Fastify stores them. */
 export interface RouteSchemas {
@@ -62,10 +62,15 @@ function validateBody(schema: Schema | undefined, body: unknown, errors: ErrorIt
  * error in FastAPI's order (path, query, header, then body), and replaces each part with its
  * validated value.
  *
+ * Checks that compare with the time (`received_at`) use `now` (ms; the service clock).
  * @throws RequestValidationError (422, FastAPI's `{"detail":[…]}`) when anything fails.
  */
-export function validateRequest(request: FastifyRequest, schemas: RouteSchemas | undefined): void {
+export function validateRequest(request: FastifyRequest, schemas: RouteSchemas | undefined, now: number = Date.now()): void {
   if (!schemas) return;
+  atTime(now, () => validateParts(request, schemas));
+}
+
+function validateParts(request: FastifyRequest, schemas: RouteSchemas): void {
   const errors: ErrorItem[] = [];
   const params = validateParameters(schemas.params, request.params, 'path', errors);
   const query = validateParameters(schemas.querystring, request.query, 'query', errors);

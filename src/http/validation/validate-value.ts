@@ -28,6 +28,47 @@ export interface Schema {
   default?: unknown;
   /** A secret: never echoed in an error's `input` (replaced by `[redacted]`). */
   writeOnly?: boolean;
+  /**
+   * A named check run on a string that passed its own constraints (a Pydantic `AfterValidator`
+   * raising `ValueError`: `value_error`, "Value error, …"). See {@link AFTER_CHECKS}.
+   */
+  'x-after'?: AfterCheck;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Checks that no JSON Schema keyword says, by name (`x-after`), each returning the problem or
+ * null. `received-at`: an RFC 3339 time (the pattern has passed) naming a real calendar day,
+ * not in the future and at most 365 days ago by the service clock ({@link atTime}; PRODUCT §2.13).
+ */
+export const AFTER_CHECKS = {
+  'received-at': (text: string, now: number): string | null => {
+    const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+    if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return 'not a real calendar day';
+    const at = Date.parse(text);
+    if (at > now) return 'received_at is in the future';
+    if (at < now - 365 * DAY_MS) return 'received_at is more than 365 days ago';
+    return null;
+  },
+} as const;
+export type AfterCheck = keyof typeof AFTER_CHECKS;
+
+/** The time {@link AFTER_CHECKS} compare with, ms: the service clock's, set for each validation. */
+let checkTime = Date.now();
+
+/**
+ * Runs `validate` with `now` (the service clock, ms) as the time of the checks that compare with
+ * it. Validation is synchronous, so the value cannot leak into another request's validation.
+ */
+export function atTime<T>(now: number, validate: () => T): T {
+  const before = checkTime;
+  checkTime = now;
+  try {
+    return validate();
+  } finally {
+    checkTime = before;
+  }
 }
 
 /** What error inputs show instead of a write-only (secret) value. */
@@ -91,6 +132,9 @@ function validateString(schema: Schema, value: unknown, loc: Loc, errors: ErrorI
     // PostgreSQL text cannot hold NUL: every string refuses it, after its own constraints (as an
     // AfterValidator would), so both databases answer the same 422 (docs/validation.md).
     errors.push(E.stringNul(loc, value));
+  } else if (schema['x-after'] !== undefined) {
+    const problem = AFTER_CHECKS[schema['x-after']](value, checkTime);
+    if (problem !== null) errors.push(E.valueError(loc, value, problem));
   }
   return value;
 }

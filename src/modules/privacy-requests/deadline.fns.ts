@@ -75,3 +75,19 @@ export function isOverdue(status: string, dueAt: string, extendedDueAt: string |
   if (isFinal(status)) return false;
   return new Date(extendedDueAt ?? dueAt).getTime() < now.getTime();
 }
+
+/** How far back a request's `received_at` may be, days (PRODUCT §2.13). */
+export const MAX_RECEIVED_DAYS_BACK = 365;
+
+/**
+ * Why a stated receipt time cannot be: after `filedAt` (the future), or more than
+ * {@link MAX_RECEIVED_DAYS_BACK} days before it; null when it is fine.
+ */
+export function receivedAtProblem(
+  receivedAt: Date,
+  filedAt: Date,
+): 'received_at is in the future' | 'received_at is more than 365 days ago' | null {
+  if (receivedAt.getTime() > filedAt.getTime()) return 'received_at is in the future';
+  if (receivedAt.getTime() < addDays(filedAt, -MAX_RECEIVED_DAYS_BACK).getTime()) return 'received_at is more than 365 days ago';
+  return null;
+}

@@ -24,6 +24,20 @@ export class SelfApprovalError extends Error {
 }
 
 /**
+ * `received_at` is after the filing time or more than 365 days before it (PRODUCT §2.13): a 422
+ * at `["body","received_at"]`, nothing stored. (The route's schema checks it when the request
+ * arrives, with every other error; this is the service's own check, for every caller.)
+ */
+export class ReceivedAtOutOfRangeError extends Error {
+  constructor(
+    readonly input: string,
+    readonly problem: 'received_at is in the future' | 'received_at is more than 365 days ago',
+  ) {
+    super(problem);
+  }
+}
+
+/**
  * A worker's write found the request no longer `processing` under its lease (another worker took
  * over, or an operator canceled it): nothing was written, the unit rolls back.
  */

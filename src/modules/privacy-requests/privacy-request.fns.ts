@@ -15,6 +15,7 @@ export function toResource(row: NewRequestRow): PrivacyRequestResource {
     client_request_id: row.client_request_id,
     intake_ref: row.intake_ref,
     regulation: row.regulation,
+    received_at: row.received_at ?? row.created_at,
     created_at: row.created_at,
     due_at: row.due_at,
     extended_due_at: row.extended_due_at,

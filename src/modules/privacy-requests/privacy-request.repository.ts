@@ -17,6 +17,7 @@ export const REQUEST_COLUMNS = [
   'client_request_id',
   'intake_ref',
   'regulation',
+  'received_at',
   'status',
   'status_reason',
   'created_at',

@@ -16,7 +16,8 @@ import {
 } from '../idempotency/idempotency.service.js';
 import type { PolicyService } from '../policies/policy.service.js';
 import type { Principal } from '../principals/principal.js';
-import { computeDueAt, regulationLabel } from './deadline.fns.js';
+import { computeDueAt, receivedAtProblem, regulationLabel } from './deadline.fns.js';
+import { ReceivedAtOutOfRangeError } from './privacy-request.errors.js';
 import { toResource } from './privacy-request.fns.js';
 import { listRequests, type RequestSort } from './privacy-request-list.repository.js';
 import * as repo from './privacy-request.repository.js';
@@ -71,13 +72,15 @@ export function createPrivacyRequestService(deps: {
     status: string,
     regulations: ('gdpr' | 'ccpa')[],
   ): Promise<Filing> {
-    const received = clock();
-    const now = toTimestamp(received);
+    const filed = clock();
+    const now = toTimestamp(filed);
+    const received = input.received_at === undefined ? filed : new Date(input.received_at);
     const row = {
-      id: newId('pr', received.getTime()),
+      id: newId('pr', filed.getTime()),
       ...input,
       scope: JSON.stringify(input.scope),
       regulation: regulationLabel(regulations),
+      received_at: toTimestamp(received),
       status,
       status_reason: null,
       created_at: now,
@@ -137,9 +140,14 @@ export function createPrivacyRequestService(deps: {
      *
      * @returns the filed request, or the typed conflict of a taken `client_request_id`, and
      *   whether it is the replay of an earlier filing with the same key.
-     * @throws IdempotencyConflict for a reused or in-flight key.
+     * @throws IdempotencyConflict for a reused or in-flight key; ReceivedAtOutOfRangeError for a
+     *   `received_at` after now or more than 365 days before it (by the service's clock).
      */
     async create(principal: Principal, idempotencyKey: string, input: CreatePrivacyRequestInput): Promise<FilingOutcome> {
+      if (input.received_at !== undefined) {
+        const problem = receivedAtProblem(new Date(input.received_at), clock());
+        if (problem !== null) throw new ReceivedAtOutOfRangeError(input.received_at, problem);
+      }
       const { policy } = await policies.effective(input.workspace_id, '');
       const status = policy.require_approval ? 'pending_approval' : 'queued';
       const use = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };

@@ -10,6 +10,8 @@ export interface CreatePrivacyRequestInput {
   workspace_id: string;
   client_request_id: string;
   intake_ref: string;
+  /** When the controller received it (RFC 3339, any offset); default: now (PRODUCT §2.13). */
+  received_at?: string;
 }
 
 /** The request resource as the API returns it. */
@@ -24,6 +26,7 @@ export interface PrivacyRequestResource {
   client_request_id: string;
   intake_ref: string;
   regulation: string;
+  received_at: string;
   created_at: string;
   due_at: string;
   extended_due_at: string | null;

@@ -52,6 +52,7 @@ for (const dialect of dialects()) {
           links: undefined,
           status: 'queued',
           regulation: 'gdpr',
+          received_at: '2026-01-31T10:00:00.000Z',
           created_at: '2026-01-31T10:00:00.000Z',
           due_at: '2026-02-28T10:00:00.000Z',
           extended_due_at: null,
@@ -60,6 +61,59 @@ for (const dialect of dialects()) {
         },
       );
       assert.deepEqual(body.links, { self: res.headers.location });
+    });
+
+    it('received_at: deadlines count from when the controller received it, stored in UTC; the extension too', async () => {
+      const body = createBody({ client_request_id: 'by-post-0001', received_at: '2026-01-20T09:30:00+02:00' });
+      const res = await post(body, 'key-by-post-0001');
+      assert.equal(res.statusCode, 202, res.body);
+      const filed = res.json();
+      assert.equal(filed.received_at, '2026-01-20T07:30:00.000Z');
+      assert.equal(filed.created_at, '2026-01-31T10:00:00.000Z');
+      assert.equal(filed.due_at, '2026-02-20T07:30:00.000Z', 'one month from receipt, not from filing');
+      const admin = await t.bearer(['privacy:write', 'privacy:read'], ['acme']);
+      const extended = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/privacy/requests/${filed.id}/extend`,
+        headers: { authorization: admin },
+        payload: { reason: 'complex request' },
+      });
+      assert.equal(extended.statusCode, 200, extended.body);
+      assert.equal(extended.json().extended_due_at, '2026-04-20T07:30:00.000Z', 'GDPR +2 months from the receipt deadline');
+      const replay = await post(body, 'key-by-post-0001');
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.json().received_at, '2026-01-20T07:30:00.000Z');
+    });
+
+    it('received_at after the filing time, or more than 365 days before it, is a 422 at body.received_at; nothing stored', async () => {
+      // The service clock stands at 2026-01-31T10:00Z: both are valid by the wall clock, not by the service's.
+      for (const [received, problem] of [
+        ['2026-01-31T10:00:00.001Z', 'received_at is in the future'],
+        ['2025-01-31T09:59:59.999Z', 'received_at is more than 365 days ago'],
+      ] as const) {
+        const res = await post(createBody({ client_request_id: `bad-received-${problem.length}`, received_at: received }));
+        assert.equal(res.statusCode, 422, res.body);
+        assert.deepEqual(res.json().detail, [
+          {
+            type: 'value_error',
+            loc: ['body', 'received_at'],
+            msg: `Value error, ${problem}`,
+            input: received,
+            ctx: { error: {} },
+          },
+        ]);
+      }
+      const exactlyAYear = await post(
+        createBody({ client_request_id: 'a-year-ago-0001', received_at: '2025-01-31T10:00:00.000Z' }),
+        'key-a-year-0001',
+      );
+      assert.equal(exactlyAYear.statusCode, 202, '365 days back is still allowed');
+      const stored = await t.services.database.db
+        .selectFrom('privacy_requests')
+        .select('client_request_id')
+        .where('client_request_id', 'like', 'bad-received-%')
+        .execute();
+      assert.deepEqual(stored, []);
     });
 
     it('uses the workspace regulations: CCPA alone is 45 days, GDPR with CCPA the earlier', async () => {

@@ -25,7 +25,7 @@ function actionChange(action: OperatorAction, row: PrivacyRequestRow, next: stri
   if (action === 'extend') {
     const regulations = row.regulation.split('+') as Regulation[];
     // The binding date moved: the due-soon and overdue events start over for it (jobs/deadline-events.ts).
-    const extended_due_at = toTimestamp(computeExtendedDueAt(regulations, new Date(row.created_at)));
+    const extended_due_at = toTimestamp(computeExtendedDueAt(regulations, new Date(row.received_at ?? row.created_at)));
     return { extended_due_at, due_soon_notified_at: null, overdue_notified_at: null };
   }
   if (action === 'approve') return { status: next, status_reason: null };
