@@ -102,6 +102,11 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
         completed_at: null,
         result: null,
         overdue_notified_at: null,
+        executor: 'manual',
+        attempts: 0,
+        lease_owner: null,
+        lease_expires_at: null,
+        next_attempt_at: null,
       }));
       await db.insertInto('data_tasks').values(tasks).execute();
       ids.push(...tasks.map((t) => t.id));

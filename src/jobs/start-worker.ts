@@ -8,6 +8,7 @@ import { startTaskOverdueSweep } from './task-overdue-sweep.js';
 import { type Worker, createWorker } from './worker.js';
 import { startDeliveryLoop } from './outbound-delivery-loop.js';
 import { startDeadlineSweeper } from './deadline-events.js';
+import { createTaskRunner } from './task-runner.js';
 
 /**
  * Creates and starts the request worker on the services' database (in `serve`, or alone in
@@ -65,10 +66,19 @@ export function startWorker(
     log,
     intervalMs: config.retentionSweepMs,
   });
+  // Data tasks the service runs itself (database connectors, PRODUCT §2.14); idle without such kinds.
+  const tasks = createTaskRunner({
+    database: services.database,
+    clock: services.clock,
+    log,
+    taskResults: services.taskResults,
+    options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
+  });
+  tasks.start();
   return {
     ...worker,
     async stop(): Promise<void> {
-      await Promise.all([worker.stop(), sweeper.stop(), delivery.stop(), deadlines.stop(), overdue.stop()]);
+      await Promise.all([worker.stop(), sweeper.stop(), delivery.stop(), deadlines.stop(), overdue.stop(), tasks.stop()]);
     },
   };
 }

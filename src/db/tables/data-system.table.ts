@@ -43,4 +43,15 @@ export interface DataTaskTable {
   result: string | null;
   /** When the one `data_task.overdue` event was enqueued; NULL before. */
   overdue_notified_at: string | null;
+  /**
+   * The kind of system that does the task, fixed when it is created (`webhook`, `manual`, or a
+   * kind the service runs itself: modules/data-systems/executors).
+   */
+  executor: string;
+  /** Runs of a task the service runs itself (its retries), and the worker holding it until when. */
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  /** Earliest time of its next run after a failed one (backoff); NULL: due now. */
+  next_attempt_at: string | null;
 }

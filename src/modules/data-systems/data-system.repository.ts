@@ -23,6 +23,16 @@ export async function findSystemById(db: Executor, id: string): Promise<DataSyst
   return db.selectFrom('data_systems').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The system of a workspace with this key, deleted or not (keys stay reserved), or undefined. */
+export async function findSystemByKey(db: Executor, workspaceId: string, key: string): Promise<DataSystemRow | undefined> {
+  return db
+    .selectFrom('data_systems')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
 /** One live (not deleted) system by workspace and key, or undefined. */
 export async function findLiveSystemByKey(db: Executor, workspaceId: string, key: string): Promise<DataSystemRow | undefined> {
   return db

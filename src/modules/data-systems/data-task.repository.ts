@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { byDialect } from '../../db/dialect.js';
+import { skipLocked } from '../../db/locking.js';
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { DataSystemRow } from './data-system.repository.js';
@@ -63,7 +64,7 @@ export async function findTask(db: Executor, id: string): Promise<DataTaskRow | 
 }
 
 /**
- * Sets a pending task's final status, result and completion time.
+ * Sets a pending task's final status, result and completion time (and ends a runner's lease).
  * @returns false when the task is no longer pending (a concurrent result won).
  */
 export async function finishTask(
@@ -73,11 +74,75 @@ export async function finishTask(
 ): Promise<boolean> {
   const updated = await db
     .updateTable('data_tasks')
-    .set(fields)
+    .set({ ...fields, lease_owner: null, lease_expires_at: null })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return updated.numUpdatedRows > 0n;
+}
+
+/**
+ * Claims the oldest pending task of one of `executors` (kinds the service runs itself) that is
+ * due (no backoff pending) and not leased (or its lease expired: its runner died): leased to
+ * `owner` until `leaseUntil`, `attempts` counted. One statement; on PostgreSQL the candidate is
+ * taken `FOR UPDATE SKIP LOCKED`, so any number of workers claim each task once.
+ * @returns the claimed task, or undefined.
+ */
+export async function claimRunnableTask(
+  db: Executor,
+  executors: readonly string[],
+  owner: string,
+  now: string,
+  leaseUntil: string,
+): Promise<DataTaskRow | undefined> {
+  if (executors.length === 0) return undefined;
+  const candidate = skipLocked(
+    db,
+    db
+      .selectFrom('data_tasks')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('executor', 'in', [...executors])
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
+      .orderBy('id')
+      .limit(1),
+  );
+  return db
+    .updateTable('data_tasks')
+    .set((eb) => ({ lease_owner: owner, lease_expires_at: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+    .where('id', '=', db.selectFrom(candidate.as('c')).select('c.id'))
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** An update of a task that applies only while `owner` holds it, pending. */
+function whileRunning(db: Executor, id: string, owner: string) {
+  return db.updateTable('data_tasks').where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'pending');
+}
+
+/** Extends a runner's lease while it holds the task. @returns false when it lost it. */
+export async function extendTaskLease(db: Executor, id: string, owner: string, leaseUntil: string): Promise<boolean> {
+  const result = await whileRunning(db, id, owner).set({ lease_expires_at: leaseUntil }).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A failed run to try again after a backoff: unleased, due at `nextAttemptAt`, while `owner`
+ * still holds it. @returns false when it does not.
+ */
+export async function retryTaskLater(
+  db: Executor,
+  id: string,
+  owner: string,
+  nextAttemptAt: string,
+  at: string,
+): Promise<boolean> {
+  const result = await whileRunning(db, id, owner)
+    .set({ lease_owner: null, lease_expires_at: null, next_attempt_at: nextAttemptAt, updated_at: at })
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Filters of the task list; `before` is the cursor's id (newest first). */

@@ -46,3 +46,20 @@ export interface DataTaskExecutor {
    */
   run?(task: DataTaskRow, system: DataSystemRow): Promise<TaskResultInput>;
 }
+
+/**
+ * How an executor's run fails: `message` is safe to store and show (it names the system and
+ * what failed, e.g. a collection, never a connection URL, password or personal data);
+ * `retryable` failures (a database down, slow, a lock) are tried again with the task's backoff,
+ * others fail the task at once. Any other error counts as retryable and is stored by its class
+ * name only.
+ */
+export class TaskRunError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'TaskRunError';
+  }
+}

@@ -7,7 +7,7 @@ import { overlapCategories, taskDueAt } from '../../data-systems/data-task.fns.j
 import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from '../../data-systems/data-task.repository.js';
 import { taskLocation } from '../../data-systems/data-task.resource.js';
 import type { SubjectIdentities } from '../../data-systems/executors/data-task-executor.js';
-import { executorOf } from '../../data-systems/executors/executors.js';
+import { executorOf, kindOf } from '../../data-systems/executors/executors.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
 import { parseScope } from '../../subject-data/scope.fns.js';
@@ -42,6 +42,11 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
     completed_at: null,
     result: null,
     overdue_notified_at: null,
+    executor: kindOf(system),
+    attempts: 0,
+    lease_owner: null,
+    lease_expires_at: null,
+    next_attempt_at: null,
   };
 }
 

@@ -101,60 +101,85 @@ async function checkDataSize(tx: Executor, task: DataTaskRow, input: TaskResultI
   if (total > limits.requestDataBytes) throw new TaskDataTooLargeError('MAX_REQUEST_DATA_BYTES', total, limits.requestDataBytes);
 }
 
+/** The task's audit entry: outcome, counts and categories, never the data. */
+function taskAudit(task: DataTaskRow, input: TaskResultInput) {
+  return {
+    request_id: task.request_id,
+    system_key: task.system_key,
+    from: 'pending',
+    to: input.outcome,
+    ...(input.records ? { records: input.records } : {}),
+    ...(input.erased ? { erased: input.erased } : {}),
+    ...(input.kept ? { kept: input.kept.map((k) => k.category) } : {}),
+    ...(input.data ? { data_categories: Object.keys(input.data) } : {}),
+  };
+}
+
 /**
- * A data task's result (PRODUCT §2.9), reported by its system (`tasks:write`) or an operator:
- * final and immutable, audited (`data_task.<outcome>`, the request id, counts and categories in
- * `details`, never the data); the request ends when it was the last pending task and the
- * request's own step is done ({@link endRequestIfDone}), in the same unit of work.
+ * A data task's result (PRODUCT §2.9), reported by its system (`tasks:write`), an operator, or
+ * the worker for a task the service runs itself: final and immutable, audited
+ * (`data_task.<outcome>`, the request id, counts and categories in `details`, never the data);
+ * the request ends when it was the last pending task and the request's own step is done
+ * ({@link endRequestIfDone}), in the same unit of work.
  */
 export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: TaskDataLimits }) {
   const { db, clock } = deps;
   const limits = deps.limits ?? DEFAULT_TASK_DATA_LIMITS;
+
+  /**
+   * Records `input` as the result of task `id`, in one unit of work under the request's lock,
+   * once `allowed(task)` says the actor may report it.
+   */
+  async function record(id: string, input: TaskResultInput, actor: ActorRef, allowed: (task: DataTaskRow) => boolean) {
+    return runUnitOfWork(db, async (unit) => {
+      const { tx } = unit;
+      const seen = await findTask(tx, id);
+      if (!seen || !allowed(seen)) throw new DataTaskNotFoundError(id);
+      // The request's row first (the worker recording the request's own step takes it too).
+      const request = await lockRequest(tx, seen.request_id);
+      const task = await findTask(tx, id);
+      if (!task || !request) throw new DataTaskNotFoundError(id);
+      if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
+      const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package');
+      if (problems.length > 0) throw new TaskResultRefusedError(problems);
+      await checkDataSize(tx, task, input, limits);
+      const at = toTimestamp(clock());
+      const result = resultToStore(input, await packageAwaitsData(tx, request));
+      if (!(await finishTask(tx, id, { status: input.outcome, result, completed_at: at, updated_at: at })))
+        throw new TaskAlreadyFinalError('final');
+      recordAudit(unit, {
+        ...actorFields(actor),
+        requestId: task.request_id,
+        action: `data_task.${input.outcome}`,
+        targetType: 'data_task',
+        targetId: id,
+        workspaceId: task.workspace_id,
+        details: taskAudit(task, input),
+        occurredAt: at,
+      });
+      await endRequestIfDone(unit, request, actor, at);
+      return toTaskResource({ ...task, status: input.outcome, result, completed_at: at, updated_at: at }, at);
+    });
+  }
+
   return {
     /**
-     * Records the result of task `id`.
+     * Records the result of task `id`, reported by `principal` (its workspace, and its system
+     * when the token is limited to systems).
      * @throws DataTaskNotFoundError, TaskAlreadyFinalError, TaskResultRefusedError,
      *   TaskDataTooLargeError.
      */
     async report(principal: Principal, id: string, input: TaskResultInput): Promise<DataTaskResource> {
-      return runUnitOfWork(db, async (unit) => {
-        const { tx } = unit;
-        const seen = await findTask(tx, id);
-        if (!seen || !mayReadTask(principal, seen)) throw new DataTaskNotFoundError(id);
-        // The request's row first (the worker recording the request's own step takes it too).
-        const request = await lockRequest(tx, seen.request_id);
-        const task = await findTask(tx, id);
-        if (!task || !request) throw new DataTaskNotFoundError(id);
-        if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
-        const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package');
-        if (problems.length > 0) throw new TaskResultRefusedError(problems);
-        await checkDataSize(tx, task, input, limits);
-        const at = toTimestamp(clock());
-        const result = resultToStore(input, await packageAwaitsData(tx, request));
-        if (!(await finishTask(tx, id, { status: input.outcome, result, completed_at: at, updated_at: at })))
-          throw new TaskAlreadyFinalError('final');
-        recordAudit(unit, {
-          ...actorFields(principal),
-          requestId: task.request_id,
-          action: `data_task.${input.outcome}`,
-          targetType: 'data_task',
-          targetId: id,
-          workspaceId: task.workspace_id,
-          details: {
-            request_id: task.request_id,
-            system_key: task.system_key,
-            from: 'pending',
-            to: input.outcome,
-            ...(input.records ? { records: input.records } : {}),
-            ...(input.erased ? { erased: input.erased } : {}),
-            ...(input.kept ? { kept: input.kept.map((k) => k.category) } : {}),
-            ...(input.data ? { data_categories: Object.keys(input.data) } : {}),
-          },
-          occurredAt: at,
-        });
-        await endRequestIfDone(unit, request, principal, at);
-        return toTaskResource({ ...task, status: input.outcome, result, completed_at: at, updated_at: at }, at);
-      });
+      return record(id, input, principal, (task) => mayReadTask(principal, task));
+    },
+
+    /**
+     * Records the answer of a task the service ran itself (jobs/task-runner.ts), audited as the
+     * `worker`, only while `owner` holds its lease.
+     * @throws DataTaskNotFoundError when the lease is not (or no longer) `owner`'s, and as {@link report}.
+     */
+    async recordRun(owner: string, id: string, input: TaskResultInput): Promise<DataTaskResource> {
+      return record(id, input, 'worker', (task) => task.lease_owner === owner);
     },
   };
 }

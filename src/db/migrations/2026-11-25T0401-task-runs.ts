@@ -1,0 +1,38 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Data tasks the service runs itself (issue 24, PRODUCT §2.14: a database connector's task is
+ * executed by the worker): `executor`, the kind of system that does the task (`webhook`,
+ * `manual`, and later the connectors), fixed when the task is created; and a lease with retries
+ * like a request's (`attempts`, `lease_owner`, `lease_expires_at`, `next_attempt_at`). Existing
+ * tasks are `webhook` when their system has an endpoint, else `manual`. Frozen: never edit after
+ * it lands.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .alterTable('data_tasks')
+    .addColumn('executor', 'varchar(20)', (c) => c.notNull().defaultTo('manual'))
+    .execute();
+  await db.schema
+    .alterTable('data_tasks')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('data_tasks').addColumn('lease_owner', 'varchar(200)').execute();
+  await db.schema.alterTable('data_tasks').addColumn('lease_expires_at', 'varchar(30)').execute();
+  await db.schema.alterTable('data_tasks').addColumn('next_attempt_at', 'varchar(30)').execute();
+  await sql`
+    update data_tasks set executor = 'webhook'
+    where exists (
+      select 1 from data_systems s
+      where s.workspace_id = data_tasks.workspace_id and s.key = data_tasks.system_key and s.endpoint_id is not null
+    )`.execute(db);
+  // The runner's claim: pending tasks of one executor, oldest first.
+  await db.schema.createIndex('data_tasks_runnable').on('data_tasks').columns(['status', 'executor', 'id']).execute();
+}
+
+/** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('data_tasks_runnable').execute();
+  for (const column of ['next_attempt_at', 'lease_expires_at', 'lease_owner', 'attempts', 'executor'])
+    await db.schema.alterTable('data_tasks').dropColumn(column).execute();
+}
