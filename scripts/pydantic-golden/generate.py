@@ -82,9 +82,20 @@ def Str(**constraints: Any) -> Any:
     return Annotated[str, Field(**constraints), NoNul] if constraints else Annotated[str, NoNul]
 
 
+# Scope keys (PRODUCT §1, §2.14): the six core keys, then every other `user.*` key of the vendored
+# Fides taxonomy in its file order: the order of SCOPE_KEYS in
+# src/modules/data-categories/data-categories.fns.ts, and so of the `literal_error` message.
+CORE_SCOPE_KEYS = ["user", "user.account", "user.contact", "user.contact.email", "user.name",
+                   "user.content"]
+_TAXONOMY = json.loads(
+    (ROOT / "src" / "modules" / "data-categories" / "fideslang-data-categories.json").read_text("utf-8"))
+SCOPE_KEYS = CORE_SCOPE_KEYS + [
+    c["fides_key"] for c in _TAXONOMY["categories"]
+    if (c["fides_key"] == "user" or c["fides_key"].startswith("user."))
+    and c["fides_key"] not in CORE_SCOPE_KEYS]
+
 ScopeKey = Annotated[
-    Literal["user", "user.account", "user.contact", "user.contact.email", "user.name",
-            "user.content"],
+    Literal[tuple(SCOPE_KEYS)],  # type: ignore[valid-type]
     BeforeValidator(_str_first),
 ]
 
@@ -589,6 +600,9 @@ def build_create_cases() -> None:
     create("scope 21 items with unknown keys mixed in (only too_long)",
            c(scope=["user", "bogus", *(["user.name"] * 17), "user.email", 7]))
     create("scope item unknown at index 0", c(scope=["user.email"]))
+    create("valid scope with taxonomy keys beyond the six",
+           c(scope=["user.contact.address.city", "user.financial", "user.unique_id.pseudonymous"]))
+    create("scope item system.* is not a scope key", c(scope=["user", "system.operations"]))
     create("scope items unknown at indexes 0, 7 and 19 of 20",
            c(scope=["users", *["user"] * 6, "USER", *["user.name"] * 11, "user.contact.phone"]))
     create("scope items of wrong JSON types", c(scope=["user", 5, None, ["user"], {"k": "user"}, True]))

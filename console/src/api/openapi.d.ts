@@ -62,6 +62,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/data-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List data categories
+         * @description The Fides (fideslang) default data-category taxonomy the service accepts (PRODUCT §2.14), with the vendored version and source. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.
+         */
+        get: operations["listDataCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/data-systems": {
         parameters: {
             query?: never;
@@ -1047,6 +1067,105 @@ export interface operations {
             };
         };
     };
+    listDataCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            description: string;
+                            fides_key: string;
+                            name: string;
+                            parent_key: string | null;
+                            /** @description valid in a request `scope` and a data system `categories` (`user.*`) */
+                            scope: boolean;
+                        }[];
+                        source: {
+                            commit: string;
+                            license: string;
+                            project: string;
+                            source: string;
+                            version: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     listDataSystems: {
         parameters: {
             query?: {
@@ -1157,7 +1276,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    categories: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
+                    categories: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
                     /** @description Days a task has from its creation */
                     due_days?: number;
                     /** @description A webhook endpoint (`ep_…`) of the same workspace */
@@ -1486,7 +1605,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    categories?: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
+                    categories?: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
                     /** @description 1–3650, or null for none */
                     due_days?: unknown;
                     /** @description An endpoint id, or null to make its tasks manual */
@@ -3322,7 +3441,7 @@ export interface operations {
                     client_request_id: string;
                     intake_ref: string;
                     request_type: string;
-                    scope: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
+                    scope: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
                     subject_id: string;
                     subject_provider: string;
                     workspace_id: string;

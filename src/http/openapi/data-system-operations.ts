@@ -53,6 +53,12 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description:
       "The final outcome of a task (`completed`, `failed`, `not_applicable`) with counts, data (access/export) and what was erased and kept (deletion). Immutable once final (409). Categories outside the task are a 422. The last pending task's result ends the request (completed, or failed naming the systems). Audited. Scope `tasks:write`, the task's workspace and, for a token limited to systems, its system (else 404).",
   },
+  'GET /api/v1/data-categories': {
+    operationId: 'listDataCategories',
+    summary: 'List data categories',
+    description:
+      'The Fides (fideslang) default data-category taxonomy the service accepts (PRODUCT §2.14), with the vendored version and source. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.',
+  },
   'GET /api/v1/change-events': {
     operationId: 'listChangeEvents',
     summary: 'List change events',
