@@ -30,8 +30,7 @@ function fidesType(sqlType: string): string {
 
 /**
  * A draft Fides dataset from columns (PRODUCT §2.14 `privacyctl dataset generate`): one collection
- * per table, primary keys as `primary_key`, foreign keys as references (`direction: from`: the
- * referenced row is found first), e-mail-like columns as the `email` identity labelled
+ * per table, primary keys as `primary_key`, foreign keys as references (no direction: both ways), e-mail-like columns as the `email` identity labelled
  * `user.contact.email`. Other categories are left for a person to choose. @returns YAML.
  */
 export function draftDataset(fidesKey: string, schema: string | null, columns: readonly ColumnInfo[]): string {
@@ -44,7 +43,8 @@ export function draftDataset(fidesKey: string, schema: string | null, columns: r
         const meta: Record<string, unknown> = {};
         if (EMAIL_LIKE.test(c.column)) meta.identity = 'email';
         if (c.primaryKey) meta.primary_key = true;
-        if (c.references) meta.references = [{ dataset: fidesKey, field: c.references, direction: 'from' }];
+        // No direction: both ways, so the table is reached from whichever side an identity is on.
+        if (c.references) meta.references = [{ dataset: fidesKey, field: c.references }];
         meta.data_type = fidesType(c.dataType);
         if (c.length !== null && meta.data_type === 'string') meta.length = c.length;
         return {
@@ -70,11 +70,17 @@ export function draftDataset(fidesKey: string, schema: string | null, columns: r
 const POSTGRES_COLUMNS = `SELECT c.table_name AS t, c.column_name AS c, c.data_type AS d, c.character_maximum_length AS l
   FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
   WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`;
-const POSTGRES_KEYS = `SELECT k.table_name AS t, k.column_name AS c, tc.constraint_type AS kind, u.table_name AS rt, u.column_name AS rc
-  FROM information_schema.table_constraints tc
-  JOIN information_schema.key_column_usage k ON k.constraint_schema = tc.constraint_schema AND k.constraint_name = tc.constraint_name AND k.table_name = tc.table_name
-  LEFT JOIN information_schema.constraint_column_usage u ON tc.constraint_type = 'FOREIGN KEY' AND u.constraint_schema = tc.constraint_schema AND u.constraint_name = tc.constraint_name
-  WHERE tc.table_schema = $1 AND tc.constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')`;
+// Keys from pg_catalog: information_schema.constraint_column_usage shows only tables the login owns.
+const POSTGRES_KEYS = `SELECT cl.relname AS t, a.attname AS c, CASE co.contype WHEN 'p' THEN 'PRIMARY KEY' ELSE 'FOREIGN KEY' END AS kind,
+    rcl.relname AS rt, ra.attname AS rc
+  FROM pg_constraint co
+  JOIN pg_class cl ON cl.oid = co.conrelid
+  JOIN pg_namespace n ON n.oid = cl.relnamespace
+  CROSS JOIN LATERAL unnest(co.conkey, coalesce(co.confkey, co.conkey)) AS k(col, rcol)
+  JOIN pg_attribute a ON a.attrelid = co.conrelid AND a.attnum = k.col
+  LEFT JOIN pg_class rcl ON co.contype = 'f' AND rcl.oid = co.confrelid
+  LEFT JOIN pg_attribute ra ON co.contype = 'f' AND ra.attrelid = co.confrelid AND ra.attnum = k.rcol
+  WHERE n.nspname = $1 AND co.contype IN ('p', 'f')`;
 const MYSQL_COLUMNS = `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d, CHARACTER_MAXIMUM_LENGTH AS l FROM information_schema.COLUMNS
   WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE')
   ORDER BY TABLE_NAME, ORDINAL_POSITION`;
