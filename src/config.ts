@@ -9,6 +9,7 @@
  * here: this file re-exports their types.
  */
 
+import { type ConnectorConfig, readConnectors } from './config/connector-settings.js';
 import { type Env, readFlag, readInteger } from './config/env-readers.js';
 import { type OidcConfig, readOidc } from './config/oidc-settings.js';
 import { type ProtectionConfig, readProtection } from './config/protection-settings.js';
@@ -17,6 +18,7 @@ import { readPublicBaseUrl, readWorker, type WorkerConfig } from './config/worke
 export type { ConsoleOidcConfig, OidcConfig } from './config/oidc-settings.js';
 export { PROTECTION_DEFAULTS, type ProtectionConfig } from './config/protection-settings.js';
 export type { WorkerConfig } from './config/worker-settings.js';
+export type { ConnectorConfig } from './config/connector-settings.js';
 
 /** Validated, immutable configuration (PRODUCT.md §3). */
 export interface Config {
@@ -57,6 +59,8 @@ export interface Config {
    * closed network or a test; the default refuses them at creation and at every delivery.
    */
   readonly outboundAllowPrivateNetworks: boolean;
+  /** Database connectors and the data-system registry's limits (PRODUCT §2.14, docs/connectors.md). */
+  readonly connectors: ConnectorConfig;
 }
 
 /** Thrown by {@link loadConfig}; `problems` names every bad variable. */
@@ -110,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     protection: readProtection(env, problems),
     metricsToken,
     outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),
+    connectors: readConnectors(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

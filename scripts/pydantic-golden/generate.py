@@ -173,6 +173,12 @@ RequestTypeItem = Annotated[
 ]
 
 
+class Connection(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    url: Str(min_length=1, max_length=2000)
+
+
 class CreateDataSystem(BaseModel):
     """`POST /api/v1/data-systems` (PRODUCT §2.9). Optional fields absent = not set (an explicit
     null is the field's own type error, as for PolicyLayer)."""
@@ -182,10 +188,17 @@ class CreateDataSystem(BaseModel):
     workspace_id: Str(min_length=1, max_length=200)
     key: Str(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
     name: Str(min_length=1, max_length=200)
-    categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
-    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)]
+    # PRODUCT §2.14: the kind decides which of the fields below are needed; that rule, the
+    # dataset's checks and the connection's host are the service's 422s (after this model), like
+    # an endpoint_id of another workspace. `connection` is write-only: the service shows
+    # "[redacted]" as its input, so no golden case puts an error inside it.
+    kind: Literal["webhook", "manual", "postgres", "mysql"] = INHERIT
+    categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)] = INHERIT
+    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)] = INHERIT
     endpoint_id: Str(min_length=1, max_length=40) = INHERIT
     due_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
+    connection: Connection = INHERIT
+    dataset: Any = INHERIT
 
 
 class KeptRecord(BaseModel):
@@ -1042,6 +1055,9 @@ def build_data_task_cases() -> None:
     system("empty lists", sc(categories=[], request_types=[]))
     system("21 categories, 5 request types",
            sc(categories=["user"] * 21, request_types=["access"] * 5))
+    system("kind unknown", sc(kind="oracle"))
+    system("kind not a string, categories empty", sc(kind=5, categories=[]))
+    system("kind postgres with name too long", sc(kind="postgres", name="n" * 201))
     system("due_days 0", sc(due_days=0))
     system("due_days string", sc(due_days="30"))
     system("due_days null", sc(due_days=None))

@@ -13,6 +13,7 @@ import * as outboundWiring from './2026-11-24T0006-outbound-wiring.js';
 import * as auditQueue from './2026-11-24T0101-audit-queue.js';
 import * as dataTasks from './2026-11-24T0301-data-tasks.js';
 import * as leanerFilingIndexes from './2026-11-24T0401-leaner-filing-indexes.js';
+import * as connectors from './2026-11-25T0301-connectors.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0201-controller-profiles': controllerProfiles,
   '2026-11-24T0301-data-tasks': dataTasks,
   '2026-11-24T0401-leaner-filing-indexes': leanerFilingIndexes,
+  '2026-11-25T0301-connectors': connectors,
 };

@@ -1,4 +1,4 @@
-import { type AllowedHost, hostAllowed } from './allowed-hosts.fns.js';
+import { type AllowedHost, hostAllowed } from '../../lib/allowed-hosts.js';
 
 /** The database kinds the connectors run on (PRODUCT §2.14): PostgreSQL, and MySQL/MariaDB. */
 export type ConnectorKind = 'postgres' | 'mysql';

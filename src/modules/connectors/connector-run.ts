@@ -1,5 +1,5 @@
 import { isSystemCategory, withinScope } from '../data-categories/data-categories.fns.js';
-import type { AllowedHost } from './allowed-hosts.fns.js';
+import type { AllowedHost } from '../../lib/allowed-hosts.js';
 import { type ConnectorKind, parseConnectionUrl } from './connection-url.fns.js';
 import { ConnectorError } from './connector.errors.js';
 import type { Dataset } from './dataset.types.js';

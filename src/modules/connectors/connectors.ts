@@ -6,7 +6,7 @@ import { checkDataset, summarizeDataset } from './dataset-check.fns.js';
 import { parseDataset } from './dataset-parse.fns.js';
 import type { Dataset, DatasetProblem } from './dataset.types.js';
 
-export { addressAllowed, hostAllowed, parseAllowedHosts, type AllowedHost } from './allowed-hosts.fns.js';
+export { addressAllowed, hostAllowed, parseAllowedHosts, type AllowedHost } from '../../lib/allowed-hosts.js';
 export { checkConnectionUrl, type ConnectorKind } from './connection-url.fns.js';
 export { ConnectorError, type ConnectorFailure } from './connector.errors.js';
 export {

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { AllowedHost } from './allowed-hosts.fns.js';
+import type { AllowedHost } from '../../lib/allowed-hosts.js';
 import { openTarget } from './connector-run.js';
 import type { ConnectorKind } from './connection-url.fns.js';
 import type { SqlSession } from './sql-session.js';

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { connect, isIP } from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { type AllowedHost, addressAllowed } from './allowed-hosts.fns.js';
+import { type AllowedHost, addressAllowed } from '../../lib/allowed-hosts.js';
 import type { ConnectionTarget } from './connection-url.fns.js';
 import { classifyDriverError, ConnectorError } from './connector.errors.js';
 import { type Dialect, DIALECTS } from './sql-dialect.fns.js';
