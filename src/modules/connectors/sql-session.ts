@@ -117,7 +117,7 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
       : `SET SESSION max_execution_time = ${limits.statementTimeoutMs}`,
   );
   await connection.query(`SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(limits.statementTimeoutMs / 1000))}`);
-  let statements = 2;
+  let statements = 3; // the version query and the two SETs
   return {
     dialect: DIALECTS.mysql,
     get statements() {
