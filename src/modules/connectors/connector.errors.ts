@@ -107,9 +107,17 @@ const CODES: Record<string, ConnectorFailure> = {
   ER_BAD_FIELD_ERROR: 'missing_column',
 };
 
-/** The failure reason of a driver error (by its code, SQLSTATE class or message shape), and the code. */
+/** MySQL/MariaDB error numbers mysql2 has no name for. */
+const ERRNOS: Record<number, [ConnectorFailure, string]> = {
+  1969: ['timeout', 'ER_STATEMENT_TIMEOUT'], // MariaDB max_statement_time
+  3024: ['timeout', 'ER_QUERY_TIMEOUT'], // MySQL max_execution_time
+};
+
+/** The failure reason of a driver error (by its code, error number, SQLSTATE class or message shape), and the code. */
 export function classifyDriverError(error: unknown): { reason: ConnectorFailure; code: string | null } {
-  const e = error as { code?: unknown; sqlState?: unknown; message?: unknown };
+  const e = error as { code?: unknown; errno?: unknown; sqlState?: unknown; message?: unknown };
+  const known = typeof e?.errno === 'number' ? ERRNOS[e.errno] : undefined;
+  if (known) return { reason: known[0], code: known[1] };
   const code = typeof e?.code === 'string' ? e.code : null;
   if (code && CODES[code]) return { reason: CODES[code], code };
   const state = typeof e?.sqlState === 'string' ? e.sqlState : code;

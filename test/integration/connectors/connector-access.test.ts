@@ -126,6 +126,42 @@ for (const { kind, skip } of await targetKinds()) {
       assert.ok(!JSON.stringify(error).includes(target.password));
     });
 
+    it('a slow statement is cancelled by the database at CONNECTOR_STATEMENT_TIMEOUT_MS: retryable, naming the collection', async () => {
+      const sleep = kind === 'postgres' ? 'pg_sleep(3)::text' : 'SLEEP(3)';
+      await target.admin(`CREATE VIEW slow_notes AS SELECT id AS customer_id, ${sleep} AS note FROM customer`);
+      if (kind === 'postgres') await target.admin(`GRANT SELECT ON slow_notes TO ${new URL(target.url).username}`);
+      else await target.admin(`GRANT SELECT ON ${target.database}.slow_notes TO '${new URL(target.url).username}'@'%'`);
+      const slow = readDataset({
+        fides_key: 'slow',
+        collections: [
+          {
+            name: 'customer',
+            fields: [
+              { name: 'id', fides_meta: { primary_key: true } },
+              { name: 'email', fides_meta: { identity: 'email' } },
+            ],
+          },
+          {
+            name: 'slow_notes',
+            fields: [
+              { name: 'customer_id', fides_meta: { references: [{ dataset: 'slow', field: 'customer.id', direction: 'from' }] } },
+              { name: 'note', data_categories: ['user.content'] },
+            ],
+          },
+        ],
+      });
+      assert.ok('dataset' in slow);
+      const started = Date.now();
+      const error = await runConnectorTask(
+        input({ dataset: slow.dataset, limits: { statementTimeoutMs: 500, maxRows: 100 } }),
+      ).catch((e: unknown) => e);
+      assert.ok(error instanceof ConnectorError, String(error));
+      assert.equal(error.reason, 'timeout');
+      assert.equal(error.collection, 'slow_notes');
+      assert.equal(error.retryable, true);
+      assert.ok(Date.now() - started < 2500, 'cancelled, not waited out');
+    });
+
     it('a missing privilege is retryable and names the collection; a host not allowed at connect time is refused', async () => {
       const readOnly = await target.readOnlyUrl();
       const error = await runConnectorTask(input({ url: readOnly })).catch((e: unknown) => e);
