@@ -41,5 +41,14 @@ export function readDataset(
   return { dataset: parsed.dataset, source: parsed.source };
 }
 
+/**
+ * A stored dataset (the `source` {@link readDataset} returned, checked when it was stored): its
+ * shape only, without the checks (listing many systems stays cheap). @returns null when it no
+ * longer reads (never expected).
+ */
+export function readStoredDataset(source: unknown): Dataset | null {
+  return parseDataset(source).dataset;
+}
+
 /** The summary the API shows, from a stored dataset. */
 export const datasetSummary = summarizeDataset;

@@ -5,7 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import { datasetSummary, readDataset } from '../connectors/connectors.js';
+import { datasetSummary, readStoredDataset } from '../connectors/connectors.js';
 import { coversWorkspace, type Principal } from '../principals/principal.js';
 import {
   countLiveSystems,
@@ -34,7 +34,8 @@ import {
 
 /** Maps a stored system to the API resource (never the connection). */
 export function toSystemResource(row: DataSystemRow): DataSystemResource {
-  const read = row.dataset === null ? null : readDataset(JSON.parse(row.dataset) as unknown);
+  // The stored dataset passed every check when it was stored: read its shape only.
+  const read = row.dataset === null ? null : readStoredDataset(JSON.parse(row.dataset) as unknown);
   return {
     id: row.id,
     workspace_id: row.workspace_id,
@@ -45,7 +46,7 @@ export function toSystemResource(row: DataSystemRow): DataSystemResource {
     request_types: JSON.parse(row.request_types) as string[],
     endpoint_id: row.endpoint_id,
     due_days: row.due_days,
-    dataset: read && 'dataset' in read ? datasetSummary(read.dataset) : null,
+    dataset: read ? datasetSummary(read) : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -166,7 +167,12 @@ export function createDataSystemService(deps: DataSystemDeps) {
           throw new DataSystemLimitError(connectors.maxDataSystemsPerWorkspace);
         if (row.fides_key !== null && (await fidesKeyTaken(unit.tx, row.workspace_id, row.fides_key, null)))
           throw new FidesKeyTakenError(row.fides_key);
-        if (!(await insertSystemUnlessTaken(unit.tx, row))) throw new SystemKeyTakenError(row.key);
+        if (!(await insertSystemUnlessTaken(unit.tx, row))) {
+          // A concurrent registration may have taken the fides_key between the check and the insert.
+          if (row.fides_key !== null && (await fidesKeyTaken(unit.tx, row.workspace_id, row.fides_key, null)))
+            throw new FidesKeyTakenError(row.fides_key);
+          throw new SystemKeyTakenError(row.key);
+        }
         const resource = toSystemResource(row);
         recordAudit(unit, {
           ...actorFields(actor),
