@@ -11,7 +11,10 @@ export interface ConnectorConfig {
   readonly allowedHosts: readonly AllowedHost[];
   /** `CONNECTOR_STATEMENT_TIMEOUT_MS` (100–600 000, default 10 000): the target cancels a longer statement. */
   readonly statementTimeoutMs: number;
-  /** `CONNECTOR_MAX_ROWS` (1–1 000 000, default 1 000): more rows in one collection fails the task. */
+  /**
+   * `CONNECTOR_MAX_ROWS` (1–50 000, default 1 000): more rows in one collection fails the task. The
+   * bound keeps a lookup's value list under PostgreSQL's 65 535 parameters per statement.
+   */
   readonly maxRows: number;
   /** `MAX_DATA_SYSTEMS_PER_WORKSPACE` (1–100 000, default 500): registrations past it are refused (409). */
   readonly maxDataSystemsPerWorkspace: number;
@@ -24,7 +27,7 @@ export function readConnectors(env: Env, problems: string[]): ConnectorConfig {
   return {
     allowedHosts: Object.freeze(hosts.hosts),
     statementTimeoutMs: readInteger(env, 'CONNECTOR_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000, problems),
-    maxRows: readInteger(env, 'CONNECTOR_MAX_ROWS', 1000, 1, 1_000_000, problems),
+    maxRows: readInteger(env, 'CONNECTOR_MAX_ROWS', 1000, 1, 50_000, problems),
     maxDataSystemsPerWorkspace: readInteger(env, 'MAX_DATA_SYSTEMS_PER_WORKSPACE', 500, 1, 100_000, problems),
   };
 }

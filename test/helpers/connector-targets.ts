@@ -23,11 +23,23 @@ export interface ShopTarget {
   checksums(): Promise<Record<string, string>>;
   /** A second login with SELECT only (no writes, and no SELECT on `login`): for the permission tests. */
   readOnlyUrl(): Promise<string>;
+  /** A login with exactly the grants docs/connectors.md recommends for the shop dataset. */
+  leastPrivilegeUrl(): Promise<string>;
   drop(): Promise<void>;
 }
 
 export const SHOP_TABLES = ['customer', 'login', 'address', 'orders', 'order_line', 'preference'];
 export const SHOP_DATASET_YAML = readFileSync(new URL('../fixtures/connectors/shop-dataset.yml', import.meta.url), 'utf8');
+
+/** The grants of docs/connectors.md, §2 (least privilege), per table: what an erasure of the shop dataset needs. */
+const LEAST: [table: string, grant: string][] = [
+  ['customer', 'SELECT, UPDATE (email, github_id, username, full_name)'],
+  ['login', 'SELECT, UPDATE (ip_address)'],
+  ['orders', 'SELECT'],
+  ['address', 'SELECT, UPDATE (street, city, postal_code)'],
+  ['order_line', 'SELECT, UPDATE (gift_message)'],
+  ['preference', 'SELECT, DELETE'],
+];
 
 const PG_ADMIN = process.env.CONNECTOR_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MY_ADMIN = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
@@ -87,6 +99,7 @@ async function pgTarget(database: string, user: string, password: string): Promi
   await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${user}`);
   const url = `postgres://${user}:${password}@127.0.0.1:${adminUrl.port || 5432}/${database}`;
   const readOnly = `${user}_ro`;
+  const least = `${user}_lp`;
   return {
     kind: 'postgres',
     url,
@@ -113,9 +126,16 @@ async function pgTarget(database: string, user: string, password: string): Promi
       for (const t of SHOP_TABLES.filter((t) => t !== 'login')) await admin.query(`GRANT SELECT ON ${t} TO ${readOnly}`);
       return url.replace(`//${user}:`, `//${readOnly}:`);
     },
+    leastPrivilegeUrl: async () => {
+      await admin.query(`CREATE ROLE ${least} LOGIN PASSWORD '${password}'`);
+      await admin.query(`GRANT USAGE ON SCHEMA public TO ${least}`);
+      for (const [table, grant] of LEAST) await admin.query(`GRANT ${grant} ON ${table} TO ${least}`);
+      return url.replace(`//${user}:`, `//${least}:`);
+    },
     drop: async () => {
       await admin.end();
       await root.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await root.query(`DROP ROLE IF EXISTS ${least}`);
       await root.query(`DROP ROLE IF EXISTS ${readOnly}`);
       await root.query(`DROP ROLE IF EXISTS ${user}`);
       await root.end();
@@ -131,6 +151,7 @@ async function mysqlTarget(database: string, user: string, password: string): Pr
   const admin = await mysql.createConnection({ ...MY_ADMIN, database });
   for (const sql of [...schemaSql('mysql'), ...SEED]) await admin.query(sql);
   const readOnly = `${user}_ro`;
+  const least = `${user}_lp`;
   const url = `mysql://${user}:${password}@127.0.0.1:3306/${database}`;
   return {
     kind: 'mysql',
@@ -153,9 +174,15 @@ async function mysqlTarget(database: string, user: string, password: string): Pr
         await root.query(`GRANT SELECT ON ${database}.${t} TO '${readOnly}'@'%'`);
       return url.replace(`//${user}:`, `//${readOnly}:`);
     },
+    leastPrivilegeUrl: async () => {
+      await root.query(`CREATE USER '${least}'@'%' IDENTIFIED BY '${password}'`);
+      for (const [table, grant] of LEAST) await root.query(`GRANT ${grant} ON ${database}.${table} TO '${least}'@'%'`);
+      return url.replace(`//${user}:`, `//${least}:`);
+    },
     drop: async () => {
       await admin.end();
       await root.query(`DROP DATABASE IF EXISTS ${database}`);
+      await root.query(`DROP USER IF EXISTS '${least}'@'%'`);
       await root.query(`DROP USER IF EXISTS '${readOnly}'@'%'`);
       await root.query(`DROP USER IF EXISTS '${user}'@'%'`);
       await root.end();

@@ -30,7 +30,7 @@ describe('connector configuration', () => {
     assert.deepEqual(error.problems, [
       'CONNECTOR_ALLOWED_HOSTS entry 2 is not a host, host:port, address or CIDR',
       'CONNECTOR_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000',
-      'CONNECTOR_MAX_ROWS must be an integer from 1 to 1000000',
+      'CONNECTOR_MAX_ROWS must be an integer from 1 to 50000',
       'MAX_DATA_SYSTEMS_PER_WORKSPACE must be an integer from 1 to 100000',
     ]);
     assert.ok(!error.message.includes('sec ret'));

@@ -1,3 +1,4 @@
+import { isSystemCategory } from '../data-categories/data-categories.fns.js';
 import { classifyDriverError, ConnectorError } from './connector.errors.js';
 import { openTarget, type ConnectorTaskInput } from './connector-run.js';
 import type { Collection, Dataset } from './dataset.types.js';
@@ -42,20 +43,26 @@ async function probeCollection(session: SqlSession, dataset: Dataset, c: Collect
     `SELECT ${c.fields.map((f) => q(f.name)).join(', ')} FROM ${table} WHERE 1 = 0`,
   );
   const exists = read !== 'missing_table';
-  const writable = c.fields.find((f) => !f.primary_key && !f.read_only) ?? c.fields[0];
+  // What an erasure or correction may write there: each field it could mask (a user.* category,
+  // never a key or read_only), or the rows themselves for a `delete` collection.
+  const targets = c.fields.filter((f) => !f.primary_key && !f.read_only && f.data_categories.some((k) => !isSystemCategory(k)));
   // WHERE 1 = 0 touches no row, and the transaction is rolled back: the privilege check is all that runs.
   const write = c.delete_rows
     ? `DELETE FROM ${table} WHERE 1 = 0`
-    : `UPDATE ${table} SET ${q(writable?.name ?? '')} = ${q(writable?.name ?? '')} WHERE 1 = 0`;
+    : targets.length === 0
+      ? null
+      : `UPDATE ${table} SET ${targets.map((f) => `${q(f.name)} = ${q(f.name)}`).join(', ')} WHERE 1 = 0`;
   const canWrite =
-    exists && read !== 'missing_column' ? (await attempt(session, session.dialect.beginWrite, write)) === null : false;
+    !exists || read === 'missing_column' ? false : write === null || (await attempt(session, session.dialect.beginWrite, write)) === null;
   return { name: c.name, exists, can_read: read === null, can_write: canWrite };
 }
 
 /**
  * Tests a database system (PRODUCT §2.14): reachable (through the allowed-hosts check), the
  * latency of connecting and one round trip, and for each collection whether its table exists, its
- * declared fields can be read and written (statements that touch no row, rolled back). Writes nothing.
+ * declared fields can be read, and what an erasure writes there can be written: the fields it
+ * could mask, or the rows of a `delete` collection (true when it writes nothing there). The
+ * probes touch no row and are rolled back: nothing is written.
  */
 export async function testConnection(
   input: Pick<ConnectorTaskInput, 'kind' | 'url' | 'system' | 'dataset' | 'limits' | 'allowedHosts'>,

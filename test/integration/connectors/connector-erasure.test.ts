@@ -148,6 +148,17 @@ for (const { kind, skip } of await targetKinds()) {
       assert.ok(down.error && !down.error.includes(target.password) && !down.error.includes('127.0.0.1'));
     });
 
+    it('the least-privilege login of docs/connectors.md tests all-writable and erases (column grants only)', async () => {
+      const url = await target.leastPrivilegeUrl();
+      const probe = await testConnection(input({ url }));
+      assert.ok(
+        probe.collections.every((c) => c.exists && c.can_read && c.can_write),
+        JSON.stringify(probe.collections),
+      );
+      const result = await runConnectorTask(input({ url, identities: { email: ['cy@example.com'] } }));
+      assert.deepEqual(result.type === 'erasure' && result.collections, { customer: { masked: 1, deleted: 0 } });
+    });
+
     it('generate: a draft from information_schema with primary keys, foreign keys as references and the e-mail column as identity', async () => {
       const yaml = await generateDataset({ kind, url: target.url, allowedHosts: parseAllowedHosts('0.0.0.0/0').hosts });
       const draft = readDataset(yaml);
