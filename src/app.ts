@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { dataSystemRoutes } from './http/routes/data-systems.routes.js';
 import { dataTaskRoutes } from './http/routes/data-tasks.routes.js';
+import { dataCategoryRoutes } from './http/routes/data-categories.routes.js';
 import { registerAuthentication } from './http/auth/authenticate.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors/error-handler.js';
 import { consolePlugin } from './http/console/console.plugin.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
       await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
       await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
+      await api.register(dataCategoryRoutes, { prefix: '/data-categories' });
     },
     { prefix: '/api/v1' },
   );

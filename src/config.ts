@@ -9,6 +9,7 @@
  * here: this file re-exports their types.
  */
 
+import { type ConnectorConfig, readConnectors } from './config/connector-settings.js';
 import { type Env, readFlag, readInteger } from './config/env-readers.js';
 import { readTaskDataLimits, type TaskDataLimitsConfig } from './config/limit-settings.js';
 import { type OidcConfig, readOidc } from './config/oidc-settings.js';
@@ -18,6 +19,7 @@ import { readPublicBaseUrl, readWorker, type WorkerConfig } from './config/worke
 export type { ConsoleOidcConfig, OidcConfig } from './config/oidc-settings.js';
 export { PROTECTION_DEFAULTS, type ProtectionConfig } from './config/protection-settings.js';
 export type { WorkerConfig } from './config/worker-settings.js';
+export type { ConnectorConfig } from './config/connector-settings.js';
 
 /** Validated, immutable configuration (PRODUCT.md §3). */
 export interface Config {
@@ -60,6 +62,8 @@ export interface Config {
   readonly outboundAllowPrivateNetworks: boolean;
   /** How much data task results may carry (`MAX_TASK_DATA_BYTES`, `MAX_REQUEST_DATA_BYTES`). */
   readonly taskDataLimits: TaskDataLimitsConfig;
+  /** Database connectors and the data-system registry's limits (PRODUCT §2.14, docs/connectors.md). */
+  readonly connectors: ConnectorConfig;
 }
 
 /** Thrown by {@link loadConfig}; `problems` names every bad variable. */
@@ -114,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),
     taskDataLimits: readTaskDataLimits(env, problems),
+    connectors: readConnectors(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -8,6 +8,7 @@ import { createAuditService } from './modules/audit/audit.service.js';
 import { createControllerService } from './modules/controllers/controller.service.js';
 import { createChangeEventService } from './modules/change-events/change-event.service.js';
 import { createDataSystemService } from './modules/data-systems/data-system.service.js';
+import { createDataSystemConnectorService } from './modules/data-systems/data-system-connector.service.js';
 import { createDataTaskService } from './modules/data-systems/data-task.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
@@ -39,6 +40,10 @@ export interface Services {
   readonly audit: ReturnType<typeof createAuditService>;
   readonly controllers: ReturnType<typeof createControllerService>;
   readonly dataSystems: ReturnType<typeof createDataSystemService>;
+  /** Preview and test of database systems (PRODUCT §2.14). */
+  readonly dataSystemConnectors: ReturnType<typeof createDataSystemConnectorService>;
+  /** Connector settings (allowed hosts, statement timeout, row cap), for the task executor. */
+  readonly connectors: Config['connectors'];
   readonly dataTasks: ReturnType<typeof createDataTaskService>;
   /** A data task's result, which may end its request (the request lifecycle's). */
   readonly taskResults: ReturnType<typeof createTaskResults>;
@@ -79,7 +84,14 @@ export function createServices(deps: { config: Config; database: Database; keys:
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     audit: createAuditService({ db }),
     controllers: createControllerService({ db, clock }),
-    dataSystems: createDataSystemService({ db, clock }),
+    dataSystems: createDataSystemService({ db, clock, secretBox, connectors: deps.config.connectors }),
+    dataSystemConnectors: createDataSystemConnectorService({
+      db,
+      secretBox,
+      connectors: deps.config.connectors,
+      pseudonymKey: deps.keys.pseudonymKey,
+    }),
+    connectors: deps.config.connectors,
     dataTasks: createDataTaskService({ db, clock }),
     taskResults: createTaskResults({ db, clock, limits: deps.config.taskDataLimits }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,

@@ -84,9 +84,20 @@ def Str(**constraints: Any) -> Any:
     return Annotated[str, Field(**constraints), NoNul] if constraints else Annotated[str, NoNul]
 
 
+# Scope keys (PRODUCT §1, §2.14): the six core keys, then every other `user.*` key of the vendored
+# Fides taxonomy in its file order: the order of SCOPE_KEYS in
+# src/modules/data-categories/data-categories.fns.ts, and so of the `literal_error` message.
+CORE_SCOPE_KEYS = ["user", "user.account", "user.contact", "user.contact.email", "user.name",
+                   "user.content"]
+_TAXONOMY = json.loads(
+    (ROOT / "src" / "modules" / "data-categories" / "fideslang-data-categories.json").read_text("utf-8"))
+SCOPE_KEYS = CORE_SCOPE_KEYS + [
+    c["fides_key"] for c in _TAXONOMY["categories"]
+    if (c["fides_key"] == "user" or c["fides_key"].startswith("user."))
+    and c["fides_key"] not in CORE_SCOPE_KEYS]
+
 ScopeKey = Annotated[
-    Literal["user", "user.account", "user.contact", "user.contact.email", "user.name",
-            "user.content"],
+    Literal[tuple(SCOPE_KEYS)],  # type: ignore[valid-type]
     BeforeValidator(_str_first),
 ]
 
@@ -191,6 +202,12 @@ RequestTypeItem = Annotated[
 ]
 
 
+class Connection(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    url: Str(min_length=1, max_length=2000)
+
+
 class CreateDataSystem(BaseModel):
     """`POST /api/v1/data-systems` (PRODUCT §2.9). Optional fields absent = not set (an explicit
     null is the field's own type error, as for PolicyLayer)."""
@@ -200,10 +217,17 @@ class CreateDataSystem(BaseModel):
     workspace_id: Str(min_length=1, max_length=200)
     key: Str(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
     name: Str(min_length=1, max_length=200)
-    categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)]
-    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)]
+    # PRODUCT §2.14: the kind decides which of the fields below are needed; that rule, the
+    # dataset's checks and the connection's host are the service's 422s (after this model), like
+    # an endpoint_id of another workspace. `connection` is write-only: the service shows
+    # "[redacted]" as its input, so no golden case puts an error inside it.
+    kind: Literal["webhook", "manual", "postgres", "mysql"] = INHERIT
+    categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)] = INHERIT
+    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)] = INHERIT
     endpoint_id: Str(min_length=1, max_length=40) = INHERIT
     due_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
+    connection: Connection = INHERIT
+    dataset: Any = INHERIT
 
 
 class KeptRecord(BaseModel):
@@ -618,6 +642,9 @@ def build_create_cases() -> None:
     create("scope 21 items with unknown keys mixed in (only too_long)",
            c(scope=["user", "bogus", *(["user.name"] * 17), "user.email", 7]))
     create("scope item unknown at index 0", c(scope=["user.email"]))
+    create("valid scope with taxonomy keys beyond the six",
+           c(scope=["user.contact.address.city", "user.financial", "user.unique_id.pseudonymous"]))
+    create("scope item system.* is not a scope key", c(scope=["user", "system.operations"]))
     create("scope items unknown at indexes 0, 7 and 19 of 20",
            c(scope=["users", *["user"] * 6, "USER", *["user.name"] * 11, "user.contact.phone"]))
     create("scope items of wrong JSON types", c(scope=["user", 5, None, ["user"], {"k": "user"}, True]))
@@ -1071,6 +1098,9 @@ def build_data_task_cases() -> None:
     system("empty lists", sc(categories=[], request_types=[]))
     system("21 categories, 5 request types",
            sc(categories=["user"] * 21, request_types=["access"] * 5))
+    system("kind unknown", sc(kind="oracle"))
+    system("kind not a string, categories empty", sc(kind=5, categories=[]))
+    system("kind postgres with name too long", sc(kind="postgres", name="n" * 201))
     system("due_days 0", sc(due_days=0))
     system("due_days string", sc(due_days="30"))
     system("due_days null", sc(due_days=None))

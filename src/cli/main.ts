@@ -15,6 +15,7 @@ import { serveCommand } from './commands/serve.command.js';
 import { systemCommand } from './commands/system.command.js';
 import { tokenCommand } from './commands/token.command.js';
 import { auditCommand } from './commands/audit.command.js';
+import { datasetCommand } from './commands/dataset.command.js';
 import { workerCommand } from './commands/worker.command.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -27,6 +28,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   endpoint: endpointCommand,
   system: systemCommand,
   audit: auditCommand,
+  dataset: datasetCommand,
 };
 
 const ALL_USAGE = [...Object.values(COMMANDS).flatMap((c) => c.usage), 'help'];

@@ -72,6 +72,7 @@ export function startWorker(
     clock: services.clock,
     log,
     taskResults: services.taskResults,
+    keys: { secretBox: services.secretBox, connectors: services.connectors, pseudonymKey: services.keys.pseudonymKey },
     options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
   });
   tasks.start();

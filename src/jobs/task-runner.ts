@@ -9,10 +9,16 @@ import {
   claimRunnableTask,
   type DataTaskRow,
   extendTaskLease,
+  putTaskBack,
   retryTaskLater,
 } from '../modules/data-systems/data-task.repository.js';
+import { findRequestById } from '../modules/privacy-requests/privacy-request.repository.js';
 import type { TaskResultInput } from '../modules/data-systems/data-task-result.fns.js';
-import { type DataTaskExecutor, TaskRunError } from '../modules/data-systems/executors/data-task-executor.js';
+import {
+  type DataTaskExecutor,
+  type TaskRunContext,
+  TaskRunError,
+} from '../modules/data-systems/executors/data-task-executor.js';
 import { DATA_TASK_EXECUTORS } from '../modules/data-systems/executors/executors.js';
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import type { TaskResults } from '../modules/privacy-requests/lifecycle/task-result.js';
@@ -24,6 +30,9 @@ export interface TaskRunnerOptions {
   leaseMs: number;
   maxAttempts: number;
 }
+
+/** How long a correction task waiting for its corrected values waits before it is looked at again, ms. */
+export const WAITING_RECHECK_MS = 30_000;
 
 /** Kinds whose executor runs tasks in-process, among `executors`. */
 export function runnableKinds(executors: Readonly<Record<string, DataTaskExecutor | undefined>>): string[] {
@@ -53,6 +62,8 @@ export function createTaskRunner(deps: {
   clock: Clock;
   log: Logger;
   taskResults: Pick<TaskResults, 'recordRun'>;
+  /** What executors read: the secret box (connections), the connector settings, the pseudonym key (masking). */
+  keys: Omit<TaskRunContext, 'db' | 'request'>;
   options: TaskRunnerOptions;
   /** Default: every kind's executor; tests pass their own. */
   executors?: Readonly<Record<string, DataTaskExecutor>>;
@@ -90,14 +101,22 @@ export function createTaskRunner(deps: {
   async function run(task: DataTaskRow): Promise<void> {
     const executor = executors[task.executor];
     const system = await findSystemByKey(db, task.workspace_id, task.system_key);
+    const request = await findRequestById(db, task.request_id);
+    if (request?.status === 'action_required') {
+      // A correction waiting for its corrected values (POST …/corrections): run once they are there.
+      const now = clock();
+      await putTaskBack(db, task.id, owner, toTimestamp(new Date(now.getTime() + WAITING_RECHECK_MS)), toTimestamp(now));
+      return;
+    }
     const heartbeat = setInterval(
       () => void extendTaskLease(db, task.id, owner, leaseUntil()).catch(() => undefined),
       Math.max(10, Math.floor(options.leaseMs / 3)),
     );
     let answer: TaskResultInput;
     try {
-      if (!executor?.run || !system) throw new TaskRunError(`${task.system_key}: the system can no longer run its tasks`, false);
-      answer = await executor.run(task, system);
+      if (!executor?.run || !system || !request)
+        throw new TaskRunError(`${task.system_key}: the system can no longer run its tasks`, false);
+      answer = await executor.run(task, system, { ...deps.keys, db, request });
     } catch (error) {
       clearInterval(heartbeat);
       return failed(task, error);

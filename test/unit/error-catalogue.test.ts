@@ -22,6 +22,12 @@ const SPECIAL_ARGS: Record<string, unknown[]> = {
   tooManyRequests: [7],
   correctionRefused: ['no changes', []],
   taskResultRefused: [[{ loc: ['body', 'records', 'user.name'], input: 'user.name', problem: 'outside the task' }]],
+  taskDataTooLarge: ['MAX_TASK_DATA_BYTES', 5000, 4096],
+  dataSystemLimit: [500],
+  dataSystemRefused: [
+    [{ loc: ['body', 'dataset', 'collections', 0], msg: 'unknown data category user.nope', type: 'value_error' }],
+    { dataset: { collections: [{ name: 'customer' }] } },
+  ],
 };
 
 describe('error catalogue', () => {

@@ -62,6 +62,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/data-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List data categories
+         * @description The Fides (fideslang) default data-category taxonomy the service accepts (PRODUCT §2.14), with the vendored version and source. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.
+         */
+        get: operations["listDataCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/data-systems": {
         parameters: {
             query?: never;
@@ -77,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Register a data system
-         * @description A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9). `key` is unique per workspace, deleted systems included (409). An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited. Scope `admin`.
+         * @description A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9, §2.14). `kind`: `webhook` (an `endpoint_id` is told of each task), `manual` (an operator answers), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB) with a write-only `connection.url` (sealed at rest, its host allowed by `CONNECTOR_ALLOWED_HOSTS`) and a Fides `dataset` (object or YAML string; every check a 422 whose `loc` points into the dataset); database kinds default `categories` to the dataset's `user.*` categories and `request_types` to all four. `key` is unique per workspace, deleted systems included (409); so is the dataset's `fides_key` among live systems (409); past `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems, a 409. An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited (never the connection). Scope `admin`.
          */
         post: operations["createDataSystem"];
         delete?: never;
@@ -109,9 +129,49 @@ export interface paths {
         head?: never;
         /**
          * Change a data system
-         * @description Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none). New values apply to tasks created afterwards. Audited. Scope `admin`.
+         * @description Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none); for database systems `connection` and `dataset`, checked again as at registration. The kind never changes. New values apply to tasks created afterwards. Audited. Scope `admin`.
          */
         patch: operations["updateDataSystem"];
+        trace?: never;
+    };
+    "/api/v1/data-systems/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a database system's statements for a subject
+         * @description The statements a task of `request_type` would run for the subject (PRODUCT §2.14), in order, with placeholders and never values, and the rows each would touch. The access pass runs in a read-only transaction; a deletion's or correction's writes are planned, never run. `scope` defaults to the system's categories. Webhook and manual systems: 409. A database failure: 502 naming system and collection, never the connection. Scope `admin`.
+         */
+        post: operations["previewDataSystem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-systems/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a database system
+         * @description Connects (through the allowed-hosts check) and reports `reachable`, `latency_ms` and for each collection whether its table exists and its declared fields can be read and written (statements that touch no row, rolled back). Writes nothing. Webhook and manual systems: 409. Scope `admin`.
+         */
+        post: operations["testDataSystem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/data-tasks": {
@@ -1047,6 +1107,105 @@ export interface operations {
             };
         };
     };
+    listDataCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            description: string;
+                            fides_key: string;
+                            name: string;
+                            parent_key: string | null;
+                            /** @description valid in a request `scope` and a data system `categories` (`user.*`) */
+                            scope: boolean;
+                        }[];
+                        source: {
+                            commit: string;
+                            license: string;
+                            project: string;
+                            source: string;
+                            version: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     listDataSystems: {
         parameters: {
             query?: {
@@ -1069,10 +1228,19 @@ export interface operations {
                             categories: string[];
                             /** Format: date-time */
                             created_at: string;
+                            /** @description Database kinds: a summary of the dataset (never the connection) */
+                            dataset: {
+                                categories: string[];
+                                collections: string[];
+                                fides_key: string;
+                                identities: string[];
+                            } | null;
                             due_days: number | null;
                             endpoint_id: string | null;
                             id: string;
                             key: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "manual" | "postgres" | "mysql";
                             name: string;
                             request_types: string[];
                             /** Format: date-time */
@@ -1157,14 +1325,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    categories: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
+                    categories?: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
+                    /** @description Database kinds: how to reach the database (sealed at rest; its host must be allowed by CONNECTOR_ALLOWED_HOSTS) */
+                    connection?: {
+                        /** @description `postgres://user:password@host:port/db?sslmode=…` or `mysql://…` */
+                        url: string;
+                    };
+                    /** @description Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one. Checked by the service (422 with `loc` into the dataset). */
+                    dataset?: unknown;
                     /** @description Days a task has from its creation */
                     due_days?: number;
                     /** @description A webhook endpoint (`ep_…`) of the same workspace */
                     endpoint_id?: string;
                     key: string;
+                    /**
+                     * @description `webhook` (default with an endpoint_id), `manual` (default without), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB)
+                     * @enum {string}
+                     */
+                    kind?: "webhook" | "manual" | "postgres" | "mysql";
                     name: string;
-                    request_types: (string & ("access" | "export" | "correction" | "deletion"))[];
+                    request_types?: (string & ("access" | "export" | "correction" | "deletion"))[];
                     workspace_id: string;
                 };
             };
@@ -1180,10 +1360,19 @@ export interface operations {
                         categories: string[];
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Database kinds: a summary of the dataset (never the connection) */
+                        dataset: {
+                            categories: string[];
+                            collections: string[];
+                            fides_key: string;
+                            identities: string[];
+                        } | null;
                         due_days: number | null;
                         endpoint_id: string | null;
                         id: string;
                         key: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "manual" | "postgres" | "mysql";
                         name: string;
                         request_types: string[];
                         /** Format: date-time */
@@ -1311,10 +1500,19 @@ export interface operations {
                         categories: string[];
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Database kinds: a summary of the dataset (never the connection) */
+                        dataset: {
+                            categories: string[];
+                            collections: string[];
+                            fides_key: string;
+                            identities: string[];
+                        } | null;
                         due_days: number | null;
                         endpoint_id: string | null;
                         id: string;
                         key: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "manual" | "postgres" | "mysql";
                         name: string;
                         request_types: string[];
                         /** Format: date-time */
@@ -1486,7 +1684,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    categories?: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
+                    categories?: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
+                    /** @description Database kinds: how to reach the database (sealed at rest; its host must be allowed by CONNECTOR_ALLOWED_HOSTS) */
+                    connection?: {
+                        /** @description `postgres://user:password@host:port/db?sslmode=…` or `mysql://…` */
+                        url: string;
+                    };
+                    /** @description Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one. Checked by the service (422 with `loc` into the dataset). */
+                    dataset?: unknown;
                     /** @description 1–3650, or null for none */
                     due_days?: unknown;
                     /** @description An endpoint id, or null to make its tasks manual */
@@ -1507,10 +1712,19 @@ export interface operations {
                         categories: string[];
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Database kinds: a summary of the dataset (never the connection) */
+                        dataset: {
+                            categories: string[];
+                            collections: string[];
+                            fides_key: string;
+                            identities: string[];
+                        } | null;
                         due_days: number | null;
                         endpoint_id: string | null;
                         id: string;
                         key: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "manual" | "postgres" | "mysql";
                         name: string;
                         request_types: string[];
                         /** Format: date-time */
@@ -1543,6 +1757,306 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    previewDataSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    request_type: string & ("access" | "export" | "correction" | "deletion");
+                    scope?: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
+                    subject_id: string;
+                    subject_provider: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        categories: string[];
+                        request_type: string;
+                        statements: {
+                            collection: string;
+                            /** @enum {string} */
+                            operation: "select" | "update" | "delete";
+                            rows: number;
+                            /** @description placeholders ($1 or ?), never values */
+                            sql: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    testDataSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collections: {
+                            can_read: boolean;
+                            can_write: boolean;
+                            exists: boolean;
+                            name: string;
+                        }[];
+                        /** @description why it is unreachable (names the system, never the URL) */
+                        error?: string;
+                        latency_ms: number | null;
+                        reachable: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3329,7 +3843,7 @@ export interface operations {
                     /** @description When the controller received the request (RFC 3339; not in the future, at most 365 days ago); deadlines count from it. Default: now. */
                     received_at?: string;
                     request_type: string;
-                    scope: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content"))[];
+                    scope: (string & ("user" | "user.account" | "user.contact" | "user.contact.email" | "user.name" | "user.content" | "user.authorization" | "user.behavior" | "user.biometric" | "user.childrens" | "user.demographic" | "user.location" | "user.device" | "user.payment" | "user.social" | "user.unique_id" | "user.telemetry" | "user.user_sensor" | "user.workplace" | "user.sensor" | "user.financial" | "user.government_id" | "user.health_and_medical" | "user.criminal_history" | "user.privacy_preferences" | "user.job_title" | "user.account.settings" | "user.account.username" | "user.authorization.credentials" | "user.authorization.biometric" | "user.authorization.password" | "user.behavior.browsing_history" | "user.behavior.media_consumption" | "user.behavior.purchase_history" | "user.behavior.search_history" | "user.biometric.fingerprint" | "user.biometric.retinal" | "user.biometric.voice" | "user.biometric.health" | "user.contact.address" | "user.contact.phone_number" | "user.contact.url" | "user.contact.fax_number" | "user.contact.organization" | "user.contact.address.city" | "user.contact.address.country" | "user.contact.address.postal_code" | "user.contact.address.state" | "user.contact.address.street" | "user.content.private" | "user.content.public" | "user.content.self_image" | "user.demographic.age_range" | "user.demographic.date_of_birth" | "user.demographic.gender" | "user.demographic.language" | "user.demographic.marital_status" | "user.demographic.political_opinion" | "user.demographic.profile" | "user.demographic.race_ethnicity" | "user.demographic.religious_belief" | "user.demographic.sexual_orientation" | "user.device.cookie" | "user.device.cookie_id" | "user.device.device_id" | "user.device.ip_address" | "user.financial.bank_account" | "user.financial.credit_card" | "user.government_id.birth_certificate" | "user.government_id.drivers_license_number" | "user.government_id.immigration" | "user.government_id.national_identification_number" | "user.government_id.passport_number" | "user.government_id.vehicle_registration" | "user.health_and_medical.genetic" | "user.health_and_medical.insurance_beneficiary_id" | "user.health_and_medical.record_id" | "user.location.imprecise" | "user.location.precise" | "user.name.first" | "user.name.last" | "user.unique_id.pseudonymous"))[];
                     subject_id: string;
                     subject_provider: string;
                     workspace_id: string;

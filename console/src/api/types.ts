@@ -62,7 +62,10 @@ export const REQUEST_STATUSES: readonly RequestStatus[] = [
   'canceled',
 ];
 export const REQUEST_TYPES: readonly RequestType[] = ['access', 'export', 'correction', 'deletion'];
-/** Valid `scope` keys (PRODUCT.md §1). */
+/**
+ * The scope keys the console offers (PRODUCT.md §1): the six the service's own store holds. The API
+ * takes every `user.*` key of the Fides taxonomy (GET /api/v1/data-categories, PRODUCT §2.14).
+ */
 export const SCOPE_KEYS = ['user', 'user.account', 'user.contact', 'user.contact.email', 'user.name', 'user.content'] as const;
 export type AuditEventPage = Json<'/api/v1/audit-events', 'get', 200>;
 export type AuditEvent = AuditEventPage['items'][number];
@@ -70,3 +73,7 @@ export type AuditVerification = Json<'/api/v1/audit-events/verify', 'get', 200>;
 export type DataTask = Json<'/api/v1/data-tasks/{id}', 'get', 200>;
 export type DataTaskResult = Body<'/api/v1/data-tasks/{id}/result', 'post'>;
 export type DataSystemList = Json<'/api/v1/data-systems', 'get', 200>;
+export type DataSystem = DataSystemList['items'][number];
+export type DataSystemTest = Json<'/api/v1/data-systems/{id}/test', 'post', 200>;
+export type DataSystemPreview = Json<'/api/v1/data-systems/{id}/preview', 'post', 200>;
+export type DataSystemPreviewBody = Body<'/api/v1/data-systems/{id}/preview', 'post'>;

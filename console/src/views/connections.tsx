@@ -1,8 +1,10 @@
 // Connections (PRODUCT.md §2b): integrations (webhook sources) and webhook endpoints, with each
-// endpoint's messages, a retry per message and secret rotation (scope admin).
+// endpoint's messages, a retry per message and secret rotation; data systems (data-systems.tsx)
+// (scope admin).
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
-import type { DataSystemList, Endpoint, EndpointList, EndpointWithSecret, IntegrationList, MessageList } from '../api/types';
+import type { Endpoint, EndpointList, EndpointWithSecret, IntegrationList, MessageList } from '../api/types';
+import { DataSystems } from './data-systems';
 import { ErrorText, Field, Section, useSubmit } from '../components/forms';
 import { formatTime } from '../lib/deadline';
 
@@ -160,34 +162,6 @@ function Endpoints({ workspace }: { workspace: string }) {
         <ul class="plain">
           {list.items.map((endpoint) => (
             <EndpointItem endpoint={endpoint} key={endpoint.id} />
-          ))}
-        </ul>
-      )}
-    </Section>
-  );
-}
-
-function DataSystems({ workspace }: { workspace: string }) {
-  const [list, setList] = useState<DataSystemList | null>(null);
-  const load = useSubmit();
-  useEffect(() => {
-    void load.run(async () =>
-      setList(await api<DataSystemList>('GET', `/api/v1/data-systems${queryString({ workspace_id: workspace })}`)),
-    );
-  }, [workspace]);
-  return (
-    <Section title="Data systems">
-      <ErrorText error={load.error} />
-      {list && list.items.length === 0 && <p>No data system yet (privacyctl system add, or POST /api/v1/data-systems).</p>}
-      {list && list.items.length > 0 && (
-        <ul class="plain">
-          {list.items.map((system) => (
-            <li key={system.id}>
-              <strong>{system.name}</strong> (<code>{system.key}</code>) in {system.workspace_id}: {system.categories.join(', ')}{' '}
-              for {system.request_types.join(', ')}
-              {system.due_days ? `, due within ${system.due_days} days` : ''};{' '}
-              {system.endpoint_id ? `tasks go to endpoint ${system.endpoint_id}` : 'manual: an operator marks its tasks done'}
-            </li>
           ))}
         </ul>
       )}

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Row shape of `data_systems`: a downstream system of a workspace that holds personal data
  * (PRODUCT §2.9). `categories` and `request_types` are JSON arrays; `deleted_at` set: deleted
@@ -18,7 +20,18 @@ export interface DataSystemTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** `webhook` (endpoint_id set), `manual`, or a database the service reaches itself: `postgres`, `mysql` (PRODUCT §2.14). */
+  kind: ColumnType<DataSystemKind, DataSystemKind | undefined, DataSystemKind>;
+  /** Database kinds: the connection URL sealed with the service's secret box; never returned, logged or audited. */
+  connection_ciphertext: string | null;
+  /** Database kinds: the Fides dataset as given (JSON text, a YAML string parsed), checked. */
+  dataset: string | null;
+  /** Database kinds: the dataset's `fides_key`, unique per workspace among live systems (cleared on delete). */
+  fides_key: string | null;
 }
+
+/** The kinds of data system (PRODUCT §2.14). */
+export type DataSystemKind = 'webhook' | 'manual' | 'postgres' | 'mysql';
 
 /** Status of a data task: `pending` until its system (or an operator) reports a final outcome. */
 export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicable';

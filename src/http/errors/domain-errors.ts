@@ -6,10 +6,15 @@ import {
   SelfApprovalError,
 } from '../../modules/privacy-requests/privacy-request.errors.js';
 import {
+  DataSystemLimitError,
   DataSystemNotFoundError,
+  DataSystemRefusedError,
   EndpointNotInWorkspaceError,
+  FidesKeyTakenError,
+  NotADatabaseSystemError,
   SystemKeyTakenError,
 } from '../../modules/data-systems/data-system.types.js';
+import { ConnectorError } from '../../modules/connectors/connectors.js';
 import {
   DataTaskNotFoundError,
   TaskAlreadyFinalError,
@@ -49,6 +54,11 @@ function fromDataTaskError(error: unknown): HttpError | RequestValidationError |
   if (error instanceof DataSystemNotFoundError) return errors.notFound('Data system');
   if (error instanceof SystemKeyTakenError) return errors.systemKeyTaken(error.key);
   if (error instanceof EndpointNotInWorkspaceError) return errors.endpointNotInWorkspace(error.endpointId);
+  if (error instanceof FidesKeyTakenError) return errors.fidesKeyTaken(error.fidesKey);
+  if (error instanceof DataSystemLimitError) return errors.dataSystemLimit(error.limit);
+  if (error instanceof DataSystemRefusedError) return errors.dataSystemRefused(error.problems, error.shown);
+  if (error instanceof NotADatabaseSystemError) return errors.notADatabaseSystem(error.kind);
+  if (error instanceof ConnectorError) return errors.connectorFailed(error.message);
   if (error instanceof DataTaskNotFoundError) return errors.notFound('Data task');
   if (error instanceof TaskAlreadyFinalError) return errors.taskAlreadyFinal(error.status);
   if (error instanceof TaskResultRefusedError) return errors.taskResultRefused(error.problems);

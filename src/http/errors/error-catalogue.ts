@@ -124,6 +124,29 @@ export const errors = {
       413,
       `The result's data is ${bytes} bytes of JSON, over ${limit} (${max} bytes); send it in smaller parts or raise the limit`,
     ),
+  fidesKeyTaken: (fidesKey: string) =>
+    new HttpError(409, `Another data system of this workspace already has a dataset with fides_key ${fidesKey}`),
+  dataSystemLimit: (limit: number) =>
+    new HttpError(
+      409,
+      `This workspace already has ${limit} data systems, the most MAX_DATA_SYSTEMS_PER_WORKSPACE allows; delete one or raise the limit`,
+    ),
+  notADatabaseSystem: (kind: string) =>
+    new HttpError(409, `This data system is of kind ${kind}: preview and test are for database systems (postgres, mysql)`),
+  /** A connector failure (PRODUCT §2.14): its message names system, collection and reason, never the URL. */
+  connectorFailed: (message: string) => new HttpError(502, `The database did not answer as expected: ${message}`),
+  /** A data system's fields refused by the service: one item per problem, the connection never echoed. */
+  dataSystemRefused: (
+    problems: readonly { loc: (string | number)[]; msg: string; type: string }[],
+    shown: Record<string, unknown>,
+  ) =>
+    new RequestValidationError(
+      problems.map((p): ErrorItem => {
+        if (p.type === 'missing') return { type: 'missing', loc: [...p.loc], msg: 'Field required', input: shown };
+        const input = p.loc[1] === 'connection' ? REDACTED : valueAt(shown, p.loc.slice(1));
+        return { type: 'value_error', loc: [...p.loc], msg: `Value error, ${p.msg}`, input, ctx: { error: {} } };
+      }),
+    ),
   taskAlreadyFinal: (status: string) =>
     new HttpError(409, `This data task is already ${status}; a task result cannot be changed`),
   /** A task result refused: one item per category outside the task (or data the task does not take). */
@@ -155,6 +178,16 @@ export const errors = {
 
   idempotencyKeyReused: (key: string) => new RequestValidationError([idempotencyKeyReusedItem(key)]),
 };
+
+/** The value at `path` inside `value` (objects and lists), or null when the path leaves it (a YAML string's inside). */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let at: unknown = value;
+  for (const step of path) {
+    if (typeof at !== 'object' || at === null) return null;
+    at = (at as Record<string | number, unknown>)[step];
+  }
+  return at === undefined ? null : at;
+}
 
 function redactedValueError(loc: (string | number)[], msg: string): ErrorItem {
   return { type: 'value_error', loc, msg, input: REDACTED, ctx: { error: {} } };

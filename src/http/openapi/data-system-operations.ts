@@ -10,7 +10,7 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'createDataSystem',
     summary: 'Register a data system',
     description:
-      'A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9). `key` is unique per workspace, deleted systems included (409). An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited. Scope `admin`.',
+      "A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9, §2.14). `kind`: `webhook` (an `endpoint_id` is told of each task), `manual` (an operator answers), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB) with a write-only `connection.url` (sealed at rest, its host allowed by `CONNECTOR_ALLOWED_HOSTS`) and a Fides `dataset` (object or YAML string; every check a 422 whose `loc` points into the dataset); database kinds default `categories` to the dataset's `user.*` categories and `request_types` to all four. `key` is unique per workspace, deleted systems included (409); so is the dataset's `fides_key` among live systems (409); past `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems, a 409. An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited (never the connection). Scope `admin`.",
   },
   'GET /api/v1/data-systems': {
     operationId: 'listDataSystems',
@@ -26,7 +26,19 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'updateDataSystem',
     summary: 'Change a data system',
     description:
-      'Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none). New values apply to tasks created afterwards. Audited. Scope `admin`.',
+      'Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none); for database systems `connection` and `dataset`, checked again as at registration. The kind never changes. New values apply to tasks created afterwards. Audited. Scope `admin`.',
+  },
+  'POST /api/v1/data-systems/{id}/preview': {
+    operationId: 'previewDataSystem',
+    summary: "Preview a database system's statements for a subject",
+    description:
+      "The statements a task of `request_type` would run for the subject (PRODUCT §2.14), in order, with placeholders and never values, and the rows each would touch. The access pass runs in a read-only transaction; a deletion's or correction's writes are planned, never run. `scope` defaults to the system's categories. Webhook and manual systems: 409. A database failure: 502 naming system and collection, never the connection. Scope `admin`.",
+  },
+  'POST /api/v1/data-systems/{id}/test': {
+    operationId: 'testDataSystem',
+    summary: 'Test a database system',
+    description:
+      'Connects (through the allowed-hosts check) and reports `reachable`, `latency_ms` and for each collection whether its table exists and its declared fields can be read and written (statements that touch no row, rolled back). Writes nothing. Webhook and manual systems: 409. Scope `admin`.',
   },
   'DELETE /api/v1/data-systems/{id}': {
     operationId: 'deleteDataSystem',
@@ -52,6 +64,12 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: "Report a data task's result",
     description:
       "The final outcome of a task (`completed`, `failed`, `not_applicable`) with counts, data (access/export) and what was erased and kept (deletion). Immutable once final (409). Categories outside the task are a 422. The last pending task's result ends the request (completed, or failed naming the systems). Audited. Scope `tasks:write`, the task's workspace and, for a token limited to systems, its system (else 404).",
+  },
+  'GET /api/v1/data-categories': {
+    operationId: 'listDataCategories',
+    summary: 'List data categories',
+    description:
+      'The Fides (fideslang) default data-category taxonomy the service accepts (PRODUCT §2.14), with the vendored version and source. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.',
   },
   'GET /api/v1/change-events': {
     operationId: 'listChangeEvents',

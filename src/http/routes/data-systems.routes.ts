@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
+import type { DataSystemConnectorService } from '../../modules/data-systems/data-system-connector.service.js';
 import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -29,12 +30,16 @@ function checkNullable(body: Record<string, unknown>): void {
 }
 
 /**
- * `/api/v1/data-systems` (scope `admin`, PRODUCT.md §2.9): register, list, read, change and
- * delete a workspace's data systems. A system outside the caller's workspaces is a 404.
+ * `/api/v1/data-systems` (scope `admin`, PRODUCT.md §2.9, §2.14): register, list, read, change and
+ * delete a workspace's data systems; preview and test a database system. A system outside the
+ * caller's workspaces is a 404.
  */
-export async function dataSystemRoutes(app: FastifyInstance, opts: { services: { dataSystems: DataSystemService } }) {
+export async function dataSystemRoutes(
+  app: FastifyInstance,
+  opts: { services: { dataSystems: DataSystemService; dataSystemConnectors: DataSystemConnectorService } },
+) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { dataSystems } = opts.services;
+  const { dataSystems, dataSystemConnectors } = opts.services;
   const base = { tags: ['data-systems'], security: BEARER_SECURITY };
   const config = { scope: 'admin' };
 
@@ -92,5 +97,32 @@ export async function dataSystemRoutes(app: FastifyInstance, opts: { services: {
       await dataSystems.remove(request.principal, request.params.id);
       return reply.code(204).send();
     },
+  );
+
+  typed.post(
+    '/:id/preview',
+    {
+      config,
+      schema: {
+        ...base,
+        params: S.DataSystemIdParams,
+        body: S.PreviewBody,
+        response: withErrors({ 200: S.PreviewResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse }),
+      },
+    },
+    async (request) => dataSystemConnectors.preview(request.principal, request.params.id, request.body),
+  );
+
+  typed.post(
+    '/:id/test',
+    {
+      config,
+      schema: {
+        ...base,
+        params: S.DataSystemIdParams,
+        response: withErrors({ 200: S.TestResponse, 404: ErrorResponse, 409: ErrorResponse }),
+      },
+    },
+    async (request) => dataSystemConnectors.test(request.principal, request.params.id),
   );
 }

@@ -13,16 +13,44 @@ const RequestTypes = Type.Array(RequestTypeItem, { minItems: 1, maxItems: 4 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const DueDays = Type.Integer({ minimum: 1, maximum: 3650, description: 'Days a task has from its creation' });
 const EndpointId = Type.String({ minLength: 1, maxLength: 40, description: 'A webhook endpoint (`ep_…`) of the same workspace' });
+/** The kinds of data system (PRODUCT §2.14). */
+export const SYSTEM_KINDS = ['webhook', 'manual', 'postgres', 'mysql'] as const;
+const Kind = StringEnum(SYSTEM_KINDS, {
+  description:
+    '`webhook` (default with an endpoint_id), `manual` (default without), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB)',
+});
+/** Write-only: never returned, logged or audited; a 422 shows `[redacted]` in its place. */
+const Connection = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: '`postgres://user:password@host:port/db?sslmode=…` or `mysql://…`',
+    }),
+  },
+  {
+    writeOnly: true,
+    description:
+      'Database kinds: how to reach the database (sealed at rest; its host must be allowed by CONNECTOR_ALLOWED_HOSTS)',
+  },
+);
+const DatasetInput = Type.Unsafe<unknown>({
+  description:
+    'Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one. Checked by the service (422 with `loc` into the dataset).',
+});
 
 /** `POST /api/v1/data-systems` body (PRODUCT §2.9). */
 export const CreateDataSystemBody = Type.Object({
   workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
   key: Type.String({ pattern: SYSTEM_KEY_PATTERN }),
   name: Name,
-  categories: Categories,
-  request_types: RequestTypes,
+  kind: Type.Optional(Kind),
+  categories: Type.Optional(Categories),
+  request_types: Type.Optional(RequestTypes),
   endpoint_id: Type.Optional(EndpointId),
   due_days: Type.Optional(DueDays),
+  connection: Type.Optional(Connection),
+  dataset: Type.Optional(DatasetInput),
 });
 
 /**
@@ -35,6 +63,8 @@ export const UpdateDataSystemBody = Type.Object({
   request_types: Type.Optional(RequestTypes),
   endpoint_id: Type.Optional(Type.Unsafe<string | null>({ description: 'An endpoint id, or null to make its tasks manual' })),
   due_days: Type.Optional(Type.Unsafe<number | null>({ description: '1–3650, or null for none' })),
+  connection: Type.Optional(Connection),
+  dataset: Type.Optional(DatasetInput),
 });
 
 /** A data system. */
@@ -45,10 +75,55 @@ export const DataSystemResource = Type.Object({
   name: Type.String(),
   categories: Type.Array(Type.String()),
   request_types: Type.Array(Type.String()),
+  kind: StringEnum(SYSTEM_KINDS),
   endpoint_id: Type.Union([Type.String(), Type.Null()]),
   due_days: Type.Union([Type.Integer(), Type.Null()]),
+  dataset: Type.Union([
+    Type.Object(
+      {
+        fides_key: Type.String(),
+        collections: Type.Array(Type.String()),
+        identities: Type.Array(Type.String()),
+        categories: Type.Array(Type.String()),
+      },
+      { description: 'Database kinds: a summary of the dataset (never the connection)' },
+    ),
+    Type.Null(),
+  ]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+});
+
+/** `POST /api/v1/data-systems/{id}/preview` body (PRODUCT §2.14). */
+export const PreviewBody = Type.Object({
+  subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
+  subject_id: Type.String({ minLength: 1, maxLength: 300 }),
+  request_type: RequestTypeItem,
+  scope: Type.Optional(Categories),
+});
+
+/** The preview: statements in order, placeholders only, with the rows each would touch. */
+export const PreviewResponse = Type.Object({
+  request_type: Type.String(),
+  categories: Type.Array(Type.String()),
+  statements: Type.Array(
+    Type.Object({
+      collection: Type.String(),
+      operation: StringEnum(['select', 'update', 'delete'] as const),
+      sql: Type.String({ description: 'placeholders ($1 or ?), never values' }),
+      rows: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+});
+
+/** `POST /api/v1/data-systems/{id}/test` answer. */
+export const TestResponse = Type.Object({
+  reachable: Type.Boolean(),
+  latency_ms: Type.Union([Type.Integer(), Type.Null()]),
+  collections: Type.Array(
+    Type.Object({ name: Type.String(), exists: Type.Boolean(), can_read: Type.Boolean(), can_write: Type.Boolean() }),
+  ),
+  error: Type.Optional(Type.String({ description: 'why it is unreachable (names the system, never the URL)' })),
 });
 
 export const DataSystemList = Type.Object({ items: Type.Array(DataSystemResource) });

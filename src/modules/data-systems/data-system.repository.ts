@@ -5,14 +5,14 @@ import type { DataSystemTable } from '../../db/tables/data-system.table.js';
 export type DataSystemRow = Selectable<DataSystemTable>;
 
 /**
- * Inserts a system unless its (workspace_id, key) is taken (the unique index decides, deleted
- * systems included). @returns true when inserted.
+ * Inserts a system unless its (workspace_id, key) or (workspace_id, fides_key) is taken (the
+ * unique indexes decide, deleted systems' keys included). @returns true when inserted.
  */
 export async function insertSystemUnlessTaken(db: Executor, row: DataSystemRow): Promise<boolean> {
   const inserted = await db
     .insertInto('data_systems')
     .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
@@ -82,4 +82,31 @@ export async function endpointInWorkspace(db: Executor, workspaceId: string, end
 export async function systemNames(db: Executor, workspaceId: string): Promise<Map<string, string>> {
   const rows = await db.selectFrom('data_systems').select(['key', 'name']).where('workspace_id', '=', workspaceId).execute();
   return new Map(rows.map((r) => [r.key, r.name]));
+}
+
+/** The number of live systems of a workspace (`MAX_DATA_SYSTEMS_PER_WORKSPACE`). */
+export async function countLiveSystems(db: Executor, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('data_systems')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** True when a system of the workspace other than `exceptId` holds `fidesKey` (deleted systems hold none). */
+export async function fidesKeyTaken(
+  db: Executor,
+  workspaceId: string,
+  fidesKey: string,
+  exceptId: string | null,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('data_systems')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('fides_key', '=', fidesKey);
+  if (exceptId !== null) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
 }

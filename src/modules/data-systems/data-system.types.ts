@@ -1,35 +1,58 @@
-/** What `POST /api/v1/data-systems` takes (validated by the route's schema). */
+import type { DataSystemKind } from '../../db/tables/data-system.table.js';
+import type { DatasetSummary } from '../connectors/connectors.js';
+
+/** What `POST /api/v1/data-systems` takes (validated by the route's schema; kind rules by the service). */
 export interface CreateDataSystemInput {
   workspace_id: string;
   key: string;
   name: string;
-  categories: string[];
-  request_types: string[];
+  /** Default: `webhook` with an `endpoint_id`, else `manual`. */
+  kind?: DataSystemKind;
+  /** Required for webhook and manual systems; database kinds default to the dataset's `user.*` categories. */
+  categories?: string[];
+  /** Required for webhook and manual systems; database kinds default to all four. */
+  request_types?: string[];
   endpoint_id?: string;
   due_days?: number;
+  /** Database kinds: write-only. */
+  connection?: { url: string };
+  /** Database kinds: a Fides dataset (object, or a YAML/JSON string). */
+  dataset?: unknown;
 }
 
-/** What `PATCH /api/v1/data-systems/{id}` may change; `null` clears `endpoint_id` or `due_days`. */
+/** What `PATCH /api/v1/data-systems/{id}` may change; `null` clears `endpoint_id` or `due_days`. The kind never changes. */
 export interface UpdateDataSystemInput {
   name?: string;
   categories?: string[];
   request_types?: string[];
   endpoint_id?: string | null;
   due_days?: number | null;
+  connection?: { url: string };
+  dataset?: unknown;
 }
 
-/** A data system as the API shows it (PRODUCT §2.9). */
+/** A data system as the API shows it (PRODUCT §2.9, §2.14): never its connection. */
 export interface DataSystemResource {
   id: string;
   workspace_id: string;
   key: string;
   name: string;
+  kind: DataSystemKind;
   categories: string[];
   request_types: string[];
   endpoint_id: string | null;
   due_days: number | null;
+  /** Database kinds: the dataset's key, collections, identities and `user.*` categories; else null. */
+  dataset: DatasetSummary | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One refusal of a system's fields, as a 422 item (`loc` from `body`). */
+export interface SystemProblem {
+  loc: (string | number)[];
+  msg: string;
+  type: 'missing' | 'value_error';
 }
 
 /** The workspace already has (or had: deleted keys stay reserved) a system with this key (409). */
@@ -39,10 +62,41 @@ export class SystemKeyTakenError extends Error {
   }
 }
 
+/** Another live system of the workspace has a dataset with this `fides_key` (409). */
+export class FidesKeyTakenError extends Error {
+  constructor(readonly fidesKey: string) {
+    super(`dataset fides_key taken: ${fidesKey}`);
+  }
+}
+
+/** The workspace has `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems already (409). */
+export class DataSystemLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`data system limit reached: ${limit}`);
+  }
+}
+
+/** The system's fields are refused for its kind (422, one item per problem; never the connection URL). */
+export class DataSystemRefusedError extends Error {
+  constructor(
+    readonly problems: readonly SystemProblem[],
+    readonly shown: Record<string, unknown>,
+  ) {
+    super('data system refused');
+  }
+}
+
 /** `endpoint_id` names no webhook endpoint of the system's workspace (422 on `endpoint_id`). */
 export class EndpointNotInWorkspaceError extends Error {
   constructor(readonly endpointId: string) {
     super('endpoint_id is not a webhook endpoint of this workspace');
+  }
+}
+
+/** Preview and test need a database system (409 naming the kind). */
+export class NotADatabaseSystemError extends Error {
+  constructor(readonly kind: DataSystemKind) {
+    super(`not a database system: ${kind}`);
   }
 }
 

@@ -13,10 +13,15 @@ export interface ResultProblem {
 export interface TaskResult {
   outcome: string;
   records?: Record<string, number>;
+  /** Category → JSON (a system's answer), or collection → rows (a connector's, `data_by: 'collection'`). */
   data?: Record<string, unknown>;
   erased?: Record<string, number>;
   kept?: { category: string; reason: string }[];
   note?: string;
+  /** A connector's answer: `data` by collection (PRODUCT §2.14: `systems.<key>.<collection>`). */
+  data_by?: 'collection';
+  /** A connector's deletion or correction: rows masked/deleted (or updated) per collection. */
+  collections?: Record<string, Record<string, number>>;
 }
 
 function resultOf(task: DataTaskRow): TaskResult | null {
@@ -42,6 +47,7 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
       categories: JSON.parse(task.categories) as string[],
       erased: result?.erased ?? {},
       kept: result?.kept ?? [],
+      ...(result?.collections !== undefined ? { collections: result.collections } : {}),
       ...(result?.note !== undefined ? { note: result.note } : {}),
     };
   });
@@ -94,6 +100,9 @@ export interface TaskResultInput {
   erased?: Record<string, number>;
   kept?: { category: string; reason: string }[];
   note?: string;
+  /** Set by the service's own executors only (the API's schema has no such field): see {@link TaskResult}. */
+  data_by?: 'collection';
+  collections?: Record<string, Record<string, number>>;
 }
 
 /**
@@ -103,9 +112,11 @@ export interface TaskResultInput {
  */
 export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesData: boolean): ResultProblem[] {
   const categories = JSON.parse(task.categories) as string[];
+  // A connector's data is by collection (its rows hold only fields in the task's categories).
+  const dataCategories = input.data_by === 'collection' ? [] : Object.keys(input.data ?? {});
   const named: { loc: (string | number)[]; category: string }[] = [
     ...Object.keys(input.records ?? {}).map((c) => ({ loc: ['body', 'records', c], category: c })),
-    ...Object.keys(input.data ?? {}).map((c) => ({ loc: ['body', 'data', c], category: c })),
+    ...dataCategories.map((c) => ({ loc: ['body', 'data', c], category: c })),
     ...Object.keys(input.erased ?? {}).map((c) => ({ loc: ['body', 'erased', c], category: c })),
     ...(input.kept ?? []).map((k, i) => ({ loc: ['body', 'kept', i, 'category'], category: k.category })),
   ];
@@ -131,7 +142,7 @@ export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesD
 
 /** The result as stored: the input's fields, nothing else. */
 export function storedResult(input: TaskResultInput): TaskResult {
-  const { outcome, records, data, erased, kept, note } = input;
+  const { outcome, records, data, erased, kept, note, data_by, collections } = input;
   return {
     outcome,
     ...(records !== undefined ? { records } : {}),
@@ -139,5 +150,7 @@ export function storedResult(input: TaskResultInput): TaskResult {
     ...(erased !== undefined ? { erased } : {}),
     ...(kept !== undefined ? { kept } : {}),
     ...(note !== undefined ? { note } : {}),
+    ...(data_by !== undefined ? { data_by } : {}),
+    ...(collections !== undefined ? { collections } : {}),
   };
 }

@@ -129,6 +129,24 @@ export async function extendTaskLease(db: Executor, id: string, owner: string, l
 }
 
 /**
+ * A claimed task that cannot run yet (its correction request still waits for the corrected
+ * values): given back unleased, due at `dueAt`, the claim not counted as an attempt.
+ * @returns false when `owner` no longer holds it.
+ */
+export async function putTaskBack(db: Executor, id: string, owner: string, dueAt: string, at: string): Promise<boolean> {
+  const result = await whileRunning(db, id, owner)
+    .set((eb) => ({
+      lease_owner: null,
+      lease_expires_at: null,
+      next_attempt_at: dueAt,
+      attempts: eb('attempts', '-', 1),
+      updated_at: at,
+    }))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
  * A failed run to try again after a backoff: unleased, due at `nextAttemptAt`, while `owner`
  * still holds it. @returns false when it does not.
  */

@@ -52,7 +52,16 @@ for (const dialect of dialects()) {
       assert.equal(res.headers.location, `/api/v1/data-systems/${body.id}`);
       assert.deepEqual(
         { ...body, id: undefined, created_at: undefined, updated_at: undefined },
-        { ...valid, id: undefined, endpoint_id: null, due_days: 10, created_at: undefined, updated_at: undefined },
+        {
+          ...valid,
+          id: undefined,
+          kind: 'manual',
+          dataset: null,
+          endpoint_id: null,
+          due_days: 10,
+          created_at: undefined,
+          updated_at: undefined,
+        },
       );
       const audit = await db().selectFrom('audit_events').select(['action', 'actor']).where('target_id', '=', body.id).execute();
       assert.deepEqual(

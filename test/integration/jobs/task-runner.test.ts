@@ -44,6 +44,11 @@ for (const dialect of dialects()) {
         clock: f.time.clock,
         log: silentLog,
         taskResults: f.t.services.taskResults,
+        keys: {
+          secretBox: f.t.services.secretBox,
+          connectors: f.t.services.connectors,
+          pseudonymKey: f.t.services.keys.pseudonymKey,
+        },
         executors: { manual: executor },
         options: { pollMs: 10, leaseMs: 60_000, maxAttempts },
       });

@@ -1,4 +1,8 @@
+import type { ConnectorConfig } from '../../../config/connector-settings.js';
+import type { Executor } from '../../../db/executor.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import type { SecretBox } from '../../../lib/secret-box.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import type { DataSystemRow } from '../data-system.repository.js';
 import type { DataTaskRow } from '../data-task.repository.js';
 import type { TaskResultInput } from '../data-task-result.fns.js';
@@ -44,7 +48,17 @@ export interface DataTaskExecutor {
    * Does the task in-process and answers it (a connector); absent when the system (or an
    * operator) answers through the API. @throws when the attempt failed (retried with backoff).
    */
-  run?(task: DataTaskRow, system: DataSystemRow): Promise<TaskResultInput>;
+  run?(task: DataTaskRow, system: DataSystemRow, context: TaskRunContext): Promise<TaskResultInput>;
+}
+
+/** What the worker gives an executor's run: where to read the service's own data, and its keys. */
+export interface TaskRunContext {
+  db: Executor;
+  /** The task's request, as stored (its subject, type and workspace). */
+  request: PrivacyRequestRow;
+  secretBox: SecretBox;
+  connectors: ConnectorConfig;
+  pseudonymKey: string;
 }
 
 /**

@@ -1,0 +1,48 @@
+import { parseAllowedHosts } from '../../lib/allowed-hosts.js';
+import { ConnectorError, generateDataset } from '../../modules/connectors/connectors.js';
+import { type Command, CommandFailure, cell, limitPositionals, parseCommandArgs, readStdin, UsageError } from '../command.js';
+
+const USAGE = ['dataset generate (--url URL | --url-stdin) [--schema S]'];
+
+/** Every address: the operator running the CLI chooses the database (CONNECTOR_ALLOWED_HOSTS binds the API's systems). */
+const ANY_HOST = parseAllowedHosts('0.0.0.0/0, ::/0').hosts;
+
+/**
+ * `privacyctl dataset generate --url URL [--schema S]` (PRODUCT §2.14): prints a draft Fides dataset
+ * (YAML) read from the database's information_schema: collections, fields, primary keys, foreign
+ * keys as references, e-mail-like columns as the `email` identity. `--url-stdin` reads the URL
+ * from stdin (keeps the password out of shell history and `ps`). The URL is never printed; a
+ * database failure exits 1 with its reason, a bad URL or flag exits 2.
+ */
+export const datasetCommand: Command = {
+  usage: USAGE,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { url: { type: 'string' }, 'url-stdin': { type: 'boolean' }, schema: { type: 'string' } },
+      USAGE,
+    );
+    if (positionals[0] !== 'generate')
+      throw new UsageError(
+        positionals[0] === undefined ? 'missing dataset subcommand' : `unknown dataset subcommand '${cell(positionals[0])}'`,
+        USAGE,
+      );
+    limitPositionals(positionals, 1, USAGE);
+    if ((values.url === undefined) === (values['url-stdin'] !== true))
+      throw new UsageError('give exactly one of --url and --url-stdin', USAGE);
+    const url = values.url ?? (await readStdin()).replace(/\r?\n$/, '');
+    const scheme = /^([a-z]+):\/\//.exec(url)?.[1];
+    const kind =
+      scheme === 'postgres' || scheme === 'postgresql' ? 'postgres' : scheme === 'mysql' || scheme === 'mariadb' ? 'mysql' : null;
+    if (kind === null) throw new UsageError('--url must start with postgres://, postgresql://, mysql:// or mariadb://', USAGE);
+    try {
+      process.stdout.write(
+        await generateDataset({ kind, url, ...(values.schema ? { schema: values.schema } : {}), allowedHosts: ANY_HOST }),
+      );
+    } catch (error) {
+      if (error instanceof ConnectorError)
+        throw new CommandFailure(error.message.replace('system dataset-generate', 'dataset generate'));
+      throw error;
+    }
+  },
+};

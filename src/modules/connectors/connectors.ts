@@ -1,0 +1,54 @@
+/**
+ * The connectors' public API (PRODUCT §2.14; the contract is in this folder's README). Callers
+ * import from here only.
+ */
+import { checkDataset, summarizeDataset } from './dataset-check.fns.js';
+import { parseDataset } from './dataset-parse.fns.js';
+import type { Dataset, DatasetProblem } from './dataset.types.js';
+
+export { addressAllowed, hostAllowed, parseAllowedHosts, type AllowedHost } from '../../lib/allowed-hosts.js';
+export { checkConnectionUrl, type ConnectorKind } from './connection-url.fns.js';
+export { ConnectorError, type ConnectorFailure } from './connector.errors.js';
+export {
+  previewConnectorTask,
+  runConnectorTask,
+  type CollectionCounts,
+  type ConnectorRequestType,
+  type ConnectorTaskInput,
+  type ConnectorTaskResult,
+} from './connector-run.js';
+export type { Dataset, DatasetProblem, DatasetSummary } from './dataset.types.js';
+export { summarizeDataset } from './dataset-check.fns.js';
+export { generateDataset } from './generate.js';
+export { testConnection, type ProbeResult } from './probe.js';
+export type { Identities, PlannedStatement } from './read-pass.js';
+export type { ConnectorLimits, Row } from './sql-session.js';
+export { isServiceIdentity } from './traversal.fns.js';
+
+/**
+ * Reads and checks a dataset as given to the API (a JSON object, or a YAML/JSON string; bare or
+ * a Fides file): the shape, then every registration check. Problems' `loc` is relative to the
+ * given value (prefix it with `['body', 'dataset']`).
+ * @returns the dataset and the object to store (the dataset itself, unwrapped), or the problems.
+ */
+export function readDataset(
+  input: unknown,
+): { dataset: Dataset; source: Record<string, unknown> } | { problems: DatasetProblem[] } {
+  const parsed = parseDataset(input);
+  if (!parsed.dataset || !parsed.source) return { problems: parsed.problems };
+  const problems = checkDataset(parsed.dataset, parsed.prefix);
+  if (problems.length > 0) return { problems };
+  return { dataset: parsed.dataset, source: parsed.source };
+}
+
+/**
+ * A stored dataset (the `source` {@link readDataset} returned, checked when it was stored): its
+ * shape only, without the checks (listing many systems stays cheap). @returns null when it no
+ * longer reads (never expected).
+ */
+export function readStoredDataset(source: unknown): Dataset | null {
+  return parseDataset(source).dataset;
+}
+
+/** The summary the API shows, from a stored dataset. */
+export const datasetSummary = summarizeDataset;

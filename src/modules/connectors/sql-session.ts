@@ -1,0 +1,160 @@
+import { lookup } from 'node:dns/promises';
+import { connect, isIP } from 'node:net';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { type AllowedHost, addressAllowed } from '../../lib/allowed-hosts.js';
+import type { ConnectionTarget } from './connection-url.fns.js';
+import { classifyDriverError, ConnectorError } from './connector.errors.js';
+import { type Dialect, DIALECTS } from './sql-dialect.fns.js';
+
+/** Limits of a connector run (PRODUCT §2.14). */
+export interface ConnectorLimits {
+  /** `CONNECTOR_STATEMENT_TIMEOUT_MS` (default 10 000): the database cancels a longer statement. */
+  readonly statementTimeoutMs: number;
+  /** `CONNECTOR_MAX_ROWS` (default 1 000): more rows in one collection fails the run. */
+  readonly maxRows: number;
+  /** Connect timeout, ms (default 5 000). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** A row as the drivers return it, values made JSON-safe (dates as ISO strings, bytes as base64, big integers as strings). */
+export type Row = Record<string, unknown>;
+
+/** One open connection to a target database, counting the statements it runs. */
+export interface SqlSession {
+  readonly dialect: Dialect;
+  /** Runs one parameterised statement. @throws the driver's error (classify with {@link classifyDriverError}). */
+  run(sql: string, params: readonly unknown[]): Promise<{ rows: Row[]; affected: number }>;
+  /** Statements run so far (transaction control included). */
+  readonly statements: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves the host once and checks every address against `CONNECTOR_ALLOWED_HOSTS` (PRODUCT §2.14,
+ * as outbound webhooks check theirs); the connection then goes to the checked address, so no
+ * second lookup can send it elsewhere (DNS rebinding). @throws ConnectorError `host_not_allowed`, `unreachable`.
+ */
+async function resolveAllowed(target: ConnectionTarget, allowed: readonly AllowedHost[], system: string): Promise<string> {
+  let addresses: string[];
+  try {
+    addresses = isIP(target.host) !== 0 ? [target.host] : (await lookup(target.host, { all: true })).map((a) => a.address);
+  } catch (error) {
+    throw new ConnectorError('unreachable', system, null, classifyDriverError(error).code);
+  }
+  if (addresses.length === 0 || !addresses.every((a) => addressAllowed(allowed, target.host, a, target.port)))
+    throw new ConnectorError('host_not_allowed', system, null);
+  return addresses[0] as string;
+}
+
+/** Converts driver values to JSON-safe ones. */
+function jsonSafe(row: Record<string, unknown>): Row {
+  const out: Row = {};
+  for (const [k, v] of Object.entries(row))
+    out[k] =
+      v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? v.toString() : v;
+  return out;
+}
+
+async function openPostgres(target: ConnectionTarget, address: string, limits: ConnectorLimits): Promise<SqlSession> {
+  const client = new pg.Client({
+    host: address,
+    port: target.port,
+    user: target.user,
+    password: target.password,
+    database: target.database,
+    ssl: target.tls === 'disable' ? false : { servername: target.host, rejectUnauthorized: target.tls === 'verify-full' },
+    connectionTimeoutMillis: limits.connectTimeoutMs ?? 5000,
+    statement_timeout: limits.statementTimeoutMs,
+    lock_timeout: limits.statementTimeoutMs,
+    query_timeout: limits.statementTimeoutMs + 2000,
+    application_name: 'privacy-connector',
+  });
+  // A server that goes away emits 'error' on the client; without a listener it ends the process.
+  client.on('error', () => undefined);
+  await client.connect();
+  let statements = 0;
+  return {
+    dialect: DIALECTS.postgres,
+    get statements() {
+      return statements;
+    },
+    async run(sql, params) {
+      statements++;
+      const result = await client.query({ text: sql, values: [...params] });
+      return { rows: result.rows.map(jsonSafe), affected: result.rowCount ?? 0 };
+    },
+    close: () => client.end().catch(() => undefined),
+  };
+}
+
+async function openMysql(target: ConnectionTarget, address: string, limits: ConnectorLimits): Promise<SqlSession> {
+  const connection = await mysql.createConnection({
+    // The socket goes to the checked address; `host` stays the name, for TLS verification.
+    host: target.host,
+    stream: () => connect({ host: address, port: target.port }),
+    port: target.port,
+    user: target.user,
+    password: target.password,
+    database: target.database,
+    ssl:
+      target.tls === 'disable'
+        ? undefined
+        : { rejectUnauthorized: target.tls === 'verify-full', verifyIdentity: target.tls === 'verify-full' },
+    connectTimeout: limits.connectTimeoutMs ?? 5000,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    dateStrings: true,
+    multipleStatements: false,
+  });
+  connection.on('error', () => undefined);
+  const version = (await connection.query('SELECT VERSION() AS v'))[0] as { v: string }[];
+  const mariadb = /mariadb/i.test(version[0]?.v ?? '');
+  // MariaDB: max_statement_time (seconds, every statement); MySQL: max_execution_time (ms, SELECTs).
+  await connection.query(
+    mariadb
+      ? `SET SESSION max_statement_time = ${limits.statementTimeoutMs / 1000}`
+      : `SET SESSION max_execution_time = ${limits.statementTimeoutMs}`,
+  );
+  await connection.query(`SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(limits.statementTimeoutMs / 1000))}`);
+  let statements = 3; // the version query and the two SETs
+  return {
+    dialect: DIALECTS.mysql,
+    get statements() {
+      return statements;
+    },
+    async run(sql, params) {
+      statements++;
+      // Transaction control cannot be prepared; every statement that carries values is (execute).
+      if (params.length === 0 && /^(START|COMMIT|ROLLBACK|SET)\b/.test(sql)) {
+        await connection.query({ sql, timeout: limits.statementTimeoutMs + 2000 });
+        return { rows: [], affected: 0 };
+      }
+      const [result] = await connection.execute({ sql, timeout: limits.statementTimeoutMs + 2000 }, [
+        ...params,
+      ] as mysql.ExecuteValues);
+      if (Array.isArray(result)) return { rows: (result as Record<string, unknown>[]).map(jsonSafe), affected: 0 };
+      return { rows: [], affected: (result as { affectedRows: number }).affectedRows };
+    },
+    close: () => connection.end().catch(() => undefined),
+  };
+}
+
+/**
+ * Opens one connection to the target, after the allowed-hosts check of the resolved address.
+ * @throws ConnectorError (`host_not_allowed`, `unreachable`, `authentication`, …) naming only the system.
+ */
+export async function openSession(
+  target: ConnectionTarget,
+  options: { allowedHosts: readonly AllowedHost[]; limits: ConnectorLimits; system: string },
+): Promise<SqlSession> {
+  const address = await resolveAllowed(target, options.allowedHosts, options.system);
+  try {
+    return target.kind === 'postgres'
+      ? await openPostgres(target, address, options.limits)
+      : await openMysql(target, address, options.limits);
+  } catch (error) {
+    const { reason, code } = classifyDriverError(error);
+    throw new ConnectorError(reason === 'failed' ? 'unreachable' : reason, options.system, null, code);
+  }
+}

@@ -1,0 +1,79 @@
+import { createHmac } from 'node:crypto';
+import type { ConnectorConfig } from '../../config/connector-settings.js';
+import type { Executor } from '../../db/executor.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { ConnectorKind, ConnectorRequestType, ConnectorTaskInput, Identities } from '../connectors/connectors.js';
+import { readDataset } from '../connectors/connectors.js';
+import { resolveSubject } from '../subject-data/subject-data.repository.js';
+import { listLinkedIdentities } from '../subjects/subject.repository.js';
+import type { DataSystemRow } from './data-system.repository.js';
+import { isDatabaseKind } from './data-system-input.fns.js';
+import { NotADatabaseSystemError } from './data-system.types.js';
+
+/**
+ * The key of the `hmac` masking strategy for one workspace (PRODUCT §2.14: keyed per workspace,
+ * deterministic): HMAC-SHA-256 of `connector-masking:<workspace>` under the service's pseudonym
+ * key, hex. The same workspace always masks a value the same way; two workspaces never do.
+ */
+export function connectorMaskingKey(pseudonymKey: string, workspaceId: string): string {
+  return createHmac('sha256', pseudonymKey).update(`connector-masking:${workspaceId}`).digest('hex');
+}
+
+/**
+ * The identities the service supplies for a subject (PRODUCT §2.14): `<provider>_id` of the
+ * requested identity; and when the service knows the subject (its IdP profile, or an account
+ * linked to it), the profile's `email` and `username`, `<provider>_id` of the profile and of each
+ * linked account, and each account's login as a `username`. Each value once.
+ */
+export async function subjectIdentities(
+  db: Executor,
+  key: { workspace_id: string; subject_provider: string; subject_id: string },
+): Promise<Identities> {
+  const out = new Map<string, Set<string>>();
+  const add = (name: string, value: string | null | undefined) => {
+    if (value) out.set(name, (out.get(name) ?? new Set()).add(value));
+  };
+  add(`${key.subject_provider.toLowerCase()}_id`, key.subject_id);
+  const subject = await resolveSubject(db, key);
+  if (subject) {
+    add('email', subject.email);
+    add('username', subject.username);
+    add(`${subject.subject_provider.toLowerCase()}_id`, subject.subject_id);
+    for (const account of await listLinkedIdentities(db, subject.id)) {
+      add(`${account.provider}_id`, account.account_id);
+      add('username', account.login);
+    }
+  }
+  return Object.fromEntries([...out].map(([name, values]) => [name, [...values]]));
+}
+
+/**
+ * A database system's part of a connector run: kind, decrypted URL, dataset, limits, allowed
+ * hosts and the workspace's masking key; the caller adds the request's part (type, categories,
+ * identities, corrections). @throws NotADatabaseSystemError for webhook and manual systems.
+ */
+export function systemTaskInput(
+  row: DataSystemRow,
+  deps: { secretBox: SecretBox; connectors: ConnectorConfig; pseudonymKey: string },
+  request: {
+    requestType: ConnectorRequestType;
+    categories: readonly string[];
+    identities: Identities;
+    corrections?: Readonly<Record<string, string>>;
+  },
+): ConnectorTaskInput {
+  if (!isDatabaseKind(row.kind) || row.connection_ciphertext === null || row.dataset === null)
+    throw new NotADatabaseSystemError(row.kind);
+  const read = readDataset(JSON.parse(row.dataset) as unknown);
+  if (!('dataset' in read)) throw new Error(`stored dataset of system ${row.key} no longer passes its checks`);
+  return {
+    kind: row.kind as ConnectorKind,
+    url: deps.secretBox.open(row.connection_ciphertext),
+    system: row.key,
+    dataset: read.dataset,
+    ...request,
+    hmacKey: connectorMaskingKey(deps.pseudonymKey, row.workspace_id),
+    limits: { statementTimeoutMs: deps.connectors.statementTimeoutMs, maxRows: deps.connectors.maxRows },
+    allowedHosts: deps.connectors.allowedHosts,
+  };
+}

@@ -1,0 +1,88 @@
+import type { DataSystemKind } from '../../db/tables/data-system.table.js';
+import type { AllowedHost } from '../../lib/allowed-hosts.js';
+import { checkConnectionUrl, type Dataset, datasetSummary, readDataset } from '../connectors/connectors.js';
+import type { SystemProblem } from './data-system.types.js';
+
+/** Every request type: a database system's default (PRODUCT §2.14). */
+export const ALL_REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'];
+
+/** Database kinds: the service runs their tasks itself. */
+export const DATABASE_KINDS: readonly DataSystemKind[] = ['postgres', 'mysql'];
+export const isDatabaseKind = (kind: DataSystemKind): kind is 'postgres' | 'mysql' => DATABASE_KINDS.includes(kind);
+
+/** The fields of a create or update that decide a system's kind and what it needs. */
+export interface KindFields {
+  kind?: DataSystemKind;
+  categories?: string[];
+  request_types?: string[];
+  endpoint_id?: string | null;
+  connection?: { url: string };
+  dataset?: unknown;
+}
+
+/** A dataset read and checked, with what to store. */
+export interface CheckedDataset {
+  dataset: Dataset;
+  /** The dataset object to store (a Fides file unwrapped to its one dataset). */
+  source: Record<string, unknown>;
+}
+
+/** The body as a 422 may echo it: the connection URL never. */
+export function shownBody(body: object): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...body };
+  if ('connection' in shown) shown.connection = '[redacted]';
+  return shown;
+}
+
+/** Reads the dataset when given; problems are located under `['body', 'dataset']`. */
+export function checkDatasetField(value: unknown, problems: SystemProblem[]): CheckedDataset | null {
+  const read = readDataset(value);
+  if ('problems' in read) {
+    for (const p of read.problems) problems.push({ loc: ['body', 'dataset', ...p.loc], msg: p.msg, type: 'value_error' });
+    return null;
+  }
+  return read;
+}
+
+/** Checks the connection URL for its kind and `CONNECTOR_ALLOWED_HOSTS`, never echoing it. */
+export function checkConnectionField(
+  kind: 'postgres' | 'mysql',
+  url: string,
+  allowed: readonly AllowedHost[],
+  problems: SystemProblem[],
+): void {
+  for (const msg of checkConnectionUrl(kind, url, allowed))
+    problems.push({ loc: ['body', 'connection', 'url'], msg, type: 'value_error' });
+}
+
+/**
+ * The kind of a new system (given, or `webhook` with an endpoint and `manual` without) and the
+ * fields it needs (PRODUCT §2.9, §2.14): webhook and manual systems need `categories` and
+ * `request_types` and take no connection or dataset; database kinds need `connection` and a
+ * `dataset` that passes every check, take no endpoint, and default `categories` to the dataset's
+ * `user.*` categories and `request_types` to all four.
+ * @returns the settled kind, categories, request types and dataset; `problems` gets every refusal.
+ */
+export function settleCreate(input: KindFields, allowed: readonly AllowedHost[], problems: SystemProblem[]) {
+  const kind: DataSystemKind = input.kind ?? (typeof input.endpoint_id === 'string' ? 'webhook' : 'manual');
+  const refuse = (field: string, msg: string) => problems.push({ loc: ['body', field], msg, type: 'value_error' });
+  const missing = (field: string) => problems.push({ loc: ['body', field], msg: 'Field required', type: 'missing' });
+  if (!isDatabaseKind(kind)) {
+    if (input.categories === undefined) missing('categories');
+    if (input.request_types === undefined) missing('request_types');
+    if (kind === 'webhook' && typeof input.endpoint_id !== 'string') missing('endpoint_id');
+    if (kind === 'manual' && typeof input.endpoint_id === 'string')
+      refuse('endpoint_id', 'a manual system has no endpoint (kind webhook has one)');
+    if (input.connection !== undefined) refuse('connection', `a ${kind} system takes no connection`);
+    if (input.dataset !== undefined) refuse('dataset', `a ${kind} system takes no dataset`);
+    return { kind, categories: input.categories ?? [], request_types: input.request_types ?? [], checked: null };
+  }
+  if (input.endpoint_id !== undefined) refuse('endpoint_id', `a ${kind} system is run by the service and has no endpoint`);
+  if (input.connection === undefined) missing('connection');
+  else checkConnectionField(kind, input.connection.url, allowed, problems);
+  const checked = input.dataset === undefined ? (missing('dataset'), null) : checkDatasetField(input.dataset, problems);
+  const categories = input.categories ?? (checked ? datasetSummary(checked.dataset).categories : []);
+  if (checked && categories.length === 0)
+    refuse('categories', 'the dataset labels no field with a user.* category: name the categories');
+  return { kind, categories, request_types: input.request_types ?? ALL_REQUEST_TYPES, checked };
+}

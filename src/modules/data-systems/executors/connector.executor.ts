@@ -1,0 +1,69 @@
+import { ConnectorError, runConnectorTask, type ConnectorTaskResult } from '../../connectors/connectors.js';
+import type { ConnectorRequestType } from '../../connectors/connector-run.js';
+import { CORRECTABLE_FIELDS } from '../../subject-data/correction.js';
+import { resolveSubject } from '../../subject-data/subject-data.repository.js';
+import { subjectIdentities, systemTaskInput } from '../connector-task-input.js';
+import type { TaskResultInput } from '../data-task-result.fns.js';
+import { type DataTaskExecutor, type TaskRunContext, TaskRunError } from './data-task-executor.js';
+
+/**
+ * The corrected values a correction task writes (PRODUCT §2.14): the subject's profile as the
+ * operator's corrections left it (`POST …/corrections` applies them here first), by the category
+ * of each correctable field. Values are never stored in the task's result.
+ */
+async function correctedValues(context: TaskRunContext): Promise<Record<string, string>> {
+  const subject = await resolveSubject(context.db, context.request);
+  if (!subject) return {};
+  const out: Record<string, string> = {};
+  for (const [field, { category }] of Object.entries(CORRECTABLE_FIELDS)) {
+    const value = subject[field as keyof typeof CORRECTABLE_FIELDS];
+    if (typeof value === 'string') out[category] = value;
+  }
+  return out;
+}
+
+/** The task's result from what the run did: counts, the package part by collection, never values of a correction. */
+function toResult(run: ConnectorTaskResult): TaskResultInput {
+  if (run.type === 'access') return { outcome: 'completed', records: run.records, data: run.collections, data_by: 'collection' };
+  if (run.type === 'erasure') {
+    const counts = Object.fromEntries(
+      Object.entries(run.collections).map(([name, c]) => [name, { masked: c.masked, deleted: c.deleted }]),
+    );
+    return { outcome: 'completed', erased: run.erased, collections: counts };
+  }
+  const updated = Object.fromEntries(Object.entries(run.collections).map(([name, c]) => [name, { updated: c.updated }]));
+  return { outcome: 'completed', collections: updated };
+}
+
+/**
+ * A database the service reaches itself (`postgres`, `mysql`: PRODUCT §2.14). Nothing is sent
+ * when its task is created; the worker runs it (jobs/task-runner.ts) with the connectors module:
+ * access/export read the subject's rows in scope (`systems.<key>.<collection>` in the package),
+ * deletion masks or deletes them (counts per collection in the report), correction writes the
+ * corrected categories. A `ConnectorError` becomes a {@link TaskRunError} with its own message
+ * (system, collection, reason: never the URL or credentials) and its `retryable`.
+ */
+export const connectorExecutor: DataTaskExecutor = {
+  manual: false,
+  async announce() {},
+  async run(task, system, context) {
+    const categories = JSON.parse(task.categories) as string[];
+    const requestType = task.request_type as ConnectorRequestType;
+    const input = systemTaskInput(
+      system,
+      { secretBox: context.secretBox, connectors: context.connectors, pseudonymKey: context.pseudonymKey },
+      {
+        requestType,
+        categories,
+        identities: await subjectIdentities(context.db, context.request),
+        ...(requestType === 'correction' ? { corrections: await correctedValues(context) } : {}),
+      },
+    );
+    try {
+      return toResult(await runConnectorTask(input));
+    } catch (error) {
+      if (error instanceof ConnectorError) throw new TaskRunError(error.message, error.retryable);
+      throw error;
+    }
+  },
+};
