@@ -84,17 +84,17 @@ def Str(**constraints: Any) -> Any:
     return Annotated[str, Field(**constraints), NoNul] if constraints else Annotated[str, NoNul]
 
 
-# Scope keys (PRODUCT §1, §2.14): the six core keys, then every other `user.*` key of the vendored
-# Fides taxonomy in its file order: the order of SCOPE_KEYS in
+# Scope keys (PRODUCT §1, §2.14): the six core keys, then every other `user.*` key of the
+# data categories (the Fides default taxonomy's keys) in their file order: the order of SCOPE_KEYS in
 # src/modules/data-categories/data-categories.fns.ts, and so of the `literal_error` message.
 CORE_SCOPE_KEYS = ["user", "user.account", "user.contact", "user.contact.email", "user.name",
                    "user.content"]
 _TAXONOMY = json.loads(
-    (ROOT / "src" / "modules" / "data-categories" / "fideslang-data-categories.json").read_text("utf-8"))
+    (ROOT / "src" / "modules" / "data-categories" / "data-categories.json").read_text("utf-8"))
 SCOPE_KEYS = CORE_SCOPE_KEYS + [
-    c["fides_key"] for c in _TAXONOMY["categories"]
-    if (c["fides_key"] == "user" or c["fides_key"].startswith("user."))
-    and c["fides_key"] not in CORE_SCOPE_KEYS]
+    c["key"] for c in _TAXONOMY["categories"]
+    if (c["key"] == "user" or c["key"].startswith("user."))
+    and c["key"] not in CORE_SCOPE_KEYS]
 
 ScopeKey = Annotated[
     Literal[tuple(SCOPE_KEYS)],  # type: ignore[valid-type]

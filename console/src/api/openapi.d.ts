@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * List data categories
-         * @description The Fides (fideslang) default data-category taxonomy the service accepts (PRODUCT §2.14), with the vendored version and source. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.
+         * @description The data categories the service accepts (PRODUCT §2.14): the keys of the Fides (fideslang) default taxonomy, named in plain words. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.
          */
         get: operations["listDataCategories"];
         put?: never;
@@ -1124,19 +1124,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            description: string;
                             fides_key: string;
+                            /** @description What it is, in plain words */
                             name: string;
                             parent_key: string | null;
                             /** @description valid in a request `scope` and a data system `categories` (`user.*`) */
                             scope: boolean;
                         }[];
                         source: {
-                            commit: string;
-                            license: string;
-                            project: string;
-                            source: string;
-                            version: string;
+                            /** @description The taxonomy whose keys these are (Fides datasets validate unchanged) */
+                            keys_compatible_with: string;
                         };
                     };
                 };

@@ -69,7 +69,7 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'listDataCategories',
     summary: 'List data categories',
     description:
-      'The Fides (fideslang) default data-category taxonomy the service accepts (PRODUCT §2.14), with the vendored version and source. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.',
+      'The data categories the service accepts (PRODUCT §2.14): the keys of the Fides (fideslang) default taxonomy, named in plain words. `scope: true`: a `user.*` key, valid in a request `scope` and a data system `categories`; `system.*` keys label dataset fields only and never reach a package. Any authenticated token.',
   },
   'GET /api/v1/change-events': {
     operationId: 'listChangeEvents',

@@ -6,8 +6,7 @@ import { BEARER_SECURITY, withErrors } from '../schemas/common.schemas.js';
 
 const DataCategoryItem = Type.Object({
   fides_key: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
+  name: Type.String({ description: 'What it is, in plain words' }),
   parent_key: Type.Union([Type.String(), Type.Null()]),
   scope: Type.Boolean({ description: 'valid in a request `scope` and a data system `categories` (`user.*`)' }),
 });
@@ -15,11 +14,7 @@ const DataCategoryItem = Type.Object({
 const DataCategoryList = Type.Object({
   items: Type.Array(DataCategoryItem),
   source: Type.Object({
-    project: Type.String(),
-    version: Type.String(),
-    commit: Type.String(),
-    source: Type.String(),
-    license: Type.String(),
+    keys_compatible_with: Type.String({ description: 'The taxonomy whose keys these are (Fides datasets validate unchanged)' }),
   }),
 });
 

@@ -1,30 +1,27 @@
-import taxonomy from './fideslang-data-categories.json' with { type: 'json' };
+import taxonomy from './data-categories.json' with { type: 'json' };
 
-/** One data category of the Fides default taxonomy (fideslang `DataCategory`: key, name, description, parent). */
+/** One data category: its dotted key (a Fides default-taxonomy key), its name in plain words, its parent. */
 export interface DataCategory {
   /** Dotted key, e.g. `user.contact.email`; a key covers its descendants. */
   readonly fides_key: string;
+  /** What it is, in plain words (for people: the console, letters). */
   readonly name: string;
-  readonly description: string;
   /** The parent's key; null for the roots `user` and `system`. */
   readonly parent_key: string | null;
 }
 
 /**
- * The Fides (fideslang) default data-category taxonomy (PRODUCT §2.14), vendored as data in
- * `fideslang-data-categories.json` with its source, version and commit: `user.*` (personal data)
- * and `system.*` (operational data), in the upstream file's order.
+ * The data categories the service accepts (PRODUCT §2.14): the keys of the Fides (fideslang)
+ * default taxonomy, so a team's Fides datasets validate unchanged, named in this service's own
+ * plain words (`data-categories.json`, written here: docs/decisions.md, "Data categories"):
+ * `user.*` (personal data) and `system.*` (operational data).
  */
-export const DATA_CATEGORIES: readonly DataCategory[] = Object.freeze(taxonomy.categories.map((c) => Object.freeze({ ...c })));
+export const DATA_CATEGORIES: readonly DataCategory[] = Object.freeze(
+  taxonomy.categories.map((c) => Object.freeze({ fides_key: c.key, name: c.name, parent_key: c.parent })),
+);
 
-/** Where the vendored taxonomy comes from: project, version, commit, license. */
-export const TAXONOMY_SOURCE = Object.freeze({
-  project: taxonomy.project,
-  version: taxonomy.version,
-  commit: taxonomy.commit,
-  source: taxonomy.source,
-  license: taxonomy.license,
-});
+/** Which taxonomy the keys follow. */
+export const TAXONOMY_SOURCE = Object.freeze({ keys_compatible_with: taxonomy.keys_compatible_with });
 
 /** The six keys the service's own store holds (PRODUCT §1); the console offers these first. */
 export const CORE_SCOPE_KEYS = [

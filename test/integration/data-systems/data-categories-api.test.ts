@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/data-categories` (PRODUCT §2.14): the vendored Fides taxonomy, readable with any
+ * `GET /api/v1/data-categories` (PRODUCT §2.14): the Fides default taxonomy's keys, readable with any
  * token; every `user.*` key is a valid request scope, `system.*` keys are not.
  */
 import assert from 'node:assert/strict';
@@ -16,23 +16,26 @@ for (const dialect of dialects()) {
     });
     after(() => f.close());
 
-    it('lists the taxonomy with names, its source and which keys are scopes; any token reads it, none is a 401', async () => {
+    it('lists the categories with names, the taxonomy their keys follow and which keys are scopes; any token reads it, none is a 401', async () => {
       const reader = await f.t.bearer(['policy:read']);
       const res = await f.t.app.inject({ method: 'GET', url: '/api/v1/data-categories', headers: { authorization: reader } });
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json() as {
         items: { fides_key: string; name: string; parent_key: string | null; scope: boolean }[];
-        source: { project: string; version: string; commit: string };
+        source: { keys_compatible_with: string };
       };
       const byKey = new Map(body.items.map((i) => [i.fides_key, i]));
-      assert.equal(byKey.get('user.contact.email')?.name, 'User Contact Email');
+      assert.equal(byKey.get('user.contact.email')?.name, 'E-mail address');
       assert.equal(byKey.get('user.contact.email')?.parent_key, 'user.contact');
       assert.equal(byKey.get('system.operations')?.scope, false);
       assert.equal(byKey.get('user.financial.bank_account')?.scope, true);
       assert.ok(body.items.length >= 80);
       assert.ok(body.items.every((i) => i.scope === i.fides_key.startsWith('user')));
-      assert.match(body.source.commit, /^[0-9a-f]{40}$/);
-      assert.match(body.source.project, /fideslang/);
+      assert.match(body.source.keys_compatible_with, /fideslang/);
+      assert.ok(
+        body.items.every((i) => i.name.length > 0 && !i.name.includes('.')),
+        'every category has a name in words, not its key',
+      );
       const anonymous = await f.t.app.inject({ method: 'GET', url: '/api/v1/data-categories' });
       assert.equal(anonymous.statusCode, 401);
     });
