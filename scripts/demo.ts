@@ -16,6 +16,7 @@ import { author, line, packageSummary, reportLines, step } from './demo/print.js
 import { type DemoStack, startStack } from './demo/stack.js';
 import { clerkUserCreated, githubPullRequest } from './demo/payloads.js';
 import { type DemoReceiver, startReceiver } from './demo/receiver.js';
+import { SHOP_DATASET, type ShopDatabase, startShopDatabase } from './demo/shop-database.js';
 
 const WORKSPACE = 'acme';
 const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
@@ -67,7 +68,28 @@ async function onlyChangeEvent(api: Api) {
   return body.items[0];
 }
 
-async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Promise<void> {
+/**
+ * A database data system (PRODUCT §2.14): the shop, described by a Fides dataset; the service
+ * finds, packages and erases the subject's rows in it itself (no handler to write).
+ */
+async function addShopDatabase(api: Api, shop: ShopDatabase | null): Promise<void> {
+  if (!shop) return line('no PostgreSQL on 127.0.0.1:5432 for the shop database: the demo goes on without a database system');
+  const system = await api('POST', '/api/v1/data-systems', {
+    workspace_id: WORKSPACE,
+    key: 'shop-db',
+    name: 'Shop database',
+    kind: 'postgres',
+    connection: { url: shop.url },
+    dataset: SHOP_DATASET,
+  });
+  const summary = system.body.dataset as { collections: { name: string }[]; identities: string[] };
+  line(
+    `data system shop-db (postgres): collections ${summary.collections.map((c) => c.name).join(', ')}, ` +
+      `identities ${summary.identities.join(', ')}; the connection is stored encrypted and never shown`,
+  );
+}
+
+async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver, shop: ShopDatabase | null): Promise<void> {
   step('Service');
   line(`listening on ${baseUrl} (fresh SQLite database in a temporary folder), worker polling every 50 ms`);
   const { token } = await services.tokens.create({ name: 'demo', scopes: ['admin'], workspaces: [WORKSPACE], actor: 'demo' });
@@ -101,6 +123,7 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   receiver.trust('/crm', crm.body.secret);
   line(`webhook endpoint ${crm.body.id} → ${receiver.url}/crm (secret ${crm.body.secret.slice(0, 10)}…, shown once)`);
   await addAnalyticsSystem(api, services, receiver);
+  await addShopDatabase(api, shop);
 
   step('Webhooks received');
   const pr = githubPullRequest();
@@ -135,8 +158,16 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver): Pr
   const report = await api('GET', `/api/v1/privacy/requests/${deletionId}/report`);
   line(`report: ${baseUrl}/api/v1/privacy/requests/${deletionId}/report (${report.body.format})`);
   for (const text of reportLines(report.body)) line(`  ${text}`);
-  for (const part of (report.body.systems ?? []) as { key: string; outcome: string; erased?: Record<string, number> }[])
-    line(`  system ${part.key}: ${part.outcome}, erased ${JSON.stringify(part.erased ?? {})}`);
+  for (const part of (report.body.systems ?? []) as {
+    key: string;
+    outcome: string;
+    erased?: Record<string, number>;
+    collections?: Record<string, unknown>;
+  }[])
+    line(
+      `  system ${part.key}: ${part.outcome}, erased ${JSON.stringify(part.erased ?? {})}` +
+        (part.collections ? `, rows per table ${JSON.stringify(part.collections)}` : ''),
+    );
 
   step('Afterwards');
   const after = await onlyChangeEvent(api);
@@ -226,10 +257,13 @@ async function waitForDeliveries(receiver: DemoReceiver, path: string, count: nu
 async function main(): Promise<number> {
   let stack: DemoStack | undefined;
   let receiver: DemoReceiver | undefined;
+  let shop: ShopDatabase | null = null;
   try {
     receiver = await startReceiver();
+    // Clerk's example user (test/fixtures/clerk-user.created.json) and the GitHub account linked to it.
+    shop = await startShopDatabase('example@example.org', GITHUB_ACCOUNT);
     stack = await startStack();
-    await run(stack, receiver);
+    await run(stack, receiver, shop);
     console.log('\nDemo finished: every step succeeded.');
     return 0;
   } catch (error) {
@@ -242,6 +276,9 @@ async function main(): Promise<number> {
       ?.stop()
       .catch((error: unknown) => console.error(`cleanup failed: ${error instanceof Error ? error.message : error}`));
     await receiver?.stop();
+    await shop
+      ?.drop()
+      .catch((error: unknown) => console.error(`shop cleanup failed: ${error instanceof Error ? error.message : error}`));
   }
 }
 

@@ -24,6 +24,14 @@ export function author(event: {
   return `pseudonym ${a.pseudonym?.slice(0, 12)}…`;
 }
 
+/** A system's part of a package: a database system's rows counted per table (no values printed), else as sent. */
+function systemPart(part: unknown): string {
+  const entries = Object.entries((part ?? {}) as Record<string, unknown>);
+  if (entries.length > 0 && entries.every(([, rows]) => Array.isArray(rows)))
+    return entries.map(([table, rows]) => plural((rows as unknown[]).length, `${table} row`)).join(', ');
+  return JSON.stringify(part);
+}
+
 /** One line per category of an access package: what it holds, as counts (no values printed). */
 export function packageSummary(pkg: AccessPackage): string[] {
   const d = pkg.data;
@@ -41,7 +49,7 @@ export function packageSummary(pkg: AccessPackage): string[] {
   const content = d['user.content'];
   if (content) lines.push(`user.content        ${plural(content.change_events.length, 'change event')}`);
   lines.push(`processing stated for: ${Object.keys(pkg.processing).join(', ')} (purposes, recipients, retention, source)`);
-  for (const [key, part] of Object.entries(pkg.systems ?? {})) lines.push(`systems.${key}: ${JSON.stringify(part)}`);
+  for (const [key, part] of Object.entries(pkg.systems ?? {})) lines.push(`systems.${key}: ${systemPart(part)}`);
   return lines;
 }
 

@@ -36,6 +36,8 @@ export async function startStack(): Promise<DemoStack> {
       DATABASE_URL: `sqlite:${join(dir, 'privacy.db')}`,
       LOG_LEVEL: 'silent',
       OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The demo's shop database (scripts/demo/shop-database.ts) is on this machine.
+      CONNECTOR_ALLOWED_HOSTS: '127.0.0.1',
     });
     const database = createDatabase(config.databaseUrl);
     cleanups.push(() => database.close());

@@ -33,6 +33,7 @@ export function startWorker(
     log,
     pseudonymKey: services.keys.pseudonymKey,
     handlers: REQUEST_HANDLERS,
+    secretBox: services.secretBox,
     ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
     ...(metrics ? { metrics } : {}),
     options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },

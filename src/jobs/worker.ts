@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import type { Metrics } from '../metrics.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
@@ -52,6 +53,12 @@ export function createWorker(deps: {
   metrics?: Pick<Metrics, 'requestsProcessed'> & Partial<Pick<Metrics, 'walCheckpoints'>>;
   /** `PUBLIC_BASE_URL`: the base of the links in `data_task.created` events (default `http://127.0.0.1:8080`). */
   publicBaseUrl?: string;
+  /**
+   * The service's secret box: a database system's task keeps the subject's identities sealed
+   * with it until it runs (a deletion erases them here first). Without it, such a task reads the
+   * identities when it runs.
+   */
+  secretBox?: SecretBox;
 }) {
   const { database, clock, log, options } = deps;
   const db = database.db;
@@ -84,7 +91,12 @@ export function createWorker(deps: {
   }
 
   const handlers = deps.handlers ?? REQUEST_HANDLERS;
-  const recorder = createOwnStepRecorder({ clock, owner, publicBaseUrl });
+  const recorder = createOwnStepRecorder({
+    clock,
+    owner,
+    publicBaseUrl,
+    ...(deps.secretBox ? { seal: (text: string) => deps.secretBox!.seal(text) } : {}),
+  });
   const erasure: ErasureStepDeps = {
     database,
     log,

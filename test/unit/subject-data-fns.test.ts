@@ -222,6 +222,22 @@ describe('erasing categories from stored packages', () => {
     assert.deepEqual(packageWithout('not json', ['user.name']), { json: null, removed: ['user.name'] });
   });
 
+  test("a database system's rows go whole, whatever the scope; a webhook system's part by category", () => {
+    const withSystems = JSON.stringify({
+      ...JSON.parse(stored),
+      systems: {
+        'shop-db': { customer: [{ email: 'ada@example.com' }], orders: [{ total_cents: 5 }] },
+        crm: { 'user.name': 'Ada', 'user.content': ['a note'] },
+      },
+    });
+    const { json, removed } = packageWithout(withSystems, ['user.name']);
+    const pkg = JSON.parse(json ?? 'null');
+    assert.equal(pkg.systems['shop-db'], undefined, 'the rows carry no categories here: all of them go');
+    assert.deepEqual(pkg.systems.crm, { 'user.content': ['a note'] });
+    assert.deepEqual(removed, ['user.name']);
+    assert.doesNotMatch(json ?? '', /ada@example\.com/);
+  });
+
   test('leaves a package without those categories untouched', () => {
     const only = JSON.stringify(buildExportPackage(request(['user.content']), KNOWN, NOW));
     assert.deepEqual(packageWithout(only, ['user.name']), { json: only, removed: [] });

@@ -61,14 +61,23 @@ function MarkDone(props: { task: DataTask; onDone: (task: DataTask) => void }) {
   );
 }
 
-/** Keys of the workspace's systems with no endpoint (their tasks are done by hand); null when the token may not list systems. */
+/** Keys of the workspace's manual systems (their tasks are done by hand); null when the token may not list systems. */
 async function manualSystems(workspace: string): Promise<Set<string> | null> {
   try {
     const systems = await api<DataSystemList>('GET', `/api/v1/data-systems${queryString({ workspace_id: workspace })}`);
-    return new Set(systems.items.filter((system) => system.endpoint_id === null).map((system) => system.key));
+    return new Set(systems.items.filter((system) => system.kind === 'manual').map((system) => system.key));
   } catch {
     return null;
   }
+}
+
+/** What a database system's run did, per collection (PRODUCT §2.14): rows read, masked, deleted or updated. */
+export function collectionCounts(result: DataTask['result']): string | null {
+  const collections = result?.collections as Record<string, Record<string, number>> | undefined;
+  if (!collections || Object.keys(collections).length === 0) return null;
+  return Object.entries(collections)
+    .map(([name, counts]) => `${name}: ${Object.entries(counts).map(([what, n]) => `${n} ${what}`).join(', ')}`)
+    .join('; ');
 }
 
 export function DataTasks(props: { workspace: string; ids: string[]; onChanged: () => void }) {
@@ -95,6 +104,7 @@ export function DataTasks(props: { workspace: string; ids: string[]; onChanged: 
                 {task.overdue ? <strong class="overdue"> — overdue</strong> : ''}, due {formatTime(task.due_at)}
                 {task.completed_at ? `, done ${formatTime(task.completed_at)}` : ''}
               </p>
+              {collectionCounts(task.result) && <p class="hint">Rows by table: {collectionCounts(task.result)}</p>}
               {task.status === 'pending' && (manual === null || manual.has(task.system_key)) && (
                 <MarkDone
                   task={task}

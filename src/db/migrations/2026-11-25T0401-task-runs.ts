@@ -3,8 +3,11 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Data tasks the service runs itself (issue 24, PRODUCT §2.14: a database connector's task is
  * executed by the worker): `executor`, the kind of system that does the task (`webhook`,
- * `manual`, and later the connectors), fixed when the task is created; and a lease with retries
- * like a request's (`attempts`, `lease_owner`, `lease_expires_at`, `next_attempt_at`). Existing
+ * `manual`, and later the connectors), fixed when the task is created; a lease with retries like a
+ * request's (`attempts`, `lease_owner`, `lease_expires_at`, `next_attempt_at`); and the subject's
+ * identities as they were when the task was created (`identities_ciphertext`, sealed with the
+ * service's secret box; cleared when the task ends), since a deletion erases them here before
+ * the worker runs the task in the system. Existing
  * tasks are `webhook` when their system has an endpoint, else `manual`. Frozen: never edit after
  * it lands.
  */
@@ -20,6 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('data_tasks').addColumn('lease_owner', 'varchar(200)').execute();
   await db.schema.alterTable('data_tasks').addColumn('lease_expires_at', 'varchar(30)').execute();
   await db.schema.alterTable('data_tasks').addColumn('next_attempt_at', 'varchar(30)').execute();
+  await db.schema.alterTable('data_tasks').addColumn('identities_ciphertext', 'text').execute();
   await sql`
     update data_tasks set executor = 'webhook'
     where exists (
@@ -33,6 +37,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('data_tasks_runnable').execute();
-  for (const column of ['next_attempt_at', 'lease_expires_at', 'lease_owner', 'attempts', 'executor'])
+  for (const column of ['identities_ciphertext', 'next_attempt_at', 'lease_expires_at', 'lease_owner', 'attempts', 'executor'])
     await db.schema.alterTable('data_tasks').dropColumn(column).execute();
 }

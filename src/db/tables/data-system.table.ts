@@ -67,4 +67,10 @@ export interface DataTaskTable {
   lease_expires_at: string | null;
   /** Earliest time of its next run after a failed one (backoff); NULL: due now. */
   next_attempt_at: string | null;
+  /**
+   * A task the service runs itself: the subject's identities when the task was created (JSON,
+   * sealed with the secret box), so a deletion that erases them here first can still find the
+   * subject in the system; NULL once the task has ended, and for other kinds.
+   */
+  identities_ciphertext: string | null;
 }

@@ -64,7 +64,8 @@ export async function findTask(db: Executor, id: string): Promise<DataTaskRow | 
 }
 
 /**
- * Sets a pending task's final status, result and completion time (and ends a runner's lease).
+ * Sets a pending task's final status, result and completion time (and ends a runner's lease and
+ * drops the identities it kept).
  * @returns false when the task is no longer pending (a concurrent result won).
  */
 export async function finishTask(
@@ -74,11 +75,16 @@ export async function finishTask(
 ): Promise<boolean> {
   const updated = await db
     .updateTable('data_tasks')
-    .set({ ...fields, lease_owner: null, lease_expires_at: null })
+    .set({ ...fields, lease_owner: null, lease_expires_at: null, identities_ciphertext: null })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return updated.numUpdatedRows > 0n;
+}
+
+/** Keeps a task's identities for its run (sealed by the caller), in the unit that creates it. */
+export async function setTaskIdentities(db: Executor, id: string, sealed: string): Promise<void> {
+  await db.updateTable('data_tasks').set({ identities_ciphertext: sealed }).where('id', '=', id).execute();
 }
 
 /**
@@ -239,7 +245,7 @@ export async function closePendingTasks(db: Executor, requestId: string, at: str
   if (pending.length === 0) return [];
   await db
     .updateTable('data_tasks')
-    .set({ status: 'not_applicable', completed_at: at, updated_at: at })
+    .set({ status: 'not_applicable', completed_at: at, updated_at: at, identities_ciphertext: null })
     .where('request_id', '=', requestId)
     .where('status', '=', 'pending')
     .execute();

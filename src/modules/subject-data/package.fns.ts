@@ -222,8 +222,15 @@ function overlaps(a: string, b: string): boolean {
 function systemsWithout(systems: unknown, erase: readonly DataCategory[]): DataCategory[] {
   if (typeof systems !== 'object' || systems === null) return [];
   const removed = new Set<DataCategory>();
-  for (const part of Object.values(systems as Record<string, unknown>)) {
+  for (const [key, part] of Object.entries(systems as Record<string, unknown>)) {
     if (typeof part !== 'object' || part === null) continue;
+    if (isCollectionPart(part)) {
+      // A database system's rows (PRODUCT §2.14) carry no category per field here: the whole
+      // part goes, whatever the erasure's scope (a copy erased beyond the scope, never one kept).
+      delete (systems as Record<string, unknown>)[key];
+      for (const category of erase) removed.add(category);
+      continue;
+    }
     for (const key of Object.keys(part)) {
       const hit = erase.filter((category) => overlaps(key, category));
       if (hit.length === 0) continue;
@@ -234,9 +241,16 @@ function systemsWithout(systems: unknown, erase: readonly DataCategory[]): DataC
   return [...removed];
 }
 
+/** A database system's part of a package: collection → rows (every value a list). */
+function isCollectionPart(part: object): boolean {
+  const values = Object.values(part);
+  return values.length > 0 && values.every((value) => Array.isArray(value));
+}
+
 /**
  * A stored package with the categories in `erase` removed (from `data` and `processing`, and
- * every overlapping category from the data systems' part `systems`), for an erasure of the same
+ * every overlapping category from the data systems' part `systems`; a database system's rows go
+ * whole), for an erasure of the same
  * subject (GDPR Art. 17): copies of erased data must not outlive it.
  *
  * @param json - the stored package (JSON text).

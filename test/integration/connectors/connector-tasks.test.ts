@@ -38,6 +38,7 @@ for (const dialect of dialects()) {
           clock: f.time.clock,
           log: silentLog,
           pseudonymKey: f.t.services.keys.pseudonymKey,
+          secretBox: f.t.services.secretBox,
           options,
         });
         const runner = createTaskRunner({
@@ -105,6 +106,8 @@ for (const dialect of dialects()) {
         assert.deepEqual(await target.checksums(), before, 'access writes nothing');
         const resource = await get(`/api/v1/data-tasks/${task!.id}`);
         assert.ok(resource.result.records['user.contact.email'] >= 1, 'counts per category on the task');
+        assert.deepEqual(resource.result.collections.customer, { rows: 1 }, 'rows per collection on the task');
+        assert.equal(resource.result.data, undefined, 'the package is the one copy of the rows');
       });
 
       it('deletion: the runner masks the subject rows; the report counts rows per collection; the request completes', async () => {
@@ -129,6 +132,35 @@ for (const dialect of dialects()) {
         assert.equal(ada?.full_name, 'erased');
         const [bob] = await target.admin('SELECT email FROM customer WHERE id = 2');
         assert.equal(bob?.email, 'bob@example.com', 'another customer untouched');
+      });
+
+      it('deletion of a subject the service knows: its rows in the target are found by the identities it had when the task was created', async () => {
+        // Cy (customer 3) is known here by e-mail only; the deletion erases that profile before the task runs.
+        await f.t.services.subjects.applyIdentityEvent('acme', 'clerk', {
+          id: 'evt_cy_1',
+          type: 'user.created',
+          occurred_at: '2026-05-01T09:00:00.000Z',
+          data: { user_id: 'user_cy', email: 'cy@example.com', name: 'Cy Many' },
+        });
+        const filed = await fileRequest(f, {
+          request_type: 'deletion',
+          scope: ['user'],
+          subject_provider: 'clerk',
+          subject_id: 'user_cy',
+        });
+        await processAll();
+        const [task] = await tasksOf(db(), filed.id);
+        assert.equal(task!.status, 'completed', task!.result ?? '');
+        assert.equal(task!.identities_ciphertext, null, 'the kept identities go when the task ends');
+        assert.deepEqual((JSON.parse(task!.result!) as { collections: Record<string, unknown> }).collections.customer, {
+          masked: 1,
+          deleted: 0,
+        });
+        const [cy] = await target.admin('SELECT email, full_name FROM customer WHERE id = 3');
+        assert.notEqual(cy?.email, 'cy@example.com');
+        assert.equal(cy?.full_name, 'erased');
+        const profile = await db().selectFrom('subjects').select('id').where('subject_id', '=', 'user_cy').execute();
+        assert.deepEqual(profile, [], 'the local profile is erased too');
       });
 
       it('a database that refuses a privilege: retried, then the task fails naming system and collection, never the URL', async () => {

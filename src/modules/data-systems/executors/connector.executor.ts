@@ -1,4 +1,5 @@
-import { ConnectorError, runConnectorTask, type ConnectorTaskResult } from '../../connectors/connectors.js';
+import { ConnectorError, type ConnectorTaskResult, type Identities, runConnectorTask } from '../../connectors/connectors.js';
+import { setTaskIdentities } from '../data-task.repository.js';
 import type { ConnectorRequestType } from '../../connectors/connector-run.js';
 import { CORRECTABLE_FIELDS } from '../../subject-data/correction.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
@@ -24,7 +25,10 @@ async function correctedValues(context: TaskRunContext): Promise<Record<string, 
 
 /** The task's result from what the run did: counts, the package part by collection, never values of a correction. */
 function toResult(run: ConnectorTaskResult): TaskResultInput {
-  if (run.type === 'access') return { outcome: 'completed', records: run.records, data: run.collections, data_by: 'collection' };
+  if (run.type === 'access') {
+    const rows = Object.fromEntries(Object.entries(run.collections).map(([name, found]) => [name, { rows: found.length }]));
+    return { outcome: 'completed', records: run.records, data: run.collections, data_by: 'collection', collections: rows };
+  }
   if (run.type === 'erasure') {
     const counts = Object.fromEntries(
       Object.entries(run.collections).map(([name, c]) => [name, { masked: c.masked, deleted: c.deleted }]),
@@ -45,17 +49,25 @@ function toResult(run: ConnectorTaskResult): TaskResultInput {
  */
 export const connectorExecutor: DataTaskExecutor = {
   manual: false,
-  async announce() {},
+  /** Keeps the subject's identities as they are now, sealed: a deletion erases them here before the task runs. */
+  async announce(unit, { task, request, seal }) {
+    if (!seal) return;
+    await setTaskIdentities(unit.tx, task.id, seal(JSON.stringify(await subjectIdentities(unit.tx, request))));
+  },
   async run(task, system, context) {
     const categories = JSON.parse(task.categories) as string[];
     const requestType = task.request_type as ConnectorRequestType;
+    const identities: Identities =
+      task.identities_ciphertext === null
+        ? await subjectIdentities(context.db, context.request)
+        : (JSON.parse(context.secretBox.open(task.identities_ciphertext)) as Identities);
     const input = systemTaskInput(
       system,
       { secretBox: context.secretBox, connectors: context.connectors, pseudonymKey: context.pseudonymKey },
       {
         requestType,
         categories,
-        identities: await subjectIdentities(context.db, context.request),
+        identities,
         ...(requestType === 'correction' ? { corrections: await correctedValues(context) } : {}),
       },
     );

@@ -21,6 +21,10 @@ export interface SubjectIdentities {
 export interface TaskCreation {
   task: DataTaskRow;
   system: DataSystemRow;
+  /** The task's request (its subject). */
+  request: PrivacyRequestRow;
+  /** Seals a secret with the service's secret box (absent where the caller has none: then nothing is kept). */
+  seal?: (plaintext: string) => string;
   /** The subject's identities (read once per request, and only when an executor asks). */
   identities(): Promise<SubjectIdentities>;
   /** Absolute URLs of the task and of its result (under `PUBLIC_BASE_URL`). */

@@ -27,8 +27,15 @@ export interface SerializedResult {
  * @param deps.owner - the worker's lease owner (`host:pid:random`).
  * @param deps.publicBaseUrl - the base of the links in `data_task.created` events.
  */
-export function createOwnStepRecorder(deps: { clock: Clock; owner: string; publicBaseUrl: string }) {
-  const { clock, owner, publicBaseUrl } = deps;
+export function createOwnStepRecorder(deps: {
+  clock: Clock;
+  owner: string;
+  publicBaseUrl: string;
+  /** Seals what an executor keeps for its run (the secret box); without it nothing is kept. */
+  seal?: (plaintext: string) => string;
+}) {
+  const { clock, owner, publicBaseUrl, seal } = deps;
+  const fanOut = (unit: UnitOfWork, request: PrivacyRequestRow) => fanOutTasks(unit, request, clock(), publicBaseUrl, seal);
 
   /**
    * Records the outcome of the request's own step (status, result, audit, events) in `unit`.
@@ -44,7 +51,7 @@ export function createOwnStepRecorder(deps: { clock: Clock; owner: string; publi
     result: SerializedResult,
     tasks: { fanOut: boolean; withTasks?: boolean } = { fanOut: true },
   ): Promise<void> {
-    const systems = tasks.fanOut ? await fanOutTasks(unit, request, clock(), publicBaseUrl) : 0;
+    const systems = tasks.fanOut ? await fanOut(unit, request) : 0;
     if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks)) return recordWithTasks(unit, request, result);
     const at = toTimestamp(clock());
     const done = outcome.status === 'completed';
@@ -143,7 +150,7 @@ export function createOwnStepRecorder(deps: { clock: Clock; owner: string; publi
     record,
     recordFailure,
     storeErasureReport,
-    fanOutTasks: (unit: UnitOfWork, request: PrivacyRequestRow) => fanOutTasks(unit, request, clock(), publicBaseUrl),
+    fanOutTasks: fanOut,
   };
 }
 

@@ -47,6 +47,7 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
     lease_owner: null,
     lease_expires_at: null,
     next_attempt_at: null,
+    identities_ciphertext: null,
   };
 }
 
@@ -57,7 +58,8 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
  * target `data_task`, the request id in `details`) and announced by its system's executor
  * (modules/data-systems/executors: a webhook system gets `data_task.created` at its own endpoint,
  * with the subject's identities and the links to report back under `publicBaseUrl`). A task the
- * request already has (a retried attempt) is not created again.
+ * request already has (a retried attempt) is not created again. `seal` (the secret box) lets an
+ * executor keep what its later run needs (a connector: the subject's identities).
  *
  * @returns how many systems match (0: the request has no tasks, and nothing was read beyond the systems).
  */
@@ -66,6 +68,7 @@ export async function fanOutTasks(
   request: PrivacyRequestRow,
   now: Date,
   publicBaseUrl: string,
+  seal?: (plaintext: string) => string,
 ): Promise<number> {
   const systems = await systemsForRequest(unit.tx, request.workspace_id, request.request_type);
   if (systems.length === 0) return 0;
@@ -93,6 +96,8 @@ export async function fanOutTasks(
     await executor.announce(unit, {
       task,
       system,
+      request,
+      ...(seal ? { seal } : {}),
       identities: () => (identities ??= subjectIdentities(unit, request)),
       links: { task: `${base}${taskLocation(task.id)}`, result: `${base}${taskLocation(task.id)}/result` },
       at,
