@@ -76,7 +76,12 @@ export function collectionCounts(result: DataTask['result']): string | null {
   const collections = result?.collections as Record<string, Record<string, number>> | undefined;
   if (!collections || Object.keys(collections).length === 0) return null;
   return Object.entries(collections)
-    .map(([name, counts]) => `${name}: ${Object.entries(counts).map(([what, n]) => `${n} ${what}`).join(', ')}`)
+    .map(
+      ([name, counts]) =>
+        `${name}: ${Object.entries(counts)
+          .map(([what, n]) => `${n} ${what}`)
+          .join(', ')}`,
+    )
     .join('; ');
 }
 
