@@ -5,7 +5,7 @@ import { ConnectorError } from './connector.errors.js';
 import type { Dataset } from './dataset.types.js';
 import { asConnectorError, type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
 import { type ConnectorLimits, openSession, type Row, type SqlSession } from './sql-session.js';
-import { buildTraversal } from './traversal.fns.js';
+import { buildTraversal, type Traversal } from './traversal.fns.js';
 import { type CollectionWrite, fieldInScope, planCorrection, planErasure } from './write-plan.fns.js';
 
 /** The request types a connector runs (PRODUCT §1). */
@@ -111,6 +111,17 @@ async function applyWrites(
   return affected;
 }
 
+/** The access pass of a task: the subject's rows in every collection the traversal reaches. */
+function readTaskRows(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal) {
+  return readSubjectRows(session, {
+    dataset: input.dataset,
+    traversal,
+    identities: input.identities,
+    maxRows: input.limits.maxRows,
+    system: input.system,
+  });
+}
+
 /**
  * Runs one data task on a database system (PRODUCT §2.14): access/export returns the rows in
  * scope; deletion masks or deletes (one transaction per collection, `erase_after` order,
@@ -122,13 +133,7 @@ export async function runConnectorTask(input: ConnectorTaskInput): Promise<Conne
   const traversal = buildTraversal(input.dataset);
   const session = await openTarget(input);
   try {
-    const read = await readSubjectRows(session, {
-      dataset: input.dataset,
-      traversal,
-      identities: input.identities,
-      maxRows: input.limits.maxRows,
-      system: input.system,
-    });
+    const read = await readTaskRows(session, input, traversal);
     if (input.requestType === 'access' || input.requestType === 'export')
       return { type: 'access', ...accessPackage(input.dataset, read, input.categories), statements: session.statements };
     if (input.requestType === 'correction') {
@@ -164,13 +169,7 @@ export async function previewConnectorTask(input: ConnectorTaskInput): Promise<{
   const traversal = buildTraversal(input.dataset);
   const session = await openTarget(input);
   try {
-    const read = await readSubjectRows(session, {
-      dataset: input.dataset,
-      traversal,
-      identities: input.identities,
-      maxRows: input.limits.maxRows,
-      system: input.system,
-    });
+    const read = await readTaskRows(session, input, traversal);
     const writes =
       input.requestType === 'deletion'
         ? planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey)
