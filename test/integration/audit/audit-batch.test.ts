@@ -150,11 +150,18 @@ for (const dialect of dialects()) {
         await other.connect();
         try {
           const { rows } = await other.query<{ pid: number }>('select pg_backend_pid() as pid');
+          // PostgreSQL checks for a deadlock once, deadlock_timeout after a wait starts, and the
+          // process whose check finds the cycle is the victim. Our batch must be the one: it checks
+          // late enough for the other's insert to have closed the cycle even on a loaded machine
+          // (4 s), and the other never checks first (60 s). Both are superuser settings (the tests'
+          // role); with the defaults (1 s each) a slow machine let the other be the victim.
+          await other.query(`set deadlock_timeout = '60s'`);
           await other.query('begin');
           await other.query('select seq from audit_head where id = 1 for update');
           let runs = 0;
           const unit = t.services.database.transact(async (work) => {
             runs++;
+            await sql`set local deadlock_timeout = '4s'`.execute(work.tx);
             await work.tx
               .insertInto('service_keys')
               .values({ name: 'flush-row', value: 'v', created_at: '2026-11-21T00:00:00.000Z' })
