@@ -105,8 +105,13 @@ export async function privacyRequestRoutes(
         throw errors.invalidQueryValue('due_before', 'not a real calendar day', query.due_before);
       // Without workspace_id: every workspace the caller may read (the cross-workspace queue).
       const workspaceIds = query.workspace_id ?? (principal.workspaces === '*' ? null : [...principal.workspaces]);
-      const { workspace_id: _named, ...filters } = query;
-      return privacyRequests.list({ ...filters, workspace_ids: workspaceIds, limit: query.limit ?? DEFAULT_PAGE_LIMIT });
+      const { workspace_id: _named, format: _format, ...filters } = query;
+      return privacyRequests.list({
+        ...filters,
+        workspace_ids: workspaceIds,
+        me: principal.name,
+        limit: query.limit ?? DEFAULT_PAGE_LIMIT,
+      });
     },
   );
 }
