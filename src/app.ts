@@ -17,6 +17,8 @@ import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { officerRoutes } from './http/routes/officer.routes.js';
+import { reportRoutes } from './http/routes/reports.routes.js';
+import { whoamiRoutes } from './http/routes/whoami.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
 import { DOCS_CSP, registerNoStore, registerSecurityHeaders } from './http/protection/security-headers.js';
@@ -132,6 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerAuthentication(api, { tokens: deps.services.tokens, oidc: deps.services.oidc });
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
       await api.register(officerRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(reportRoutes, { prefix: '/reports', services: deps.services });
+      await api.register(whoamiRoutes, { prefix: '/whoami' });
       await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(auditEventRoutes, { prefix: '/audit-events', services: deps.services });

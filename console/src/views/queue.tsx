@@ -57,7 +57,7 @@ function listQuery(filters: Filters, cursor: string | null): { [K in keyof ListQ
   const days = filters.due_within.trim();
   return {
     workspace_id: workspaces.length ? workspaces : undefined,
-    status: filters.status || undefined,
+    status: filters.status ? [filters.status] : undefined,
     request_type: filters.request_type || undefined,
     overdue: filters.overdue || undefined,
     due_before: days ? new Date(Date.now() + Number(days) * DAY_MS).toISOString() : undefined,

@@ -123,7 +123,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/privacy/requests': {
     operationId: 'listPrivacyRequests',
     summary: 'List privacy requests',
-    description: 'Newest first, with cursor pagination and filters (status, type, overdue). Scope `privacy:read`.',
+    description:
+      'Newest first or by binding due date, with cursor pagination and filters (status repeated or `open`, type, overdue, assignee `me`/`none`/a name, subject, due before). With `format=csv` or `Accept: text/csv`: every matching request as streamed CSV (`id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee`; no subject identity). Scope `privacy:read`.',
   },
   'GET /api/v1/audit-events': {
     operationId: 'listAuditEvents',
@@ -166,6 +167,18 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Act on many privacy requests',
     description:
       'approve, reject, cancel, extend or assign up to 100 requests, each on its own (one failing id fails only itself) and audited as if done alone; the filer of a request still cannot approve it. Each result is the new status, or the HTTP status the action alone would have had with its `error`. Scope `privacy:write`.',
+  },
+  'GET /api/v1/reports/requests': {
+    operationId: 'getRequestsReport',
+    summary: 'Report on privacy requests',
+    description:
+      "Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA. JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.",
+  },
+  'GET /api/v1/whoami': {
+    operationId: 'whoAmI',
+    summary: 'Who the caller is',
+    description:
+      'The principal of the token or session: id, name as the audit trail shows it, scopes and workspaces. Any valid token.',
   },
   'GET /api/v1/privacy/requests/{id}': {
     operationId: 'getPrivacyRequest',

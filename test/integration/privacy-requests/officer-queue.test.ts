@@ -55,6 +55,17 @@ for (const dialect of dialects()) {
     });
     after(() => f.close());
 
+    it('says who the caller is (whoami), for the console to show only what it may do', async () => {
+      const res = await call('GET', '/api/v1/whoami', tokens.reader!);
+      assert.equal(res.statusCode, 200, res.body);
+      const me = res.json();
+      assert.equal(me.name, 'reader');
+      assert.match(me.id, /^token:tok_/);
+      assert.deepEqual(me.scopes, ['privacy:read']);
+      assert.deepEqual(me.workspaces, ['acme']);
+      assert.equal((await f.t.app.inject({ method: 'GET', url: '/api/v1/whoami' })).statusCode, 401);
+    });
+
     it('lists by repeated status and `open`, and by assignee me, a name or none', async () => {
       const a = await fileRequest(f, { subject_id: 'q1' });
       const b = await fileRequest(f, { subject_id: 'q2' });
