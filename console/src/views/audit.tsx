@@ -105,7 +105,7 @@ export function AuditView() {
         <ErrorText error={load.error} />
         <p role="status">{`${items.length} entr${items.length === 1 ? 'y' : 'ies'} shown${cursor ? ', more available' : ''}`}</p>
         {items.length > 0 && (
-          <div class="table-scroll">
+          <div class="table-scroll" tabIndex={0} role="region" aria-label="Audit entries">
             <table class="audit">
               <caption class="visually-hidden">Audit entries, newest first</caption>
               <thead>

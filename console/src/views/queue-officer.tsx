@@ -135,13 +135,15 @@ export function BulkActions(props: { ids: string[]; onDone: () => void; onClear:
       </div>
       <ErrorText error={submit.error} />
       {results.length > 0 && (
-        <ul class="bulk-results" role="status" aria-label="Results">
-          {results.map((r) => (
-            <li key={r.id} class={typeof r.status === 'number' ? 'field-error' : undefined}>
-              {r.id}: {typeof r.status === 'number' ? `refused (${r.status}): ${r.error ?? ''}` : statusLabel(r.status)}
-            </li>
-          ))}
-        </ul>
+        <div role="status" aria-label="Results">
+          <ul class="bulk-results">
+            {results.map((r) => (
+              <li key={r.id} class={typeof r.status === 'number' ? 'field-error' : undefined}>
+                {r.id}: {typeof r.status === 'number' ? `refused (${r.status}): ${r.error ?? ''}` : statusLabel(r.status)}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
     </form>
   );

@@ -75,7 +75,7 @@ export function ReportView() {
       {report && (
         <>
           <Section title="By request type">
-            <div class="table-scroll">
+            <div class="table-scroll" tabIndex={0} role="region" aria-label="Requests by type">
               <table class="report">
                 <thead>
                   <tr>
@@ -112,7 +112,7 @@ export function ReportView() {
             {report.ccpa_7102.length === 0 ? (
               <p>No request under CCPA in the range.</p>
             ) : (
-              <div class="table-scroll">
+              <div class="table-scroll" tabIndex={0} role="region" aria-label="CCPA figures by year">
                 <table class="report">
                   <thead>
                     <tr>
