@@ -284,7 +284,8 @@ for (const dialect of dialects()) {
 
     it('has no serious or critical axe violation and no horizontal scroll on any view, at 1280 and 390 px', async () => {
       const views: [string, () => Promise<void>][] = [
-        ['queue', async () => void (await page.getByRole('row').nth(3).waitFor())],
+        // Open requests (the default): the approved one and the one filed here.
+        ['queue', async () => void (await page.getByRole('row').nth(2).waitFor())],
         [`requests/${world.answeredId}`, async () => void (await page.getByRole('heading', { name: 'Results' }).waitFor())],
         [
           'policies',
@@ -329,12 +330,12 @@ for (const dialect of dialects()) {
       await keyboard.keyboard.press('Enter');
       await keyboard.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
       await tabTo(keyboard, '#filter-workspace');
-      await keyboard.keyboard.type('acme');
+      await keyboard.keyboard.type('beta');
       await keyboard.keyboard.press('Enter');
-      await keyboard.getByRole('row').filter({ hasText: world.overdueId }).waitFor();
-      await tabTo(keyboard, `a[href="#/requests/${world.overdueId}"]`);
+      await keyboard.getByRole('row').filter({ hasText: world.pendingId }).waitFor();
+      await tabTo(keyboard, `a[href="#/requests/${world.pendingId}"]`);
       await keyboard.keyboard.press('Enter');
-      await keyboard.getByRole('heading', { level: 1, name: `Request ${world.overdueId}` }).waitFor();
+      await keyboard.getByRole('heading', { level: 1, name: `Request ${world.pendingId}` }).waitFor();
       // Focus moves to the new view's heading (a screen reader announces it).
       // A locator, not waitForFunction: a string predicate is eval'd in the page, which the
       // console's CSP (script-src 'self') refuses once the first check has not already passed.
