@@ -5,7 +5,8 @@
  * with the tables: `GET /metrics` (the deadline gauges count open requests) and the list
  * endpoint with a rare status filter and with `overdue=true`; the queue (issue 13) across every
  * workspace and across three by binding due date, a subject search without a workspace; the audit
- * trail list of a workspace and a request's timeline.
+ * trail list of a workspace and a request's timeline; the officer's day (issue 26): the queue's
+ * counts, the CSV export of a workspace's every request (streamed) and the requests report.
  */
 import autocannon from 'autocannon';
 import { type Scenario, scenarios } from '../scenarios.js';
@@ -24,6 +25,9 @@ export const GROWTH_SCENARIOS = [
   'subject-search',
   'audit-workspace',
   'audit-timeline',
+  'queue-stats',
+  'export-csv',
+  'report',
 ] as const;
 
 /** The issue's goal applies to these: seeded mean latency ≤ 1.5 × empty. */
@@ -49,6 +53,11 @@ export interface Measured {
   errors: number;
   checkFailures: number;
   firstProblem: string | null;
+}
+
+function okCsv(_headers: unknown, body: string, status: number): string | null {
+  if (status !== 200) return `HTTP ${status}`;
+  return body.startsWith('id,request_type,') ? null : `not the export's CSV: ${body.slice(0, 100)}`;
 }
 
 function okJson(_headers: unknown, body: string, status: number): string | null {
@@ -107,6 +116,16 @@ export function growthScenarios(
       "GET audit-events, a request's timeline",
       `/api/v1/audit-events?target_type=privacy_request&target_id=${timelineRequest}`,
     ),
+    get('queue-stats', 'GET requests/stats (queue counts)', `/api/v1/privacy/requests/stats?workspace_id=${WORKSPACE}`),
+    {
+      ...get(
+        'export-csv',
+        "GET requests as CSV (a workspace's every request)",
+        `/api/v1/privacy/requests?workspace_id=${WORKSPACE}&format=csv`,
+      ),
+      check: okCsv,
+    },
+    get('report', 'GET reports/requests (a workspace, all time)', `/api/v1/reports/requests?workspace_id=${WORKSPACE}`),
   ];
 }
 

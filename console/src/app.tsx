@@ -1,12 +1,14 @@
 // The console's frame: sign-in when there is no token, else the navigation and the current view.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { setUnauthorizedHandler } from './api/client';
+import { forgetWhoAmI } from './api/whoami';
 import { clearToken, saveToken, storedToken, takeNotice } from './api/session';
 import { useRoute, type Route } from './lib/router';
 import { AuditView } from './views/audit';
 import { ConnectionsView } from './views/connections';
 import { PoliciesView } from './views/policies';
 import { QueueView } from './views/queue';
+import { ReportView } from './views/report';
 import { RequestView } from './views/request';
 import { SignIn } from './views/sign-in';
 
@@ -14,6 +16,7 @@ const NAV: { href: string; label: string; views: Route['view'][] }[] = [
   { href: '#/queue', label: 'Queue', views: ['queue', 'request'] },
   { href: '#/policies', label: 'Policies', views: ['policies'] },
   { href: '#/connections', label: 'Connections', views: ['connections'] },
+  { href: '#/reports', label: 'Report', views: ['reports'] },
   { href: '#/audit', label: 'Audit', views: ['audit'] },
 ];
 
@@ -27,6 +30,8 @@ function CurrentView({ route }: { route: Route }) {
       return <ConnectionsView />;
     case 'audit':
       return <AuditView />;
+    case 'reports':
+      return <ReportView />;
     default:
       return <QueueView />;
   }
@@ -55,6 +60,7 @@ export function App() {
         notice={notice}
         onSignedIn={(value) => {
           saveToken(value);
+          forgetWhoAmI();
           setNotice(null);
           setToken(value);
           if (!location.hash) location.hash = '#/queue';
@@ -84,6 +90,7 @@ export function App() {
           class="secondary"
           onClick={() => {
             clearToken('You signed out; the token is gone from this tab.');
+            forgetWhoAmI();
             setNotice(takeNotice());
             setToken(null);
           }}

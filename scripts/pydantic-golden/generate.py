@@ -39,7 +39,7 @@ import urllib.parse
 
 import pydantic
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
-                      ValidationError)
+                      ValidationError, model_validator)
 from pydantic_core import PydanticCustomError, PydanticKnownError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,6 +250,36 @@ class TaskResult(BaseModel):
     note: Str(max_length=2000) = INHERIT
 
 
+# The officer's day (PRODUCT §2.16): src/http/schemas/officer.schemas.ts.
+class AssignBody(BaseModel):
+    assignee: Optional[Str(min_length=1, max_length=300)]
+    reason: Str(min_length=1, max_length=1000) = None
+
+
+class NoteBody(BaseModel):
+    text: Str(min_length=1, max_length=4000)
+
+
+class BulkBody(BaseModel):
+    action: Literal["approve", "reject", "cancel", "extend", "assign"]
+    ids: Annotated[list[Str(min_length=1, max_length=40)], Field(min_length=1, max_length=100)]
+    reason: Str(min_length=1, max_length=1000) = None
+    assignee: Optional[Str(min_length=1, max_length=300)] = INHERIT
+
+    @model_validator(mode="after")
+    def _needs(self) -> "BulkBody":
+        if self.action in ("reject", "cancel", "extend") and self.reason is None:
+            raise ValueError(f"{self.action} needs a reason")
+        if self.action == "assign" and self.assignee is INHERIT:
+            raise ValueError("assign needs an assignee (null to unassign)")
+        return self
+
+
+# src/http/schemas/officer.schemas.ts DAY_OR_TIME_PATTERN.
+DAY_OR_TIME_PATTERN = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):"
+                       r"[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$")
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
@@ -284,9 +314,9 @@ ROUTES: dict[str, dict[str, Any]] = {
                   Optional[Annotated[list[Str(min_length=1, max_length=200)],
                                      Field(min_length=1, max_length=50)]],
                   required=False, default=None, multi=True),
-            Param("query", "status", Optional[Literal[
+            Param("query", "status", Optional[list[Literal[
                 "pending_approval", "queued", "processing", "completed", "action_required",
-                "failed", "rejected", "canceled"]], required=False, default=None),
+                "failed", "rejected", "canceled", "open"]]], required=False, default=None, multi=True),
             Param("query", "request_type",
                   Optional[Literal["access", "export", "correction", "deletion"]],
                   required=False, default=None),
@@ -302,8 +332,54 @@ ROUTES: dict[str, dict[str, Any]] = {
             Param("query", "cursor", Optional[Str(max_length=500)], required=False, default=None),
             Param("query", "limit", Annotated[int, Field(ge=1, le=100)],
                   required=False, default=50),
+            Param("query", "assignee", Optional[Str(min_length=1, max_length=300)],
+                  required=False, default=None),
+            Param("query", "format", Literal["json", "csv"], required=False, default="json"),
         ],
         "body": None,
+    },
+    "stats": {
+        "method": "GET",
+        "path": "/api/v1/privacy/requests/stats",
+        "params": [
+            Param("query", "workspace_id",
+                  Optional[Annotated[list[Str(min_length=1, max_length=200)],
+                                     Field(min_length=1, max_length=50)]],
+                  required=False, default=None, multi=True),
+        ],
+        "body": None,
+    },
+    "report": {
+        "method": "GET",
+        "path": "/api/v1/reports/requests",
+        "params": [
+            Param("query", "workspace_id",
+                  Optional[Annotated[list[Str(min_length=1, max_length=200)],
+                                     Field(min_length=1, max_length=50)]],
+                  required=False, default=None, multi=True),
+            Param("query", "from", Optional[Str(pattern=DAY_OR_TIME_PATTERN)], required=False, default=None),
+            Param("query", "to", Optional[Str(pattern=DAY_OR_TIME_PATTERN)], required=False, default=None),
+            Param("query", "format", Literal["json", "csv"], required=False, default="json"),
+        ],
+        "body": None,
+    },
+    "assign": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/assign",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": AssignBody,
+    },
+    "note": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/notes",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": NoteBody,
+    },
+    "bulk": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/bulk",
+        "params": [],
+        "body": BulkBody,
     },
     "audit_list": {
         "method": "GET",
@@ -998,6 +1074,68 @@ def build_request_get_cases() -> None:
     get("id 41 chars (too_long before the NUL check)", "\u0000" * 41)
 
 
+def build_officer_cases() -> None:
+    """PRODUCT §2.16: the queue's new filters, counts, assignment, notes, bulk actions, the report."""
+    lst = lambda name, query: add("list: " + name, "list", query=query)  # noqa: E731
+    lst("valid status open and repeated", {"status": ["open", "completed"]})
+    lst("valid assignee me", {"assignee": "me"})
+    lst("valid assignee none, format csv", {"assignee": "none", "format": "csv"})
+    lst("assignee empty", {"assignee": ""})
+    lst("assignee 301", {"assignee": pad("a", 301)})
+    lst("status repeated, one unknown", {"status": ["open", "archived", "queued"]})
+    lst("format unknown", {"format": "xlsx"})
+    add("stats: valid", "stats", query={"workspace_id": "acme"})
+    add("stats: valid no workspace", "stats")
+    add("stats: workspace_id empty", "stats", query={"workspace_id": ""})
+    rep = lambda name, query: add("report: " + name, "report", query=query)  # noqa: E731
+    rep("valid days", {"from": "2026-01-01", "to": "2026-12-31"})
+    rep("valid times, csv", {"from": "2026-01-01T00:00:00Z", "to": "2026-06-30T12:00:00+02:00", "format": "csv"})
+    rep("valid nothing", {})
+    for v in ["2026-1-01", "2026-02-30T", "yesterday", "2026-01-01T00:00:00", ""]:
+        rep(f"from {v!r}", {"from": v})
+    rep("format unknown", {"format": "pdf"})
+    rid = "pr_01J0000000000000000000000"
+
+    def assign(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("assign: " + name, "assign", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    assign("valid name", {"assignee": "Dana Officer", "reason": "taking it"})
+    assign("valid null", {"assignee": None})
+    assign("assignee missing", {})
+    assign("assignee empty, reason empty", {"assignee": "", "reason": ""})
+    assign("assignee a number", {"assignee": 5})
+    assign("assignee 301", {"assignee": pad("a", 301)})
+
+    def note(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("note: " + name, "note", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    note("valid 4000", {"text": pad("n", 4000)})
+    note("valid 4000 emoji", {"text": EMOJI * 4000})
+    note("text 4001", {"text": pad("n", 4001)})
+    note("text empty", {"text": ""})
+    note("text missing", {})
+    note("text null", {"text": None})
+    note("text with a NUL", {"text": "a\u0000b"})
+    note("malformed JSON", None, raw='{"text": ')
+
+    def bulk(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("bulk: " + name, "bulk", headers=JSON_CT, body=raw if raw is not None else dumps(body))
+
+    bulk("valid approve", {"action": "approve", "ids": [rid]})
+    bulk("valid cancel 100", {"action": "cancel", "ids": [rid] * 100, "reason": "duplicates"})
+    bulk("valid assign null", {"action": "assign", "ids": [rid], "assignee": None})
+    bulk("101 ids", {"action": "cancel", "ids": [rid] * 101, "reason": "x"})
+    bulk("no ids", {"action": "approve", "ids": []})
+    bulk("ids missing, action unknown", {"action": "delete"})
+    bulk("an id empty and one too long", {"action": "approve", "ids": ["", pad("p", 41)]})
+    bulk("reject without a reason", {"action": "reject", "ids": [rid]})
+    bulk("extend with an empty reason", {"action": "extend", "ids": [rid], "reason": ""})
+    bulk("assign without an assignee", {"action": "assign", "ids": [rid]})
+    bulk("array body", None, raw="[]")
+
+
 def build_controller_cases() -> None:
     valid = {
         "name": "Acme GmbH",
@@ -1146,6 +1284,7 @@ def main() -> None:
     build_request_get_cases()
     build_controller_cases()
     build_data_task_cases()
+    build_officer_cases()
     names = [case["name"] for case in CASES]
     dupes = {n for n in names if names.count(n) > 1}
     assert not dupes, f"duplicate case names: {dupes}"

@@ -7,6 +7,7 @@ import type { IntegrationTable, WebhookDeliveryTable } from './tables/integratio
 import type { OutboundMessageTable, WebhookEndpointTable } from './tables/outbound-event.table.js';
 import type { PolicyLayerTable, PolicyLayerVersionTable } from './tables/policy.table.js';
 import type { PrivacyRequestTable, RequestResultTable } from './tables/privacy-request.table.js';
+import type { RequestNoteTable } from './tables/request-note.table.js';
 import type { ServiceKeyTable } from './tables/service-key.table.js';
 import type { IdentityEventTable, LinkedIdentityTable, SubjectTable, TombstoneTable } from './tables/subject.table.js';
 import type { ApiTokenTable } from './tables/token.table.js';
@@ -34,4 +35,5 @@ export interface DB {
   controller_profiles: ControllerProfileTable;
   data_systems: DataSystemTable;
   data_tasks: DataTaskTable;
+  request_notes: RequestNoteTable;
 }

@@ -25,6 +25,7 @@ const request: PrivacyRequestResource = {
   extended_due_at: null,
   completed_at: null,
   status_reason: null,
+  assignee: null,
   links: { self: '/api/v1/privacy/requests/pr_01JD0000000000000000000000' },
 };
 

@@ -367,7 +367,7 @@ export interface paths {
         };
         /**
          * List privacy requests
-         * @description Newest first, with cursor pagination and filters (status, type, overdue). Scope `privacy:read`.
+         * @description Newest first or by binding due date, with cursor pagination and filters (status repeated or `open`, type, overdue, assignee `me`/`none`/a name, subject, due before). With `format=csv` or `Accept: text/csv`: every matching request as streamed CSV (`id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee`; no subject identity). Scope `privacy:read`.
          */
         get: operations["listPrivacyRequests"];
         put?: never;
@@ -416,6 +416,26 @@ export interface paths {
          * @description Moves a `pending_approval` request to `queued`. Audited with the operator and the reason. The principal that filed the request cannot approve it (403).
          */
         post: operations["approvePrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a privacy request
+         * @description Assigns the request to an operator (their name as the audit trail shows it), or to nobody with `null`. Not a status change; audited with the previous and new assignee and the reason. A final request is a 409. Scope `privacy:write`.
+         */
+        post: operations["assignPrivacyRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -482,6 +502,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy/requests/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List working notes
+         * @description The request's notes, oldest first; `text` is null once a deletion of the subject erased it. Scope `privacy:read`.
+         */
+        get: operations["listPrivacyRequestNotes"];
+        put?: never;
+        /**
+         * Add a working note
+         * @description An internal note (1–4 000 characters), shown in the request's timeline. The audit entry holds its SHA-256, not its text; a deletion of the subject later erases the text. Scope `privacy:write`.
+         */
+        post: operations["addPrivacyRequestNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/privacy/requests/{id}/package": {
         parameters: {
             query?: never;
@@ -534,6 +578,66 @@ export interface paths {
          * @description What a completed deletion erased and kept per category, or which fields a correction changed, naming its request, workspace, subject (as filed) and times; a deletion also says what it did not touch (copies held by the code hosts and the identity provider themselves). Scope `privacy:read`.
          */
         get: operations["getPrivacyRequestReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on many privacy requests
+         * @description approve, reject, cancel, extend or assign up to 100 requests, each on its own (one failing id fails only itself) and audited as if done alone; the filer of a request still cannot approve it. Each result is the new status, or the HTTP status the action alone would have had with its `error`. Scope `privacy:write`.
+         */
+        post: operations["bulkPrivacyRequestAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the queue
+         * @description Exact counts over the caller's workspaces (or those named): open, overdue, due within 7 days (open, not overdue), pending approval, action required, open and unassigned. A `workspace_id` the token does not cover is a 403. Scope `privacy:read`.
+         */
+        get: operations["getQueueStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report on privacy requests
+         * @description Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA. JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.
+         */
+        get: operations["getRequestsReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -668,6 +772,26 @@ export interface paths {
          * @description A new secret, shown this once; for 24 h both secrets sign every message (two `v1,` signatures), so the receiver can switch without losing a delivery. Audited. Scope `admin`.
          */
         post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the caller is
+         * @description The principal of the token or session: id, name as the audit trail shows it, scopes and workspaces. Any valid token.
+         */
+        get: operations["whoAmI"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3697,14 +3821,19 @@ export interface operations {
     listPrivacyRequests: {
         parameters: {
             query?: {
+                /** @description `me` (the caller), `none` (unassigned) or an operator name as the audit trail shows it */
+                assignee?: string;
                 cursor?: string;
                 /** @description RFC 3339 date-time */
                 due_before?: string;
+                /** @description `csv`: the same list as CSV (also with `Accept: text/csv`) */
+                format?: "json" | "csv";
                 limit?: number;
                 overdue?: boolean;
                 request_type?: "access" | "export" | "correction" | "deletion";
                 sort?: "created_at" | "due_at";
-                status?: "pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled";
+                /** @description Repeatable; `open` stands for every non-final status (PRODUCT §2.16) */
+                status?: ("pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled" | "open")[];
                 subject_id?: string;
                 subject_provider?: string;
                 workspace_id?: string[];
@@ -3723,6 +3852,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                            assignee: string | null;
                             client_request_id: string;
                             /** Format: date-time */
                             completed_at: string | null;
@@ -3855,6 +3986,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -4004,6 +4137,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -4131,6 +4266,177 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
+                        client_request_id: string;
+                        /** Format: date-time */
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        due_at: string;
+                        /** Format: date-time */
+                        extended_due_at: string | null;
+                        id: string;
+                        intake_ref: string;
+                        links: {
+                            self: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
+                        /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
+                        regulation: string;
+                        /** @enum {string} */
+                        request_type: "access" | "export" | "correction" | "deletion";
+                        scope: string[];
+                        /** @enum {string} */
+                        status: "pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled";
+                        status_reason: string | null;
+                        subject_id: string;
+                        subject_provider: string;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    assignPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assignee: string | null;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -4297,6 +4603,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -4466,6 +4774,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -4632,6 +4942,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -4700,6 +5012,242 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listPrivacyRequestNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The operator who wrote it, as the audit trail names them */
+                            author: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: string;
+                            text: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    addPrivacyRequestNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operator who wrote it, as the audit trail names them */
+                        author: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        text: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4954,6 +5502,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
                         client_request_id: string;
                         /** Format: date-time */
                         completed_at: string | null;
@@ -5180,6 +5730,343 @@ export interface operations {
             };
             /** @description Default Response */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    bulkPrivacyRequestAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "approve" | "reject" | "cancel" | "extend" | "assign";
+                    assignee?: string | null;
+                    ids: string[];
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            error?: string;
+                            id: string;
+                            status: ("pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled") | number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getQueueStats: {
+        parameters: {
+            query?: {
+                workspace_id?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_required: number;
+                        /** @description Open, not overdue, binding due date within 7 days */
+                        due_within_7_days: number;
+                        /** @description Requests in a non-final status */
+                        open: number;
+                        /** @description Open requests past their binding due date */
+                        overdue: number;
+                        pending_approval: number;
+                        /** @description Open requests assigned to nobody */
+                        unassigned_open: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getRequestsReport: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+                /** @description Received at or after (a day: its start, UTC) */
+                from?: string;
+                /** @description Received before (a day: its end, UTC) */
+                to?: string;
+                workspace_id?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        by_type: {
+                            canceled: number;
+                            completed: number;
+                            /** @description Completed after their binding due date */
+                            completed_late: number;
+                            /** @description Days (one decimal); null without any */
+                            median_days_to_complete: number | null;
+                            open: number;
+                            /** @description Days (one decimal); null without any */
+                            p90_days_to_complete: number | null;
+                            received: number;
+                            rejected: number;
+                            request_type: string;
+                        }[];
+                        ccpa_7102: {
+                            complied_in_whole_or_in_part: number;
+                            denied: number;
+                            /** @description Days (one decimal); null without any */
+                            mean_days_to_substantive_response: number | null;
+                            /** @description Days (one decimal); null without any */
+                            median_days_to_substantive_response: number | null;
+                            received: number;
+                            request_type: string;
+                            year: number;
+                        }[];
+                        from: string | null;
+                        to: string | null;
+                        /** @description null: every workspace */
+                        workspaces: string[] | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6270,6 +7157,75 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    whoAmI: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: string[];
+                        workspaces: string[] | "*";
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };

@@ -45,3 +45,29 @@ export function formatTime(value: string | null | undefined): string {
 export function statusLabel(status: string): string {
   return status.replace(/_/g, ' ');
 }
+
+/** Calendar months in UTC, a missing day becoming the month's last (the service's addCalendarMonths). */
+function addMonths(from: Date, months: number): Date {
+  const year = from.getUTCFullYear();
+  const month = from.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const day = Math.min(from.getUTCDate(), lastDay);
+  return new Date(
+    Date.UTC(year, month, day, from.getUTCHours(), from.getUTCMinutes(), from.getUTCSeconds(), from.getUTCMilliseconds()),
+  );
+}
+
+/**
+ * The due date an extension would set, as the service computes it (GDPR Art. 12(3): two further
+ * months after the one-month deadline; CCPA §1798.130(a)(2): 45 more days after 45), the earliest
+ * of the request's regulations binding.
+ */
+export function extendedDueDate(request: Pick<PrivacyRequest, 'regulation' | 'received_at'>): string {
+  const received = new Date(request.received_at);
+  const dates = request.regulation
+    .split('+')
+    .map((regulation) =>
+      regulation === 'gdpr' ? addMonths(addMonths(received, 1), 2).getTime() : received.getTime() + 90 * DAY_MS,
+    );
+  return new Date(Math.min(...dates)).toISOString();
+}

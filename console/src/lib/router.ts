@@ -2,15 +2,21 @@
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
-  { view: 'queue' } | { view: 'request'; id: string } | { view: 'policies' } | { view: 'connections' } | { view: 'audit' };
+  | { view: 'queue' }
+  | { view: 'request'; id: string }
+  | { view: 'policies' }
+  | { view: 'connections' }
+  | { view: 'audit' }
+  | { view: 'reports' };
 
 export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, '');
+  const path = hash.replace(/^#/, '').replace(/\?.*$/, '');
   const request = /^\/requests\/([^/]+)$/.exec(path);
   if (request?.[1]) return { view: 'request', id: decodeURIComponent(request[1]) };
   if (path === '/policies') return { view: 'policies' };
   if (path === '/connections') return { view: 'connections' };
   if (path === '/audit') return { view: 'audit' };
+  if (path === '/reports') return { view: 'reports' };
   return { view: 'queue' };
 }
 
@@ -25,3 +31,16 @@ export function useRoute(): Route {
 }
 
 export const requestHref = (id: string) => `#/requests/${encodeURIComponent(id)}`;
+
+/** The query part of the hash (`#/queue?status=open` → `status=open`): a view's filters, kept on reload. */
+export function hashParams(): URLSearchParams {
+  const i = location.hash.indexOf('?');
+  return new URLSearchParams(i < 0 ? '' : location.hash.slice(i + 1));
+}
+
+/** Replaces the hash's query without a new history entry or a hashchange (the view already shows it). */
+export function setHashParams(params: URLSearchParams): void {
+  const base = location.hash.replace(/\?.*$/, '') || '#/queue';
+  const text = params.toString();
+  history.replaceState(null, '', `${location.pathname}${location.search}${base}${text ? `?${text}` : ''}`);
+}

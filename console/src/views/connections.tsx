@@ -7,6 +7,7 @@ import type { Endpoint, EndpointList, EndpointWithSecret, IntegrationList, Messa
 import { DataSystems } from './data-systems';
 import { ErrorText, Field, Section, useSubmit } from '../components/forms';
 import { formatTime } from '../lib/deadline';
+import { requestHref } from '../lib/router';
 
 const endpointPath = (id: string) => `/api/v1/webhook-endpoints/${encodeURIComponent(id)}`;
 
@@ -57,8 +58,14 @@ function Messages({ endpoint }: { endpoint: Endpoint }) {
             const last = message.attempts[message.attempts.length - 1];
             return (
               <li key={message.id}>
-                <code>{message.id}</code> {message.event_type}: <strong>{message.status}</strong>, {message.attempts.length}{' '}
-                attempt
+                {formatTime(message.created_at)} <code>{message.id}</code> {message.event_type}
+                {message.request_id && (
+                  <>
+                    {' '}
+                    (request <a href={requestHref(message.request_id)}>{message.request_id}</a>)
+                  </>
+                )}
+                : <strong>{message.status}</strong>, {message.attempts.length} attempt
                 {message.attempts.length === 1 ? '' : 's'}
                 {last ? ` (last ${last.status_code ?? last.error ?? 'no answer'})` : ''}{' '}
                 <button

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { PrivacyRequest } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-import { isFinal } from '../lib/deadline';
+import { extendedDueDate, formatTime, isFinal } from '../lib/deadline';
 
 type Action = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
 
@@ -16,11 +16,20 @@ const LABELS: Record<Action, string> = {
   corrections: 'Submit corrections',
 };
 
-/** The actions the lifecycle allows in this state (the API decides; this only hides the hopeless ones). */
-export function allowedActions(request: PrivacyRequest): Action[] {
-  if (isFinal(request.status)) return [];
+/**
+ * The actions the lifecycle allows in this state (the API decides; this only hides the hopeless
+ * ones): none without `privacy:write`, no Approve for the request's filer (separation of duties).
+ */
+export function allowedActions(
+  request: PrivacyRequest,
+  who: { canWrite: boolean; isFiler: boolean } = { canWrite: true, isFiler: false },
+): Action[] {
+  if (isFinal(request.status) || !who.canWrite) return [];
   const actions: Action[] = [];
-  if (request.status === 'pending_approval') actions.push('approve', 'reject');
+  if (request.status === 'pending_approval') {
+    if (!who.isFiler) actions.push('approve');
+    actions.push('reject');
+  }
   if (!request.extended_due_at) actions.push('extend');
   if (request.request_type === 'correction' && request.status === 'action_required') actions.push('corrections');
   actions.push('cancel');
@@ -77,6 +86,12 @@ function ActionForm(props: {
           )}
         </Field>
       )}
+      {action === 'extend' && (
+        <p class="notice">
+          The binding due date becomes <strong>{formatTime(extendedDueDate(props.request))}</strong> (now{' '}
+          {formatTime(props.request.due_at)}). A request is extended once only.
+        </p>
+      )}
       {action === 'approve' && <p>Approving sends the request to processing. The audit trail records you as the approver.</p>}
       {action === 'corrections' &&
         CORRECTABLE.map((field) => (
@@ -109,10 +124,16 @@ function ActionForm(props: {
   );
 }
 
-export function RequestActions(props: { request: PrivacyRequest; onChanged: (updated: PrivacyRequest) => void }) {
+export function RequestActions(props: {
+  request: PrivacyRequest;
+  onChanged: (updated: PrivacyRequest) => void;
+  canWrite: boolean;
+  isFiler: boolean;
+}) {
   const [open, setOpen] = useState<Action | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const actions = allowedActions(props.request);
+  const actions = allowedActions(props.request, { canWrite: props.canWrite, isFiler: props.isFiler });
+  if (!props.canWrite) return <p>Your token may read requests, not act on them.</p>;
   if (actions.length === 0) return <p>No action is open in this state.</p>;
   return (
     <>
@@ -144,6 +165,9 @@ export function RequestActions(props: { request: PrivacyRequest; onChanged: (upd
             props.onChanged(updated);
           }}
         />
+      )}
+      {props.isFiler && props.request.status === 'pending_approval' && (
+        <p class="hint">You filed this request, so another operator must approve it.</p>
       )}
       {done && (
         <p class="notice" role="status">

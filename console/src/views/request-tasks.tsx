@@ -1,6 +1,7 @@
 // A request's data tasks (PRODUCT.md §2.9), one per data system, found in its timeline; a manual
 // task (its system has no endpoint) can be marked done here, with a note.
 import { useEffect, useState } from 'preact/hooks';
+import { systemLabel, systemNames } from '../lib/system-names';
 import { api, queryString } from '../api/client';
 import type { AuditEvent, DataSystemList, DataTask, DataTaskResult } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
@@ -88,11 +89,13 @@ export function collectionCounts(result: DataTask['result']): string | null {
 export function DataTasks(props: { workspace: string; ids: string[]; onChanged: () => void }) {
   const [tasks, setTasks] = useState<DataTask[] | null>(null);
   const [manual, setManual] = useState<Set<string> | null>(null);
+  const [names, setNames] = useState<Map<string, string>>(new Map());
   const load = useSubmit();
   const key = props.ids.join(',');
   useEffect(() => {
     void load.run(async () => {
       setManual(await manualSystems(props.workspace));
+      setNames(await systemNames(props.workspace));
       setTasks(await Promise.all(props.ids.map((id) => api<DataTask>('GET', `/api/v1/data-tasks/${encodeURIComponent(id)}`))));
     });
   }, [key]);
@@ -105,7 +108,8 @@ export function DataTasks(props: { workspace: string; ids: string[]; onChanged: 
           {tasks.map((task) => (
             <li key={task.id}>
               <p>
-                <strong>{task.system_key}</strong> ({task.categories.join(', ')}): {task.status.replace('_', ' ')}
+                <strong>{systemLabel(names, task.system_key)}</strong> ({task.categories.join(', ')}):{' '}
+                {task.status.replace('_', ' ')}
                 {task.overdue ? <strong class="overdue"> — overdue</strong> : ''}, due {formatTime(task.due_at)}
                 {task.completed_at ? `, done ${formatTime(task.completed_at)}` : ''}
               </p>

@@ -5,7 +5,9 @@ import { api } from '../api/client';
 import type { AuditEvent, PrivacyRequest } from '../api/types';
 import { ErrorText, Section, useSubmit } from '../components/forms';
 import { deadlineText, formatTime, regulationLabel, statusLabel } from '../lib/deadline';
+import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
 import { RequestActions } from './request-actions';
+import { Assignment, Notes } from './request-notes';
 import { RequestResults } from './request-results';
 import { DataTasks, taskIds } from './request-tasks';
 import { Timeline } from './request-timeline';
@@ -43,6 +45,10 @@ export function RequestView({ id }: { id: string }) {
   const [events, setEvents] = useState<AuditEvent[]>([]);
   const [version, setVersion] = useState(0);
   const load = useSubmit();
+  const me = useWhoAmI();
+  const canWrite = hasScope(me, 'privacy:write');
+  const created = events.find((e) => e.action === 'privacy_request.created');
+  const isFiler = me !== null && created !== undefined && actorPrincipal(created.actor) === me.id;
   const reload = () =>
     void load.run(async () => setRequest(await api<PrivacyRequest>('GET', `/api/v1/privacy/requests/${encodeURIComponent(id)}`)));
   useEffect(reload, [id]);
@@ -69,7 +75,11 @@ export function RequestView({ id }: { id: string }) {
             <Fields request={request} />
           </Section>
           <Section title="Actions">
-            <RequestActions request={request} onChanged={changed} />
+            <Assignment request={request} me={me} canWrite={canWrite} onChanged={changed} />
+            <RequestActions request={request} onChanged={changed} canWrite={canWrite} isFiler={isFiler} />
+          </Section>
+          <Section title="Notes">
+            <Notes requestId={request.id} canWrite={canWrite} onAdded={() => setVersion((n) => n + 1)} />
           </Section>
           <Section title="Data tasks">
             <DataTasks

@@ -39,6 +39,8 @@ export interface PrivacyRequestTable {
   /** When the deadline sweep enqueued `privacy_request.due_soon` / `.overdue` (once each); null before. */
   due_soon_notified_at: ColumnType<string | null, never, string | null>;
   overdue_notified_at: ColumnType<string | null, never, string | null>;
+  /** The operator the request is assigned to (their name as the audit trail shows it); null: nobody (PRODUCT §2.16). */
+  assignee: ColumnType<string | null, never, string | null>;
 }
 
 /** Row shape of `request_results`: what processing produced. `package` holds personal data. */

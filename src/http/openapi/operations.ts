@@ -123,7 +123,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/privacy/requests': {
     operationId: 'listPrivacyRequests',
     summary: 'List privacy requests',
-    description: 'Newest first, with cursor pagination and filters (status, type, overdue). Scope `privacy:read`.',
+    description:
+      'Newest first or by binding due date, with cursor pagination and filters (status repeated or `open`, type, overdue, assignee `me`/`none`/a name, subject, due before). With `format=csv` or `Accept: text/csv`: every matching request as streamed CSV (`id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee`; no subject identity). Scope `privacy:read`.',
   },
   'GET /api/v1/audit-events': {
     operationId: 'listAuditEvents',
@@ -136,6 +137,48 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Verify the audit hash chain',
     description:
       'Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). Scope `admin`.',
+  },
+  'GET /api/v1/privacy/requests/stats': {
+    operationId: 'getQueueStats',
+    summary: 'Count the queue',
+    description:
+      "Exact counts over the caller's workspaces (or those named): open, overdue, due within 7 days (open, not overdue), pending approval, action required, open and unassigned. A `workspace_id` the token does not cover is a 403. Scope `privacy:read`.",
+  },
+  'POST /api/v1/privacy/requests/{id}/assign': {
+    operationId: 'assignPrivacyRequest',
+    summary: 'Assign a privacy request',
+    description:
+      'Assigns the request to an operator (their name as the audit trail shows it), or to nobody with `null`. Not a status change; audited with the previous and new assignee and the reason. A final request is a 409. Scope `privacy:write`.',
+  },
+  'POST /api/v1/privacy/requests/{id}/notes': {
+    operationId: 'addPrivacyRequestNote',
+    summary: 'Add a working note',
+    description:
+      "An internal note (1–4 000 characters), shown in the request's timeline. The audit entry holds its SHA-256, not its text; a deletion of the subject later erases the text. Scope `privacy:write`.",
+  },
+  'GET /api/v1/privacy/requests/{id}/notes': {
+    operationId: 'listPrivacyRequestNotes',
+    summary: 'List working notes',
+    description:
+      "The request's notes, oldest first; `text` is null once a deletion of the subject erased it. Scope `privacy:read`.",
+  },
+  'POST /api/v1/privacy/requests/bulk': {
+    operationId: 'bulkPrivacyRequestAction',
+    summary: 'Act on many privacy requests',
+    description:
+      'approve, reject, cancel, extend or assign up to 100 requests, each on its own (one failing id fails only itself) and audited as if done alone; the filer of a request still cannot approve it. Each result is the new status, or the HTTP status the action alone would have had with its `error`. Scope `privacy:write`.',
+  },
+  'GET /api/v1/reports/requests': {
+    operationId: 'getRequestsReport',
+    summary: 'Report on privacy requests',
+    description:
+      "Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA. JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.",
+  },
+  'GET /api/v1/whoami': {
+    operationId: 'whoAmI',
+    summary: 'Who the caller is',
+    description:
+      'The principal of the token or session: id, name as the audit trail shows it, scopes and workspaces. Any valid token.',
   },
   'GET /api/v1/privacy/requests/{id}': {
     operationId: 'getPrivacyRequest',

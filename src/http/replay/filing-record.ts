@@ -21,7 +21,11 @@ export const filingRecordCodec: RecordCodec<Filing> = {
     if (record.status === 202) {
       const request = JSON.parse(record.body) as PrivacyRequestResource;
       // Answers stored before `received_at` existed (2026-11-25) were received when filed.
-      return { kind: 'filed', request: { ...request, received_at: request.received_at ?? request.created_at } };
+      // Answers stored before `assignee` existed (2026-11-28) were unassigned.
+      return {
+        kind: 'filed',
+        request: { ...request, received_at: request.received_at ?? request.created_at, assignee: request.assignee ?? null },
+      };
     }
     const location = record.location ?? '';
     return {

@@ -10,6 +10,7 @@ import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
+import { sendRequestsCsv, wantsCsv } from './request-csv.js';
 
 /**
  * The HTTP answer to a filing (PRODUCT.md §2.3): 202 with `Location` and the resource, or 409
@@ -96,7 +97,7 @@ export async function privacyRequestRoutes(
         response: withErrors({ 200: S.PrivacyRequestPage }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       // The validator fills `limit` with its default (50).
       const { query } = request;
       const { principal } = request;
@@ -105,8 +106,11 @@ export async function privacyRequestRoutes(
         throw errors.invalidQueryValue('due_before', 'not a real calendar day', query.due_before);
       // Without workspace_id: every workspace the caller may read (the cross-workspace queue).
       const workspaceIds = query.workspace_id ?? (principal.workspaces === '*' ? null : [...principal.workspaces]);
-      const { workspace_id: _named, ...filters } = query;
-      return privacyRequests.list({ ...filters, workspace_ids: workspaceIds, limit: query.limit ?? DEFAULT_PAGE_LIMIT });
+      const { workspace_id: _named, format, ...filters } = query;
+      const input = { ...filters, workspace_ids: workspaceIds, me: principal.name, limit: query.limit ?? DEFAULT_PAGE_LIMIT };
+      // The same list as CSV (PRODUCT §2.16), streamed from the first request.
+      if (wantsCsv(request, format)) return sendRequestsCsv(reply, privacyRequests, input);
+      return privacyRequests.list(input);
     },
   );
 }

@@ -55,8 +55,14 @@ export const PrivacyRequestResource = Type.Object({
   extended_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   status_reason: Type.Union([Type.String(), Type.Null()]),
+  assignee: Type.Union([Type.String(), Type.Null()], {
+    description: 'The operator the request is assigned to, as the audit trail names them (null: nobody)',
+  }),
   links: Type.Object({ self: Type.String() }),
 });
+
+/** The list's `status` values: every status, and `open` (every non-final one). */
+export const STATUS_FILTERS = [...REQUEST_STATUSES, 'open'] as const;
 
 /** True when an `RFC3339_PATTERN` text names a real calendar day (not `2026-02-30`). */
 export function isCalendarDay(text: string): boolean {
@@ -75,7 +81,11 @@ export const ListPrivacyRequestsQuery = Type.Object({
   workspace_id: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: MAX_LISTED_WORKSPACES }),
   ),
-  status: Type.Optional(StringEnum(REQUEST_STATUSES)),
+  status: Type.Optional(
+    Type.Array(StringEnum(STATUS_FILTERS), {
+      description: 'Repeatable; `open` stands for every non-final status (PRODUCT §2.16)',
+    }),
+  ),
   request_type: Type.Optional(StringEnum(REQUEST_TYPES)),
   overdue: Type.Optional(Type.Boolean()),
   subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
@@ -84,6 +94,16 @@ export const ListPrivacyRequestsQuery = Type.Object({
   sort: Type.Optional(StringEnum(['created_at', 'due_at'] as const, { default: 'created_at' })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
   limit: PageLimit,
+  assignee: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: '`me` (the caller), `none` (unassigned) or an operator name as the audit trail shows it',
+    }),
+  ),
+  format: Type.Optional(
+    StringEnum(['json', 'csv'] as const, { description: '`csv`: the same list as CSV (also with `Accept: text/csv`)' }),
+  ),
 });
 
 /** A page of requests. */

@@ -25,6 +25,11 @@ export interface Schema {
   uniqueItems?: boolean;
   /** Every part in order; the first that fails reports, the rest are not checked. */
   allOf?: Schema[];
+  /**
+   * Only the nullable form `[X, {type: 'null'}]` (TypeBox `Union([X, Null()])`): Pydantic's
+   * `Optional[X]`, null passes and anything else is checked against X alone (X's errors).
+   */
+  anyOf?: Schema[];
   default?: unknown;
   /** A secret: never echoed in an error's `input` (replaced by `[redacted]`). */
   writeOnly?: boolean;
@@ -309,6 +314,12 @@ function validateAllOf(parts: Schema[], value: unknown, loc: Loc, mode: Mode, er
  */
 export function validateValue(schema: Schema, value: unknown, loc: Loc, mode: Mode, errors: ErrorItem[]): unknown {
   if (schema.allOf) return validateAllOf(schema.allOf, value, loc, mode, errors);
+  if (schema.anyOf) {
+    const other = schema.anyOf.filter((part) => part.type !== 'null');
+    if (value === null && other.length < schema.anyOf.length) return null;
+    if (other.length === 1) return validateValue(other[0] as Schema, value, loc, mode, errors);
+    return value;
+  }
   if (schema.enum) return validateLiteral(schema, value, loc, errors);
   switch (schema.type) {
     case 'string':

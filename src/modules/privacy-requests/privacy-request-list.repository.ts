@@ -15,7 +15,10 @@ export type RequestListPosition = { id: string } | { due: string; id: string };
 export interface RequestListFilter {
   /** The workspaces to list, or null for every workspace. */
   workspaceIds: readonly string[] | null;
-  status?: string | undefined;
+  /** Any of these statuses (absent: every status). */
+  statuses?: readonly string[] | undefined;
+  /** Assigned to this operator (their name), or to nobody (`null`); absent: either. */
+  assignee?: string | null | undefined;
   requestType?: string | undefined;
   overdue?: boolean | undefined;
   /** Exact subject id; with or without `subjectProvider`. */
@@ -75,7 +78,13 @@ const onlyOverdue = byDialect<[query: Query, now: string, workspaceId: string | 
 
 /** The filters, for one workspace (or null: all of them, or the `IN` list). */
 function filtered(db: Executor, query: Query, f: RequestListFilter, workspaceId: string | null): Query {
-  if (f.status !== undefined) query = query.where('status', '=', f.status);
+  if (f.statuses !== undefined) {
+    const [only, ...more] = f.statuses;
+    query =
+      more.length === 0 && only !== undefined ? query.where('status', '=', only) : query.where('status', 'in', [...f.statuses]);
+  }
+  if (f.assignee === null) query = query.where('assignee', 'is', null);
+  else if (f.assignee !== undefined) query = query.where('assignee', '=', f.assignee);
   if (f.requestType !== undefined) query = query.where('request_type', '=', f.requestType);
   if (f.subjectId !== undefined) {
     const { subjectId, subjectProvider } = f;

@@ -6,7 +6,7 @@ export class RequestNotFoundError extends Error {}
 /** The action is not allowed in the request's current status (409). */
 export class InvalidTransitionError extends Error {
   constructor(
-    readonly action: OperatorAction,
+    readonly action: OperatorAction | 'assign',
     readonly status: string,
   ) {
     super(`cannot ${action} a request in status ${status}`);

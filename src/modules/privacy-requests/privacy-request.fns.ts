@@ -3,7 +3,7 @@ import type { NewRequestRow } from './privacy-request.repository.js';
 import type { PrivacyRequestResource } from './privacy-request.types.js';
 
 /** Maps a stored row to the API resource. */
-export function toResource(row: NewRequestRow): PrivacyRequestResource {
+export function toResource(row: NewRequestRow & { assignee?: string | null }): PrivacyRequestResource {
   return {
     id: row.id,
     status: row.status,
@@ -21,6 +21,7 @@ export function toResource(row: NewRequestRow): PrivacyRequestResource {
     extended_due_at: row.extended_due_at,
     completed_at: row.completed_at,
     status_reason: row.status_reason,
+    assignee: row.assignee ?? null,
     links: { self: requestLocation(row.id) },
   };
 }

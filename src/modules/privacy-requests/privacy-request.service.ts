@@ -23,6 +23,11 @@ import { listRequests, type RequestSort } from './privacy-request-list.repositor
 import * as repo from './privacy-request.repository.js';
 import type { CreatePrivacyRequestInput, Filing, FilingOutcome, PrivacyRequestResource } from './privacy-request.types.js';
 import { requestFiled } from './lifecycle/request-events.js';
+import { OPEN_STATUSES } from '../request-model/request-model.js';
+import { type QueueCounts, queueCounts } from './queue-stats.repository.js';
+
+/** The queue's "due within N days" window (PRODUCT §2.16). */
+export const DUE_SOON_DAYS = 7;
 
 /**
  * Filters for {@link PrivacyRequestService.list} (the queue, PRODUCT.md §2.3). `workspace_ids`
@@ -30,7 +35,12 @@ import { requestFiled } from './lifecycle/request-events.js';
  */
 export interface ListRequestsInput {
   workspace_ids: readonly string[] | null;
-  status?: string | undefined;
+  /** Statuses, `open` standing for every non-final one (PRODUCT §2.16); absent or empty: every status. */
+  status?: readonly string[] | undefined;
+  /** `me` (the caller, by `me`), `none` (unassigned), or an operator's name. */
+  assignee?: string | undefined;
+  /** The caller's name as the audit trail shows it, for `assignee=me`. */
+  me?: string | undefined;
   request_type?: string | undefined;
   overdue?: boolean | undefined;
   subject_id?: string | undefined;
@@ -40,6 +50,25 @@ export interface ListRequestsInput {
   sort?: RequestSort | undefined;
   cursor?: string | undefined;
   limit: number;
+}
+
+/**
+ * The statuses a `status` filter names, `open` standing for every non-final one (PRODUCT §2.16):
+ * sorted and each once (so the cursor binds the same set however it was written); undefined
+ * for none.
+ */
+export function expandStatuses(status: readonly string[] | undefined): string[] | undefined {
+  if (status === undefined || status.length === 0) return undefined;
+  const all = status.flatMap((s) => (s === 'open' ? [...OPEN_STATUSES] : [s]));
+  return [...new Set(all)].sort();
+}
+
+/** `assignee=me|none|<name>` as the list filters it: a name, null (nobody), or undefined (no filter). */
+export function resolveAssignee(assignee: string | undefined, me: string | undefined): string | null | undefined {
+  if (assignee === undefined) return undefined;
+  if (assignee === 'none') return null;
+  if (assignee === 'me') return me ?? '';
+  return assignee;
 }
 
 const isIdPosition = (p: readonly unknown[]): p is [string] => p.length === 1 && isRequestId(p[0]);
@@ -135,6 +164,16 @@ export function createPrivacyRequestService(deps: {
 
   return {
     /**
+     * The queue's counts (PRODUCT §2.16) over `workspaceIds` (null: every workspace), exact, as
+     * of the service's clock: {@link queueCounts}.
+     */
+    async stats(workspaceIds: readonly string[] | null): Promise<QueueCounts> {
+      const now = clock();
+      const soon = new Date(now.getTime() + DUE_SOON_DAYS * 86_400_000);
+      return queueCounts(db, workspaceIds === null ? null : [...new Set(workspaceIds)], toTimestamp(now), toTimestamp(soon));
+    },
+
+    /**
      * Files a request. Status is `pending_approval` when the workspace policy requires approval,
      * else `queued`; `due_at` follows the workspace's regulations (GDPR Art. 12(3), CCPA §1798.130).
      *
@@ -176,9 +215,12 @@ export function createPrivacyRequestService(deps: {
     async list(input: ListRequestsInput): Promise<{ items: PrivacyRequestResource[]; next_cursor: string | null }> {
       const sort = input.sort ?? 'created_at';
       const dueBefore = input.due_before === undefined ? undefined : toTimestamp(new Date(input.due_before));
+      const statuses = expandStatuses(input.status);
+      const assignee = resolveAssignee(input.assignee, input.me);
       const filters = {
         w: input.workspace_ids === null ? null : [...new Set(input.workspace_ids)].sort(),
-        s: input.status,
+        s: statuses,
+        a: assignee,
         t: input.request_type,
         o: input.overdue,
         si: input.subject_id,
@@ -194,7 +236,8 @@ export function createPrivacyRequestService(deps: {
             : { id: decodeBoundCursor(input.cursor, filters, isIdPosition)[0] };
       const rows = await listRequests(db, {
         workspaceIds: filters.w,
-        status: input.status,
+        statuses,
+        assignee,
         requestType: input.request_type,
         overdue: input.overdue,
         subjectId: input.subject_id,

@@ -32,6 +32,8 @@ export interface PrivacyRequestResource {
   extended_due_at: string | null;
   completed_at: string | null;
   status_reason: string | null;
+  /** The operator it is assigned to (PRODUCT §2.16), or null. */
+  assignee: string | null;
   links: { self: string };
 }
 

@@ -59,3 +59,70 @@ export async function openRequestStats(db: Executor, at: string, soon: string): 
     earliest_due_at: String(r.earliest_due_at),
   }));
 }
+
+/** The queue's counts (PRODUCT §2.16), exact. */
+export interface QueueCounts {
+  open: number;
+  overdue: number;
+  due_within_7_days: number;
+  pending_approval: number;
+  action_required: number;
+  unassigned_open: number;
+}
+
+/**
+ * The queue's counts over `workspaceIds` (null: every workspace) in ONE grouped read of the open
+ * requests (`status IN (open statuses)`, per workspace through
+ * `privacy_requests_workspace_status_due_idx`; final requests are never read): per status, how
+ * many, how many past their binding due date (`coalesce(extended_due_at, due_at) < now`), how
+ * many due in [`now`, `soon`], how many assigned to nobody.
+ *
+ * @param now - RFC 3339 UTC.
+ * @param soon - `now` + 7 days, RFC 3339 UTC.
+ */
+export async function queueCounts(
+  db: Executor,
+  workspaceIds: readonly string[] | null,
+  now: string,
+  soon: string,
+): Promise<QueueCounts> {
+  let query = db
+    .selectFrom('privacy_requests')
+    .select((eb) => {
+      const due = eb.fn.coalesce('extended_due_at', 'due_at');
+      const count = (condition: Expression<SqlBool>) =>
+        eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+      return [
+        'status',
+        eb.fn.countAll<number | string>().as('count'),
+        count(eb(due, '<', now)).as('overdue'),
+        count(eb.and([eb(due, '>=', now), eb(due, '<=', soon)])).as('due_soon'),
+        count(eb('assignee', 'is', null)).as('unassigned'),
+      ];
+    })
+    .where('status', 'in', [...OPEN_STATUSES]);
+  if (workspaceIds !== null) {
+    if (workspaceIds.length === 0)
+      return { open: 0, overdue: 0, due_within_7_days: 0, pending_approval: 0, action_required: 0, unassigned_open: 0 };
+    query = query.where('workspace_id', 'in', [...workspaceIds]);
+  }
+  const rows = await query.groupBy('status').execute();
+  const counts: QueueCounts = {
+    open: 0,
+    overdue: 0,
+    due_within_7_days: 0,
+    pending_approval: 0,
+    action_required: 0,
+    unassigned_open: 0,
+  };
+  for (const r of rows) {
+    const n = Number(r.count);
+    counts.open += n;
+    counts.overdue += Number(r.overdue);
+    counts.due_within_7_days += Number(r.due_soon);
+    counts.unassigned_open += Number(r.unassigned);
+    if (r.status === 'pending_approval') counts.pending_approval = n;
+    if (r.status === 'action_required') counts.action_required = n;
+  }
+  return counts;
+}

@@ -7,6 +7,7 @@ import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { buildErasureReport, type ErasureCounts, type ErasureReport, zeroCounts } from './erasure-report.fns.js';
 import { anonymizeChangeEvents } from '../change-events/change-event.repository.js';
 import * as writes from './erasure.repository.js';
+import { eraseNotesOf } from '../request-notes/request-notes.repository.js';
 import { packageWithout } from './package.fns.js';
 import { categoriesInScope, type DataCategory, parseScope } from './scope.fns.js';
 import { gatherSubjectData, SUBJECT_PAGE_SIZE } from './subject-data.repository.js';
@@ -141,6 +142,8 @@ export async function eraseSubjectData(
   await eraseProfile(tx, data, scope, counts, at);
   await eraseChangeEvents(tx, data, scope, counts, pause);
   await erasePackages(tx, data, erasedCategories(scope), counts, pause);
+  // Operators' working notes on the subject's requests (PRODUCT §2.16): the text goes, the hash in the audit entry stays.
+  await eraseNotesOf(tx, [...data.requests.map((r) => r.id), request.id], at);
   if (scope.includes('user.account')) {
     // This request's own record copies only the request; it goes too, but is not the subject's data held before.
     await writes.deleteIdempotencyRecords(tx, [requestLocation(request.id)]);

@@ -92,7 +92,10 @@ for (const dialect of dialects()) {
     });
 
     it('lists every workspace of the token, finds a subject by id, masked until opened', async () => {
-      await page.getByRole('row').nth(1).waitFor();
+      // Open requests by due date are the default (PRODUCT §2.16); any status shows the completed too.
+      await page.locator('#filter-status').selectOption('');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByRole('row').filter({ hasText: world.answeredId }).waitFor();
       const text = await page.innerText('table.queue');
       for (const id of [world.overdueId, world.pendingId, world.answeredId, world.taskedId]) assert.ok(text.includes(id), id);
       for (const workspace of ['acme', 'beta', 'gamma']) assert.match(text, new RegExp(`\\b${workspace}\\b`));
@@ -214,11 +217,11 @@ for (const dialect of dialects()) {
     it('marks a manual data task done, and the request completes', async () => {
       await page.goto(`${world.origin}/console/#/requests/${world.taskedId}`);
       const tasks = page.getByRole('region', { name: 'Data tasks' });
-      await tasks.getByText(/crm-manual \(user\): pending/).waitFor();
+      await tasks.getByText(/CRM \(by hand\) \(crm-manual\) \(user\): pending/).waitFor();
       await tasks.getByRole('button', { name: 'Mark done…' }).click();
       await tasks.getByLabel('Note (what was done; recorded)').fill('Exported by hand from the CRM');
       await tasks.getByRole('button', { name: 'Confirm the result' }).click();
-      await tasks.getByText(/crm-manual \(user\): completed/).waitFor();
+      await tasks.getByText(/CRM \(by hand\) \(crm-manual\) \(user\): completed/).waitFor();
       await page.getByRole('region', { name: 'Details' }).getByText('completed', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Open the letter (new tab)' }).waitFor();
     });
@@ -281,7 +284,8 @@ for (const dialect of dialects()) {
 
     it('has no serious or critical axe violation and no horizontal scroll on any view, at 1280 and 390 px', async () => {
       const views: [string, () => Promise<void>][] = [
-        ['queue', async () => void (await page.getByRole('row').nth(3).waitFor())],
+        // Open requests (the default): the approved one and the one filed here.
+        ['queue', async () => void (await page.getByRole('row').nth(2).waitFor())],
         [`requests/${world.answeredId}`, async () => void (await page.getByRole('heading', { name: 'Results' }).waitFor())],
         [
           'policies',
@@ -326,12 +330,12 @@ for (const dialect of dialects()) {
       await keyboard.keyboard.press('Enter');
       await keyboard.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
       await tabTo(keyboard, '#filter-workspace');
-      await keyboard.keyboard.type('acme');
+      await keyboard.keyboard.type('beta');
       await keyboard.keyboard.press('Enter');
-      await keyboard.getByRole('row').filter({ hasText: world.answeredId }).waitFor();
-      await tabTo(keyboard, `a[href="#/requests/${world.answeredId}"]`);
+      await keyboard.getByRole('row').filter({ hasText: world.pendingId }).waitFor();
+      await tabTo(keyboard, `a[href="#/requests/${world.pendingId}"]`);
       await keyboard.keyboard.press('Enter');
-      await keyboard.getByRole('heading', { level: 1, name: `Request ${world.answeredId}` }).waitFor();
+      await keyboard.getByRole('heading', { level: 1, name: `Request ${world.pendingId}` }).waitFor();
       // Focus moves to the new view's heading (a screen reader announces it).
       // A locator, not waitForFunction: a string predicate is eval'd in the page, which the
       // console's CSP (script-src 'self') refuses once the first check has not already passed.

@@ -11,6 +11,7 @@ import { lockRequest } from '../privacy-request.repository.js';
 import type { PrivacyRequestResource } from '../privacy-request.types.js';
 import { traitsOf } from '../request-types.js';
 import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
+import { assignRequest } from './assignment.js';
 import { afterOwnStep } from './request-end.js';
 import { commitTransition, type RequestChange, type Transition } from './transition.js';
 
@@ -84,6 +85,14 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         });
         return toResource(updated);
       });
+    },
+
+    /**
+     * Assigns the request to an operator or to nobody (PRODUCT §2.16): {@link assignRequest}.
+     * @throws RequestNotFoundError, InvalidTransitionError (a final request).
+     */
+    assign(principal: Principal, id: string, input: { assignee: string | null; reason?: string | undefined }) {
+      return assignRequest({ db, clock }, principal, id, input);
     },
   };
 }

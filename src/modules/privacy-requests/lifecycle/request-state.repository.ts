@@ -161,3 +161,17 @@ export async function replaceResultAtCompletion(
     .where('request_id', '=', requestId)
     .execute();
 }
+
+/**
+ * Sets who a request is assigned to (PRODUCT §2.16; null: nobody). Not a change of state: no
+ * status, lease or result, so no transition. @returns the request as stored.
+ * @throws NoResultError when there is no such request.
+ */
+export async function setAssignee(tx: Executor, id: string, assignee: string | null, at: string): Promise<PrivacyRequestRow> {
+  return tx
+    .updateTable('privacy_requests')
+    .set({ assignee, updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

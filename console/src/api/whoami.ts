@@ -1,0 +1,36 @@
+// Who the signed-in token is (GET /api/v1/whoami), asked once per sign-in: the views show only
+// the actions it may take (a privacy:read token none, the filer of a request no Approve).
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './client';
+import type { AuditEvent, WhoAmI } from './types';
+
+let pending: Promise<WhoAmI> | null = null;
+
+/** Forgets the cached answer (sign-out, another token). */
+export function forgetWhoAmI(): void {
+  pending = null;
+}
+
+/** The principal, or null while it loads (or when the call failed). */
+export function useWhoAmI(): WhoAmI | null {
+  const [me, setMe] = useState<WhoAmI | null>(null);
+  useEffect(() => {
+    pending ??= api<WhoAmI>('GET', '/api/v1/whoami');
+    pending.then(setMe, () => {
+      pending = null;
+    });
+  }, []);
+  return me;
+}
+
+/** True when the principal has `scope` (or `admin`). */
+export function hasScope(me: WhoAmI | null, scope: string): boolean {
+  return me !== null && (me.scopes.includes('admin') || me.scopes.includes(scope));
+}
+
+/** The principal id of an audit entry's actor (`token:tok_…`, `oidc:<sub>`, `integration:int_…`). */
+export function actorPrincipal(actor: AuditEvent['actor']): string {
+  const prefix =
+    actor.type === 'token' ? 'token:' : actor.type === 'oidc' ? 'oidc:' : actor.type === 'webhook' ? 'integration:' : '';
+  return `${prefix}${actor.id}`;
+}

@@ -1,0 +1,143 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { PrivacyRequestActions } from '../../modules/privacy-requests/lifecycle/operator-actions.js';
+import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
+import type { RequestNotesService } from '../../modules/privacy-requests/request-notes.service.js';
+import type { Principal } from '../../modules/principals/principal.js';
+import { assertWorkspace } from '../auth/authenticate.js';
+import { fromDomainError } from '../errors/domain-errors.js';
+import { HttpError, RequestValidationError } from '../errors/http-error.js';
+import { pydanticError } from '../validation/error-item.js';
+import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import * as O from '../schemas/officer.schemas.js';
+import { PrivacyRequestResource, RequestIdParams } from '../schemas/privacy-request.schemas.js';
+
+type BulkBody = (typeof O.BulkBody)['static'];
+
+/** The workspaces a read covers: those named (each checked, 403), else every one the caller may read (null: all). */
+export function readableWorkspaces(
+  request: Parameters<typeof assertWorkspace>[0] & { principal: Principal },
+  named: readonly string[] | undefined,
+): readonly string[] | null {
+  for (const workspaceId of named ?? []) assertWorkspace(request, workspaceId);
+  const { principal } = request;
+  return named ?? (principal.workspaces === '*' ? null : [...principal.workspaces]);
+}
+
+/**
+ * The body's rule across fields (a Pydantic `model_validator`): reject, cancel and extend need a
+ * `reason`, assign an `assignee` (null unassigns). A 422 at `["body"]`, nothing done.
+ */
+function bulkBodyProblem(body: BulkBody): string | null {
+  if ((body.action === 'reject' || body.action === 'cancel' || body.action === 'extend') && body.reason === undefined)
+    return `${body.action} needs a reason`;
+  if (body.action === 'assign' && body.assignee === undefined) return 'assign needs an assignee (null to unassign)';
+  return null;
+}
+
+/**
+ * The officer's day (PRODUCT §2.16) under `/api/v1/privacy/requests`: the queue's counts,
+ * assignment, notes and bulk actions.
+ */
+export async function officerRoutes(
+  app: FastifyInstance,
+  opts: {
+    services: {
+      privacyRequests: PrivacyRequestService;
+      requestActions: PrivacyRequestActions;
+      requestNotes: RequestNotesService;
+    };
+  },
+) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { privacyRequests, requestActions, requestNotes } = opts.services;
+  const tags = ['privacy requests'];
+
+  typed.get(
+    '/stats',
+    {
+      config: { scope: 'privacy:read' },
+      schema: { tags, security: BEARER_SECURITY, querystring: O.QueueStatsQuery, response: withErrors({ 200: O.QueueStats }) },
+    },
+    async (request) => privacyRequests.stats(readableWorkspaces(request, request.query.workspace_id)),
+  );
+
+  typed.post(
+    '/:id/assign',
+    {
+      config: { scope: 'privacy:write' },
+      schema: {
+        tags,
+        security: BEARER_SECURITY,
+        params: RequestIdParams,
+        body: O.AssignBody,
+        response: withErrors({ 200: PrivacyRequestResource, 404: ErrorResponse, 409: ErrorResponse }),
+      },
+    },
+    async (request) => requestActions.assign(request.principal, request.params.id, request.body),
+  );
+
+  typed.post(
+    '/:id/notes',
+    {
+      config: { scope: 'privacy:write' },
+      schema: {
+        tags,
+        security: BEARER_SECURITY,
+        params: RequestIdParams,
+        body: O.NoteBody,
+        response: withErrors({ 201: O.NoteResource, 404: ErrorResponse }),
+      },
+    },
+    async (request, reply) => {
+      const note = await requestNotes.add(request.principal, request.params.id, request.body.text);
+      return reply.code(201).send(note);
+    },
+  );
+
+  typed.get(
+    '/:id/notes',
+    {
+      config: { scope: 'privacy:read' },
+      schema: {
+        tags,
+        security: BEARER_SECURITY,
+        params: RequestIdParams,
+        response: withErrors({ 200: O.NoteList, 404: ErrorResponse }),
+      },
+    },
+    async (request) => ({ items: await requestNotes.list(request.principal, request.params.id) }),
+  );
+
+  typed.post(
+    '/bulk',
+    {
+      config: { scope: 'privacy:write' },
+      schema: { tags, security: BEARER_SECURITY, body: O.BulkBody, response: withErrors({ 200: O.BulkResults }) },
+    },
+    async (request) => {
+      const { body, principal } = request;
+      const problem = bulkBodyProblem(body);
+      if (problem !== null) throw new RequestValidationError([pydanticError.valueError(['body'], body, problem)]);
+      const results: { id: string; status: string | number; error?: string }[] = [];
+      // Each id on its own: its own unit of work, audited as if done alone; one failure fails only itself.
+      for (const id of body.ids) {
+        try {
+          const done =
+            body.action === 'assign'
+              ? await requestActions.assign(principal, id, { assignee: body.assignee ?? null, reason: body.reason })
+              : await requestActions.act(principal, id, body.action, body.reason === undefined ? {} : { reason: body.reason });
+          results.push({ id, status: done.status });
+        } catch (error) {
+          const answer = fromDomainError(error);
+          if (answer instanceof HttpError) results.push({ id, status: answer.statusCode, error: answer.detail });
+          else {
+            request.log.error({ err: error }, 'bulk action failed for one request');
+            results.push({ id, status: 500, error: 'Internal error; this request was not changed' });
+          }
+        }
+      }
+      return { results };
+    },
+  );
+}
