@@ -54,6 +54,8 @@ export function startWorker(
       secretBox: services.secretBox,
       allowPrivate: services.outboundAllowPrivateNetworks,
       clock: services.clock,
+      maxInFlight: services.outboundLimits.maxInFlight,
+      perEndpoint: services.outboundLimits.endpointConcurrency,
       onAttempt: (result) => metrics?.outboundAttempts?.inc({ result }),
       onEndpointDisabled: () => metrics?.outboundEndpointsDisabled?.inc(),
     },
