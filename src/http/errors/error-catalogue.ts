@@ -131,6 +131,16 @@ export const errors = {
       409,
       `This workspace already has ${limit} data systems, the most MAX_DATA_SYSTEMS_PER_WORKSPACE allows; delete one or raise the limit`,
     ),
+  endpointDisabled: () =>
+    new HttpError(
+      409,
+      'This webhook endpoint is disabled: nothing is sent to it; enable it (PATCH with "disabled": false), then retry or recover',
+    ),
+  endpointLimit: (limit: number) =>
+    new HttpError(
+      409,
+      `This workspace already has ${limit} webhook endpoints, the most MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE allows; delete one or raise the limit`,
+    ),
   notADatabaseSystem: (kind: string) =>
     new HttpError(409, `This data system is of kind ${kind}: preview and test are for database systems (postgres, mysql)`),
   /** A connector failure (PRODUCT §2.14): its message names system, collection and reason, never the URL. */
