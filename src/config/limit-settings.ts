@@ -24,6 +24,8 @@ export interface OutboundLimitsConfig {
   readonly maxInFlight: number;
   /** `OUTBOUND_ENDPOINT_CONCURRENCY` (default 2, 1–32): attempts in flight per endpoint (1 while it fails). */
   readonly endpointConcurrency: number;
+  /** `OUTBOUND_ENDPOINT_BURST` (default 16, 1–256): attempts in flight to an endpoint whose last attempt succeeded within 1 s. */
+  readonly endpointBurst: number;
 }
 
 /** Reads the outbound limits, adding a sentence per bad variable to `problems`. */
@@ -32,5 +34,6 @@ export function readOutboundLimits(env: Env, problems: string[]): OutboundLimits
     endpointsPerWorkspace: readInteger(env, 'MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE', 100, 1, 10_000, problems),
     maxInFlight: readInteger(env, 'OUTBOUND_MAX_IN_FLIGHT', 64, 1, 1000, problems),
     endpointConcurrency: readInteger(env, 'OUTBOUND_ENDPOINT_CONCURRENCY', 2, 1, 32, problems),
+    endpointBurst: readInteger(env, 'OUTBOUND_ENDPOINT_BURST', 16, 1, 256, problems),
   };
 }

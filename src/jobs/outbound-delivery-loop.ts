@@ -1,10 +1,22 @@
 import type { Logger } from 'pino';
-import { claimForDelivery, deliverClaimed, type DelivererOptions } from '../modules/outbound-events/deliverer.js';
+import {
+  claimForDelivery,
+  DEFAULT_ENDPOINT_CONCURRENCY,
+  deliverClaimed,
+  type DelivererOptions,
+  EndpointSpeeds,
+} from '../modules/outbound-events/deliverer.js';
 
 /** A running delivery loop; `stop()` resolves after the attempts in flight ended. */
 export interface DeliveryLoop {
   stop(): Promise<void>;
 }
+
+/** How long after an attempt ends the loop claims again: the ends within it share one claim. */
+const COALESCE_MS = 10;
+
+/** Default of `OUTBOUND_ENDPOINT_BURST`. */
+export const DEFAULT_ENDPOINT_BURST = 16;
 
 /** Default of `OUTBOUND_MAX_IN_FLIGHT`. */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
@@ -20,7 +32,9 @@ export interface DeliveryLoopOptions extends DelivererOptions {
  * `serve` and in `privacyctl worker` (started by start-worker.ts). It keeps up to `maxInFlight`
  * attempts in flight and claims again as soon as one ends, so a hanging receiver holds its own
  * slots (at most its endpoint's cap, see modules/outbound-events/fair-claim.fns.ts) and never the
- * others'. A claim that filled every free slot is followed by another at once; one that found
+ * others'. An endpoint's cap: `perEndpoint` (2) while nothing is known of it, `burst` (16) while
+ * its last attempt from this process succeeded within a second, 1 while it fails (deliverer.ts
+ * `EndpointSpeeds`). A claim that filled every free slot is followed by another at once; one that found
  * less waits for an attempt to end or `pollMs`. Claims are short statements; attempts are sent
  * outside any transaction, with non-blocking I/O only. A failed claim or record is logged (no
  * URL, body or secret) and the loop goes on.
@@ -28,15 +42,23 @@ export interface DeliveryLoopOptions extends DelivererOptions {
 export function startDeliveryLoop(options: DeliveryLoopOptions, pollMs: number, log: Logger): DeliveryLoop {
   const maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   const inFlight = new Set<Promise<void>>();
+  const perEndpoint = options.perEndpoint ?? DEFAULT_ENDPOINT_CONCURRENCY;
+  const speeds = new EndpointSpeeds(perEndpoint, Math.max(perEndpoint, options.burst ?? DEFAULT_ENDPOINT_BURST));
   let running = true;
   let wake: (() => void) | undefined;
   // An attempt that ended while the loop was claiming: the next pause returns at once.
   let roused = false;
+  // An attempt's end wakes the loop a few ms later, so the ends of attempts close together share one claim.
+  let soon: NodeJS.Timeout | undefined;
   const rouse = () => {
-    const w = wake;
-    wake = undefined;
-    if (w) w();
-    else roused = true;
+    if (soon) return;
+    soon = setTimeout(() => {
+      soon = undefined;
+      const w = wake;
+      wake = undefined;
+      if (w) w();
+      else roused = true;
+    }, COALESCE_MS);
   };
   const pause = () =>
     new Promise<void>((resolve) => {
@@ -50,7 +72,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions, pollMs: number, 
       wake = done;
     });
   const attempt = (message: Parameters<typeof deliverClaimed>[1]) => {
-    const run: Promise<void> = deliverClaimed(options, message)
+    const run: Promise<void> = deliverClaimed(options, message, speeds)
       .catch((err: unknown) => log.error({ err: { name: (err as Error).name } }, 'outbound delivery attempt not recorded'))
       .finally(() => {
         inFlight.delete(run);
@@ -65,7 +87,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions, pollMs: number, 
       let filled = false;
       if (free > 0) {
         try {
-          const claimed = await claimForDelivery(options, free);
+          const claimed = await claimForDelivery(options, free, speeds);
           for (const message of claimed) attempt(message);
           filled = claimed.length === free;
         } catch (err) {
@@ -76,11 +98,14 @@ export function startDeliveryLoop(options: DeliveryLoopOptions, pollMs: number, 
       if (running && !(filled && inFlight.size < maxInFlight)) await pause();
     }
     await Promise.all(inFlight);
+    clearTimeout(soon);
   })();
   return {
     async stop() {
       running = false;
-      rouse();
+      const w = wake;
+      wake = undefined;
+      w?.();
       await loop;
     },
   };

@@ -56,6 +56,7 @@ export function startWorker(
       clock: services.clock,
       maxInFlight: services.outboundLimits.maxInFlight,
       perEndpoint: services.outboundLimits.endpointConcurrency,
+      burst: services.outboundLimits.endpointBurst,
       onAttempt: (result) => metrics?.outboundAttempts?.inc({ result }),
       onEndpointDisabled: () => metrics?.outboundEndpointsDisabled?.inc(),
     },

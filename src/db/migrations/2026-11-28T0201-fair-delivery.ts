@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * Fair outbound delivery (issue 23 item 1): the claim reads, per endpoint, its oldest due pending
- * messages (`outbound_messages_endpoint_due`: endpoint, status, due time) and how many of its
+ * messages (`outbound_messages_endpoint_due`: endpoint, status, due time, id: the claim's order, no sort) and how many of its
  * messages are leased now (`outbound_messages_leased`, partial: only rows with a lease, which are
  * the attempts in flight and few), index probes whatever the backlog or the delivered history.
  * Frozen: never edit after it lands.
@@ -11,7 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('outbound_messages_endpoint_due')
     .on('outbound_messages')
-    .columns(['endpoint_id', 'status', 'next_attempt_at'])
+    .columns(['endpoint_id', 'status', 'next_attempt_at', 'id'])
     .execute();
   await db.schema
     .createIndex('outbound_messages_leased')

@@ -12,8 +12,8 @@ export interface EndpointCandidates {
   failing_since: string | null;
   /** When its oldest due message fell due (ISO); turns go oldest first. */
   oldest_due: string;
-  /** Its due, unleased messages, oldest first (at most the per-endpoint cap of them). */
-  message_ids: string[];
+  /** How many of its messages are due and unleased (counted up to the highest cap). */
+  due: number;
   /** Its messages leased now by any worker (attempts in flight). */
   in_flight: number;
 }
@@ -24,6 +24,11 @@ export interface ClaimCaps {
   limit: number;
   /** Most attempts in flight per endpoint (`OUTBOUND_ENDPOINT_CONCURRENCY`). */
   perEndpoint: number;
+  /**
+   * The cap of one endpoint when the deliverer knows better than {@link endpointCap} (an endpoint
+   * that just answered fast may burst, see jobs/outbound-delivery-loop.ts); default endpointCap.
+   */
+  capOf?: (endpointId: string, failingSince: string | null) => number;
 }
 
 /**
@@ -35,37 +40,41 @@ export function endpointCap(failingSince: string | null, perEndpoint: number): n
 }
 
 /**
- * Picks up to `caps.limit` messages: per endpoint at most its cap ({@link endpointCap}) minus its
- * attempts in flight (across every worker), oldest first; across endpoints round-robin, one
- * message per endpoint per round, workspaces taking turns before endpoints do (a workspace with
- * 50 endpoints gets no more turns than one with 1). Turn order: the workspace, then the endpoint,
- * whose oldest message fell due first; ties by id.
- * @returns the message ids picked, in the order they should be attempted.
+ * Shares up to `caps.limit` messages among endpoints: per endpoint at most its cap
+ * ({@link endpointCap}) minus its attempts in flight (across every worker), and no more than it
+ * has due; across endpoints round-robin, one message per endpoint per round, workspaces taking
+ * turns before endpoints do (a workspace with 50 endpoints gets no more turns than one with 1).
+ * Turn order: the workspace, then the endpoint, whose oldest message fell due first; ties by id.
+ * @returns how many messages to claim per endpoint id (its oldest due ones), endpoints in turn order.
  */
-export function pickFairly(endpoints: EndpointCandidates[], caps: ClaimCaps): string[] {
-  const byWorkspace = new Map<string, string[][]>();
+export function pickFairly(endpoints: EndpointCandidates[], caps: ClaimCaps): Map<string, number> {
+  const byWorkspace = new Map<string, { id: string; left: number }[]>();
   for (const e of [...endpoints].sort(byOldest)) {
-    const free = endpointCap(e.failing_since, caps.perEndpoint) - e.in_flight;
-    if (free <= 0 || e.message_ids.length === 0) continue;
-    const queue = e.message_ids.slice(0, free);
+    const cap = caps.capOf ? caps.capOf(e.endpoint_id, e.failing_since) : endpointCap(e.failing_since, caps.perEndpoint);
+    const free = cap - e.in_flight;
+    if (free <= 0 || e.due <= 0) continue;
+    const queue = { id: e.endpoint_id, left: Math.min(free, e.due) };
     const queues = byWorkspace.get(e.workspace_id);
     if (queues) queues.push(queue);
     else byWorkspace.set(e.workspace_id, [queue]);
   }
   const workspaces = [...byWorkspace.values()];
   const cursor = workspaces.map(() => 0);
-  const picked: string[] = [];
+  const picked = new Map<string, number>();
+  let total = 0;
   let any = true;
-  while (any && picked.length < caps.limit) {
+  while (any && total < caps.limit) {
     any = false;
-    for (let w = 0; w < workspaces.length && picked.length < caps.limit; w += 1) {
+    for (let w = 0; w < workspaces.length && total < caps.limit; w += 1) {
       const queues = workspaces[w]!;
       // One message from the workspace's next endpoint that still has one.
       for (let tried = 0; tried < queues.length; tried += 1) {
-        const next = queues[cursor[w]! % queues.length]!.shift();
+        const queue = queues[cursor[w]! % queues.length]!;
         cursor[w] = cursor[w]! + 1;
-        if (next !== undefined) {
-          picked.push(next);
+        if (queue.left > 0) {
+          queue.left -= 1;
+          picked.set(queue.id, (picked.get(queue.id) ?? 0) + 1);
+          total += 1;
           any = true;
           break;
         }
