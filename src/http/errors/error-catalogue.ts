@@ -16,6 +16,11 @@ export const errors = {
   invalidCredentials: () => new HttpError(401, 'Invalid authentication credentials', BEARER),
   missingScope: (scope: string) => new HttpError(403, `This token lacks the ${scope} scope`),
   workspaceForbidden: () => new HttpError(403, 'This token is not valid for that workspace'),
+  allWorkspacesAdminOnly: () =>
+    new HttpError(
+      403,
+      "The audit chain spans every workspace: verifying it needs an admin token for every workspace (*); list your workspaces' entries with GET /api/v1/audit-events",
+    ),
   notFound: (what: string) => new HttpError(404, `${what} not found`),
   routeNotFound: () => new HttpError(404, 'Not Found'),
   malformedUrl: () => new HttpError(400, 'The request URL is malformed (invalid percent-encoding)'),
