@@ -14,6 +14,7 @@ import { type Env, readFlag, readInteger } from './config/env-readers.js';
 import {
   type OutboundLimitsConfig,
   readOutboundLimits,
+  readStatementTimeout,
   readTaskDataLimits,
   type TaskDataLimitsConfig,
 } from './config/limit-settings.js';
@@ -69,6 +70,8 @@ export interface Config {
   readonly taskDataLimits: TaskDataLimitsConfig;
   /** Webhook endpoints per workspace and delivery concurrency (`MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE`, `OUTBOUND_*`). */
   readonly outboundLimits: OutboundLimitsConfig;
+  /** `PG_STATEMENT_TIMEOUT_MS` (default 15000; 0: none): PostgreSQL's bound on one statement. */
+  readonly pgStatementTimeoutMs: number;
   /** Database connectors and the data-system registry's limits (PRODUCT §2.14, docs/connectors.md). */
   readonly connectors: ConnectorConfig;
 }
@@ -126,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),
     taskDataLimits: readTaskDataLimits(env, problems),
     outboundLimits: readOutboundLimits(env, problems),
+    pgStatementTimeoutMs: readStatementTimeout(env, problems),
     connectors: readConnectors(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);

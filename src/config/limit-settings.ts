@@ -37,3 +37,12 @@ export function readOutboundLimits(env: Env, problems: string[]): OutboundLimits
     endpointBurst: readInteger(env, 'OUTBOUND_ENDPOINT_BURST', 16, 1, 256, problems),
   };
 }
+
+/**
+ * `PG_STATEMENT_TIMEOUT_MS` (default 15000, 0–3 600 000; 0: none): PostgreSQL's `statement_timeout`
+ * of every pooled session of `serve`, `privacyctl worker` and the CLI (issue 23 item 9); a
+ * statement over it is cancelled and the request answered 503. Migrations run without it.
+ */
+export function readStatementTimeout(env: Env, problems: string[]): number {
+  return readInteger(env, 'PG_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000, problems);
+}
