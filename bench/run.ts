@@ -41,6 +41,7 @@ import { seedDataTasks } from './seed-tasks.js';
 import { measureWorker, type WorkerResult } from './worker-phase.js';
 import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './backlog-phase.js';
 import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
+import { type FairnessResult, measureFairness, printFairness } from './fairness-phase.js';
 import { type ConsoleLoadResult, measureConsoleLoad, printConsoleLoad } from './console-phase.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { cancelQueued, disableEndpoints, refreshPlannerStatistics } from './databases.js';
@@ -183,15 +184,34 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
         deliveries.push(await measureDelivery(database.name, database.url, receiver, workers, messages, OUT_DIR));
       }
     }
+    let fairness: FairnessResult | null = null;
+    if (only.length === 0 || only.includes('delivery') || only.includes('fairness')) {
+      console.error('  outbound delivery to a healthy endpoint, idle and while 10 others hang…');
+      fairness = await measureFairness(database.name, database.url, receiver, load.durationSec >= 10 ? 200 : 50, OUT_DIR);
+    }
     const goals = evaluateGoals(results, peakRssMb);
     const ok = allRequestsSucceeded(results);
     console.log(`\n### ${database.name}`);
     printReport(results, peakRssMb, goals, worker);
     printBacklog(backlog);
     printDelivery(deliveries);
+    printFairness(fairness);
     printConsoleLoad(consoleLoad);
-    const delivered = deliveries.every((d) => d.missing === 0 && (d.workers < 2 || d.duplicates === 0));
-    return { database: database.name, results, peakRssMb, goals, worker, backlog, deliveries, consoleLoad, ok: ok && delivered };
+    const delivered =
+      deliveries.every((d) => d.missing === 0 && (d.workers < 2 || d.duplicates === 0)) &&
+      (fairness === null || (fairness.idle.received === fairness.messages && fairness.hanging.received === fairness.messages));
+    return {
+      database: database.name,
+      results,
+      peakRssMb,
+      goals,
+      worker,
+      backlog,
+      deliveries,
+      fairness,
+      consoleLoad,
+      ok: ok && delivered,
+    };
   } catch (error) {
     console.error(`service log tail:\n${logTail(service.child)}`);
     throw error;

@@ -11,7 +11,13 @@
 
 import { type ConnectorConfig, readConnectors } from './config/connector-settings.js';
 import { type Env, readFlag, readInteger } from './config/env-readers.js';
-import { readTaskDataLimits, type TaskDataLimitsConfig } from './config/limit-settings.js';
+import {
+  type OutboundLimitsConfig,
+  readOutboundLimits,
+  readStatementTimeout,
+  readTaskDataLimits,
+  type TaskDataLimitsConfig,
+} from './config/limit-settings.js';
 import { type OidcConfig, readOidc } from './config/oidc-settings.js';
 import { type ProtectionConfig, readProtection } from './config/protection-settings.js';
 import { readPublicBaseUrl, readWorker, type WorkerConfig } from './config/worker-settings.js';
@@ -62,6 +68,10 @@ export interface Config {
   readonly outboundAllowPrivateNetworks: boolean;
   /** How much data task results may carry (`MAX_TASK_DATA_BYTES`, `MAX_REQUEST_DATA_BYTES`). */
   readonly taskDataLimits: TaskDataLimitsConfig;
+  /** Webhook endpoints per workspace and delivery concurrency (`MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE`, `OUTBOUND_*`). */
+  readonly outboundLimits: OutboundLimitsConfig;
+  /** `PG_STATEMENT_TIMEOUT_MS` (default 15000; 0: none): PostgreSQL's bound on one statement. */
+  readonly pgStatementTimeoutMs: number;
   /** Database connectors and the data-system registry's limits (PRODUCT §2.14, docs/connectors.md). */
   readonly connectors: ConnectorConfig;
 }
@@ -118,6 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     outboundAllowPrivateNetworks: readFlag(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false, problems),
     taskDataLimits: readTaskDataLimits(env, problems),
+    outboundLimits: readOutboundLimits(env, problems),
+    pgStatementTimeoutMs: readStatementTimeout(env, problems),
     connectors: readConnectors(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -21,7 +21,7 @@ import { openServices } from './services.js';
  */
 export async function main(): Promise<void> {
   const config = loadConfig();
-  const database = createDatabase(config.databaseUrl);
+  const database = createDatabase(config.databaseUrl, { statementTimeoutMs: config.pgStatementTimeoutMs });
   let lock: ProcessLock | undefined;
   try {
     lock = lockDatabaseUrl(config.databaseUrl);

@@ -58,6 +58,8 @@ export interface Services {
   readonly secretBox: SecretBox;
   /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`, for the delivery loop. */
   readonly outboundAllowPrivateNetworks: boolean;
+  /** `OUTBOUND_MAX_IN_FLIGHT`, `OUTBOUND_ENDPOINT_CONCURRENCY` (and the endpoint cap), for the delivery loop. */
+  readonly outboundLimits: Config['outboundLimits'];
 }
 
 /**
@@ -101,10 +103,17 @@ export function createServices(deps: { config: Config; database: Database; keys:
     dataTasks: createDataTaskService({ db, clock }),
     taskResults: createTaskResults({ db, clock, limits: deps.config.taskDataLimits }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
-    webhookEndpoints: createWebhookEndpointService({ db, clock, secretBox, allowPrivate }),
+    webhookEndpoints: createWebhookEndpointService({
+      db,
+      clock,
+      secretBox,
+      allowPrivate,
+      maxPerWorkspace: deps.config.outboundLimits.endpointsPerWorkspace,
+    }),
     outboundMessages: createMessageLogService({ db, clock }),
     secretBox,
     outboundAllowPrivateNetworks: allowPrivate,
+    outboundLimits: deps.config.outboundLimits,
   };
 }
 

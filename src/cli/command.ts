@@ -126,7 +126,7 @@ export async function withDatabase<T>(
   options: { mustExist?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
-  const database = createDatabase(config.databaseUrl, options);
+  const database = createDatabase(config.databaseUrl, { ...options, statementTimeoutMs: config.pgStatementTimeoutMs });
   try {
     return await fn(database, config);
   } finally {

@@ -226,8 +226,16 @@ const PG_CONNECT_TIMEOUT_MS = 3000;
  */
 export const PG_BATCHES_IN_FLIGHT = 4;
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, statementTimeoutMs: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+  // Every pooled session's bound on one statement (issue 23 item 9): a slow plan is cancelled
+  // (SQLSTATE 57014, a 503) instead of holding a connection. The SET is queued before any query
+  // the client is lent for. Migrations lift it for their own session (db/migrator.ts).
+  if (statementTimeoutMs > 0)
+    pool.on(
+      'connect',
+      (client) => void client.query(`set statement_timeout = ${Math.floor(statementTimeoutMs)}`).catch(() => undefined),
+    );
   // A client whose server goes away emits 'error'. The pool listens while the client is idle;
   // while it is checked out (e.g. between two statements of a transaction) nobody would, and an
   // unhandled 'error' event ends the process. The failure reaches the caller through its next
@@ -268,10 +276,12 @@ function openPostgres(url: string): Database {
  *   `postgres://…` (a libpq URL; `?options=-c%20search_path%3DNAME` selects a schema).
  * @param options.mustExist - SQLite: refuse a file that does not exist instead of creating it
  *   (for commands that only read: an empty new database would answer them falsely).
+ * @param options.statementTimeoutMs - PostgreSQL: `statement_timeout` of every pooled session
+ *   (`PG_STATEMENT_TIMEOUT_MS`, ms; 0 or absent: none). Migrations run without it.
  * @throws DatabaseMissingError with `mustExist` and no such file; Error for any other scheme.
  */
-export function createDatabase(url: string, options: { mustExist?: boolean } = {}): Database {
+export function createDatabase(url: string, options: { mustExist?: boolean; statementTimeoutMs?: number } = {}): Database {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.mustExist ?? false);
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.statementTimeoutMs ?? 0);
   throw new Error('unsupported DATABASE_URL scheme');
 }

@@ -26,7 +26,8 @@ const PG_CONNECTION_MESSAGES = /timeout exceeded when trying to connect|Connecti
  *   08 (connection exception), 57P01–57P03 (admin/crash shutdown, cannot connect now), 53300
  *   (too many connections); socket errors; pg's connection-timeout and dead-client errors;
  *   SQLite SQLITE_BUSY* (the lock was not free within busy_timeout); and PostgreSQL 40P01/40001
- *   (deadlock, serialization failure) left after the write batcher's re-runs: busy, not broken.
+ *   (deadlock, serialization failure) left after the write batcher's re-runs: busy, not broken;
+ *   and 57014 (a statement cancelled by `statement_timeout`, `PG_STATEMENT_TIMEOUT_MS`).
  * - `storage`: the database cannot write: SQLite SQLITE_FULL, SQLITE_IOERR*, SQLITE_READONLY*,
  *   SQLITE_CANTOPEN*; PostgreSQL 53100 (disk full) and 58030 (I/O error).
  *
@@ -40,6 +41,8 @@ export function databaseFailure(error: unknown): 'unreachable' | 'storage' | nul
     if (/^08...$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return 'unreachable';
     // Deadlock or serialization failure still there after the write batcher's re-runs: contention, worth a retry.
     if (code === '40P01' || code === '40001') return 'unreachable';
+    // A statement over PG_STATEMENT_TIMEOUT_MS (query_canceled): the database is too slow now, not broken.
+    if (code === '57014') return 'unreachable';
   }
   return error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message) ? 'unreachable' : null;
 }

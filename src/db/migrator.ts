@@ -57,6 +57,21 @@ export async function prepareSchema(db: Kysely<DB>, migrate: boolean): Promise<v
  * @throws the first migration error, after rolling that migration back.
  */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return migrateOn(db);
+  // PostgreSQL: migrations run on one session without the API's statement_timeout (an index on
+  // a large table takes what it takes), and the session gets its bound back afterwards.
+  return db.connection().execute(async (session) => {
+    const { rows } = await sql<{ bound: string }>`select current_setting('statement_timeout') as bound`.execute(session);
+    await sql`set statement_timeout = 0`.execute(session);
+    try {
+      return await migrateOn(session);
+    } finally {
+      await sql`select set_config('statement_timeout', ${rows[0]?.bound ?? '0'}, false)`.execute(session);
+    }
+  });
+}
+
+async function migrateOn(db: Kysely<DB>): Promise<string[]> {
   const migrator = await createMigrator(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;

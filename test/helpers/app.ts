@@ -29,7 +29,7 @@ export async function startTestApp(
   options: { env?: Record<string, string>; clock?: Clock; consoleDir?: string } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...options.env });
-  const db = createDatabase(config.databaseUrl);
+  const db = createDatabase(config.databaseUrl, { statementTimeoutMs: config.pgStatementTimeoutMs });
   await migrateToLatest(db.db);
   const services = await openServices({ config, database: db, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp({

@@ -52,6 +52,44 @@ describe('outbound address guard', () => {
     }
   });
 
+  it('forbids every IPv6 form that embeds an IPv4 address (issue 23 item 5): IPv4-compatible ::/96 whole, NAT64, 6to4, Teredo, SIIT, ISATAP', () => {
+    const forbidden = [
+      // IPv4-compatible ::/96, whatever it embeds, in every spelling (glibc prints them dotted).
+      '::127.0.0.1',
+      '::7f00:1',
+      '::8.8.8.8',
+      '::808:808',
+      '::a9fe:a9fe',
+      '0:0:0:0:0:0:7f00:1',
+      '::127.0.0.1%eth0',
+      // NAT64 (well-known and local-use prefixes), 6to4, Teredo, SIIT: refused whole.
+      '64:ff9b::8.8.8.8',
+      '64:ff9b:1::808:808',
+      '2002:7f00:1::1',
+      '2002:808:808::1',
+      '2001::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:8.8.8.8',
+      // ISATAP interface identifiers embedding a forbidden IPv4.
+      '2606:4700::5efe:7f00:1',
+      '2606:4700::200:5efe:a9fe:a9fe',
+    ];
+    for (const address of forbidden) assert.equal(isForbiddenAddress(address), true, address);
+    // ISATAP embedding a public IPv4, and plain public IPv6, stay allowed.
+    for (const address of ['2606:4700::5efe:808:808', '2a00:1450:4001::200e'])
+      assert.equal(isForbiddenAddress(address), false, address);
+    for (const url of [
+      'https://[::127.0.0.1]/',
+      'https://[::7f00:1]/',
+      'https://[::8.8.8.8]/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[2002:7f00:1::]/',
+    ]) {
+      assert.throws(() => checkDestination(url, false), ForbiddenDestinationError, url);
+    }
+  });
+
   it('judges decimal, octal, hex and IPv6 host spellings as the address they mean', () => {
     for (const url of [
       'https://2130706433/',

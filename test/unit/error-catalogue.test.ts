@@ -24,6 +24,7 @@ const SPECIAL_ARGS: Record<string, unknown[]> = {
   taskResultRefused: [[{ loc: ['body', 'records', 'user.name'], input: 'user.name', problem: 'outside the task' }]],
   taskDataTooLarge: ['MAX_TASK_DATA_BYTES', 5000, 4096],
   dataSystemLimit: [500],
+  endpointLimit: [100],
   dataSystemRefused: [
     [{ loc: ['body', 'dataset', 'collections', 0], msg: 'unknown data category user.nope', type: 'value_error' }],
     { dataset: { collections: [{ name: 'customer' }] } },

@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * Verify the audit hash chain
-         * @description Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). Scope `admin`.
+         * @description Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). The chain spans every workspace: scope `admin` for every workspace (`*`); an admin of some workspaces gets 403.
          */
         get: operations["verifyAuditChain"];
         put?: never;
@@ -661,7 +661,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description A receiver of the workspace's signed outbound events (Standard Webhooks 1.0). The answer holds its `secret` (`whsec_…`), shown only this once. `url` must be `https://` and must not name a private, loopback or link-local address unless `OUTBOUND_ALLOW_PRIVATE_NETWORKS=true`. Audited. Scope `admin`.
+         * @description A receiver of the workspace's signed outbound events (Standard Webhooks 1.0). The answer holds its `secret` (`whsec_…`), shown only this once. `url` must be `https://` and must not name a private, loopback or link-local address unless `OUTBOUND_ALLOW_PRIVATE_NETWORKS=true`. A workspace holds at most `MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE` endpoints (default 100, enabled or not); one more is a 409 naming the limit. Audited. Scope `admin`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -729,7 +729,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message again
-         * @description Queues the message for an attempt now, whatever its status (same `webhook-id`). Audited. Scope `admin`.
+         * @description Queues the message for an attempt now, whatever its status (same `webhook-id`). A disabled endpoint: 409 (enable it first). Audited. Scope `admin`.
          */
         post: operations["retryWebhookEndpointMessage"];
         delete?: never;
@@ -749,7 +749,7 @@ export interface paths {
         put?: never;
         /**
          * Send failed messages again
-         * @description Queues every `failed` message of the endpoint created at or after `since`. Audited. Scope `admin`.
+         * @description Queues every `failed` message of the endpoint created at or after `since`. A disabled endpoint: 409 (enable it first). Audited. Scope `admin`.
          */
         post: operations["recoverWebhookEndpoint"];
         delete?: never;
@@ -6290,6 +6290,17 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6858,6 +6869,17 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6975,6 +6997,17 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

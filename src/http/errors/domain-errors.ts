@@ -22,8 +22,12 @@ import {
   TaskResultRefusedError,
 } from '../../modules/data-systems/data-task.errors.js';
 import { NotCorrectableError } from '../../modules/subject-data/correction.js';
-import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
-import { InvalidMessageCursorError, MessageNotFoundError } from '../../modules/outbound-events/message-log.service.js';
+import { EndpointLimitError, EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
+import {
+  EndpointDisabledError,
+  InvalidMessageCursorError,
+  MessageNotFoundError,
+} from '../../modules/outbound-events/message-log.service.js';
 import { errors } from './error-catalogue.js';
 import type { HttpError, RequestValidationError } from './http-error.js';
 
@@ -43,6 +47,8 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);
   if (error instanceof EndpointNotFoundError) return errors.notFound('Webhook endpoint');
+  if (error instanceof EndpointLimitError) return errors.endpointLimit(error.limit);
+  if (error instanceof EndpointDisabledError) return errors.endpointDisabled();
   if (error instanceof MessageNotFoundError) return errors.notFound('Message');
   // The message log's own cursors (not yet bound to their query) keep their 400.
   if (error instanceof InvalidMessageCursorError) return errors.unissuedCursor();

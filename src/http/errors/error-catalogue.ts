@@ -16,6 +16,11 @@ export const errors = {
   invalidCredentials: () => new HttpError(401, 'Invalid authentication credentials', BEARER),
   missingScope: (scope: string) => new HttpError(403, `This token lacks the ${scope} scope`),
   workspaceForbidden: () => new HttpError(403, 'This token is not valid for that workspace'),
+  allWorkspacesAdminOnly: () =>
+    new HttpError(
+      403,
+      "The audit chain spans every workspace: verifying it needs an admin token for every workspace (*); list your workspaces' entries with GET /api/v1/audit-events",
+    ),
   notFound: (what: string) => new HttpError(404, `${what} not found`),
   routeNotFound: () => new HttpError(404, 'Not Found'),
   malformedUrl: () => new HttpError(400, 'The request URL is malformed (invalid percent-encoding)'),
@@ -130,6 +135,16 @@ export const errors = {
     new HttpError(
       409,
       `This workspace already has ${limit} data systems, the most MAX_DATA_SYSTEMS_PER_WORKSPACE allows; delete one or raise the limit`,
+    ),
+  endpointDisabled: () =>
+    new HttpError(
+      409,
+      'This webhook endpoint is disabled: nothing is sent to it; enable it (PATCH with "disabled": false), then retry or recover',
+    ),
+  endpointLimit: (limit: number) =>
+    new HttpError(
+      409,
+      `This workspace already has ${limit} webhook endpoints, the most MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE allows; delete one or raise the limit`,
     ),
   notADatabaseSystem: (kind: string) =>
     new HttpError(409, `This data system is of kind ${kind}: preview and test are for database systems (postgres, mysql)`),

@@ -136,7 +136,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'verifyAuditChain',
     summary: 'Verify the audit hash chain',
     description:
-      'Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). Scope `admin`.',
+      'Recomputes the hash chain as `privacyctl audit verify` does, read in pages inside one snapshot: `intact`, the number of `entries`, and the first broken entry’s `seq` (null when intact). The chain spans every workspace: scope `admin` for every workspace (`*`); an admin of some workspaces gets 403.',
   },
   'GET /api/v1/privacy/requests/stats': {
     operationId: 'getQueueStats',

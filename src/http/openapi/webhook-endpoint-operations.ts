@@ -10,8 +10,9 @@ export const WEBHOOK_ENDPOINT_OPERATIONS: Readonly<Record<string, OperationDoc>>
     operationId: 'createWebhookEndpoint',
     summary: 'Register a webhook endpoint',
     description:
-      "A receiver of the workspace's signed outbound events (Standard Webhooks 1.0). The answer holds its `secret` (`whsec_…`), shown only this once. `url` must be `https://` and must not name a private, loopback or link-local address unless `OUTBOUND_ALLOW_PRIVATE_NETWORKS=true`. Audited." +
+      "A receiver of the workspace's signed outbound events (Standard Webhooks 1.0). The answer holds its `secret` (`whsec_…`), shown only this once. `url` must be `https://` and must not name a private, loopback or link-local address unless `OUTBOUND_ALLOW_PRIVATE_NETWORKS=true`. A workspace holds at most `MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE` endpoints (default 100, enabled or not); one more is a 409 naming the limit. Audited." +
       SCOPE,
+    responses: { 409: ErrorResponse },
   },
   'GET /api/v1/webhook-endpoints': {
     operationId: 'listWebhookEndpoints',
@@ -52,11 +53,17 @@ export const WEBHOOK_ENDPOINT_OPERATIONS: Readonly<Record<string, OperationDoc>>
   'POST /api/v1/webhook-endpoints/{id}/messages/{msg_id}/retry': {
     operationId: 'retryWebhookEndpointMessage',
     summary: 'Send a message again',
-    description: 'Queues the message for an attempt now, whatever its status (same `webhook-id`). Audited.' + SCOPE,
+    description:
+      'Queues the message for an attempt now, whatever its status (same `webhook-id`). A disabled endpoint: 409 (enable it first). Audited.' +
+      SCOPE,
+    responses: { 409: ErrorResponse },
   },
   'POST /api/v1/webhook-endpoints/{id}/recover': {
     operationId: 'recoverWebhookEndpoint',
     summary: 'Send failed messages again',
-    description: 'Queues every `failed` message of the endpoint created at or after `since`. Audited.' + SCOPE,
+    description:
+      'Queues every `failed` message of the endpoint created at or after `since`. A disabled endpoint: 409 (enable it first). Audited.' +
+      SCOPE,
+    responses: { 409: ErrorResponse },
   },
 };

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AuditService } from '../../modules/audit/audit.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
+import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/audit-event.schemas.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
 
@@ -35,6 +36,10 @@ export async function auditEventRoutes(app: FastifyInstance, opts: { services: {
       config: { scope: 'admin' },
       schema: { tags, security: BEARER_SECURITY, response: withErrors({ 200: S.AuditVerification }, false) },
     },
-    async () => audit.verify(),
+    async (request) => {
+      // One hash chain spans every workspace: only an admin of every workspace may recompute it (issue 23 item 7).
+      if (request.principal.workspaces !== '*') throw errors.allWorkspacesAdminOnly();
+      return audit.verify();
+    },
   );
 }

@@ -7,18 +7,57 @@ export class ForbiddenDestinationError extends Error {
   readonly code = 'ERR_FORBIDDEN_DESTINATION';
 }
 
+/** IPv4-compatible IPv6 (`::a.b.c.d`, RFC 4291 §2.5.5.1, deprecated): refused whole, whatever it embeds. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /**
- * True when `address` (an IPv4 or IPv6 literal) may not receive deliveries: everything but
- * ipaddr.js's `unicast` range, i.e. loopback, private (RFC 1918, fc00::/7 incl. the metadata
- * address fd00:ec2::254), link-local (169.254/16 incl. 169.254.169.254, fe80::/10), CGNAT
- * (100.64/10), multicast, unspecified, broadcast, reserved, and IPv6 prefixes that embed an
- * IPv4 address (NAT64, 6to4, Teredo). IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the
- * IPv4 address it maps. Anything that does not parse is forbidden.
+ * True when `address` (an IPv4 or IPv6 literal) may not receive deliveries (issue 23 item 5):
+ * everything but ipaddr.js's `unicast` range, i.e. loopback, private (RFC 1918, fc00::/7 incl.
+ * the metadata address fd00:ec2::254), link-local (169.254/16 incl. 169.254.169.254, fe80::/10),
+ * CGNAT (100.64/10), multicast, unspecified, broadcast, reserved; and every IPv6 form that embeds
+ * an IPv4 address: IPv4-compatible `::/96` (`::127.0.0.1`, `::7f00:1`, `::8.8.8.8`), NAT64
+ * `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32`, SIIT
+ * `::ffff:0:0:0/96`, all refused whole; an ISATAP interface identifier (`…:0:5efe:a.b.c.d` or
+ * `…:200:5efe:a.b.c.d`) refused when the IPv4 it embeds is. IPv4-mapped IPv6
+ * (`::ffff:127.0.0.1`) is judged as the IPv4 address it maps (the socket connects to that one).
+ * Anything that does not parse is forbidden.
  */
 export function isForbiddenAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return true;
-  const parsed = ipaddr.process(address);
-  return parsed.range() !== 'unicast';
+  const canonical = address.includes(':') ? canonicalIPv6(address) : address;
+  if (canonical === null || !ipaddr.isValid(canonical)) return true;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() !== 'unicast';
+  if (v6.match(IPV4_COMPATIBLE)) return true;
+  if (v6.range() !== 'unicast') return true;
+  const embedded = isatapIPv4(v6);
+  return embedded !== null && embedded.range() !== 'unicast';
+}
+
+/**
+ * An IPv6 literal in the WHATWG URL parser's canonical form, without a zone (`%eth0`), or null
+ * when it does not parse. ipaddr.js reads `::a.b.c.d` as IPv4-mapped (`::ffff:a.b.c.d`), and
+ * glibc's resolver prints IPv4-compatible addresses that way: the URL parser reads it right
+ * (`::808:808`).
+ */
+function canonicalIPv6(address: string): string | null {
+  const bare = address.replace(/%.*$/, '');
+  try {
+    return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+}
+
+/** The IPv4 address in an ISATAP interface identifier (RFC 5214: `0000:5efe` or `0200:5efe`, then the IPv4), or null. */
+function isatapIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  if ((parts[4] === 0 || parts[4] === 0x200) && parts[5] === 0x5efe) {
+    const [p6, p7] = [parts[6] ?? 0, parts[7] ?? 0];
+    return new ipaddr.IPv4([p6 >> 8, p6 & 0xff, p7 >> 8, p7 & 0xff]);
+  }
+  return null;
 }
 
 /**

@@ -1,15 +1,21 @@
 import type { Executor } from '../../db/executor.js';
-import { runUnitOfWork } from '../../db/unit-of-work.js';
+import { runUnitOfWork, type UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
 import type { OutboundMessageStatus } from '../../db/tables/outbound-event.table.js';
 import * as repo from './message-log.repository.js';
-import { findEndpoint } from './webhook-endpoint.repository.js';
+import { findEndpoint, lockEndpoint } from './webhook-endpoint.repository.js';
 import { EndpointNotFoundError } from './webhook-endpoint.service.js';
 
 /** The message does not exist on that endpoint (404). */
 export class MessageNotFoundError extends Error {}
+
+/**
+ * Retry or recover on a disabled endpoint (409): nothing is sent to it, and its messages are never
+ * claimed, until it is enabled again (`PATCH … {"disabled": false}`).
+ */
+export class EndpointDisabledError extends Error {}
 
 /** A cursor not issued by the message list (422). */
 export class InvalidMessageCursorError extends Error {}
@@ -63,6 +69,13 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
     return endpoint;
   }
 
+  /** Locks the endpoint for the unit (a concurrent disable waits) and refuses a disabled one. */
+  async function enabledEndpoint(unit: UnitOfWork, id: string): Promise<void> {
+    const row = await lockEndpoint(unit.tx, id);
+    if (!row) throw new EndpointNotFoundError(id);
+    if (row.disabled_at !== null) throw new EndpointDisabledError(id);
+  }
+
   return {
     /**
      * A page of the endpoint's messages, newest first.
@@ -86,7 +99,10 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
       return { items: page.items.map(toMessageResource), next_cursor: page.next_cursor };
     },
 
-    /** Sends message `messageId` again now (any status). @throws EndpointNotFoundError, MessageNotFoundError */
+    /**
+     * Sends message `messageId` again now (any status).
+     * @throws EndpointNotFoundError, MessageNotFoundError; EndpointDisabledError when the endpoint is disabled.
+     */
     async retry(
       endpointId: string,
       messageId: string,
@@ -95,6 +111,7 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
     ): Promise<OutboundMessageResource> {
       const endpoint = await endpointOf(endpointId, covers);
       return runUnitOfWork(db, async (unit) => {
+        await enabledEndpoint(unit, endpointId);
         const at = toTimestamp(clock());
         if (!(await repo.findMessage(unit.tx, endpointId, messageId))) throw new MessageNotFoundError(messageId);
         await repo.requeueMessage(unit.tx, messageId, at);
@@ -113,11 +130,12 @@ export function createMessageLogService(deps: { db: Executor; clock: Clock }) {
 
     /**
      * Queues every `failed` message of the endpoint created at or after `since` again.
-     * @returns how many were queued. @throws EndpointNotFoundError
+     * @returns how many were queued. @throws EndpointNotFoundError; EndpointDisabledError when the endpoint is disabled.
      */
     async recover(endpointId: string, since: string, actor: ActorRef, covers: (workspaceId: string) => boolean): Promise<number> {
       const endpoint = await endpointOf(endpointId, covers);
       return runUnitOfWork(db, async (unit) => {
+        await enabledEndpoint(unit, endpointId);
         const at = toTimestamp(clock());
         const count = await repo.requeueFailedSince(unit.tx, endpointId, since, at);
         recordAudit(unit, {

@@ -45,3 +45,13 @@ export async function deleteEndpoint(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('outbound_messages').where('endpoint_id', '=', id).execute();
   await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }
+
+/** The number of endpoints of a workspace, enabled or not (`MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE`). */
+export async function countEndpoints(db: Executor, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

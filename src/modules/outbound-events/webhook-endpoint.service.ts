@@ -19,6 +19,13 @@ import type {
 /** The endpoint does not exist, or not in the caller's workspaces (404). */
 export class EndpointNotFoundError extends Error {}
 
+/** The workspace has `MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE` endpoints already (409). */
+export class EndpointLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`webhook endpoint limit reached: ${limit}`);
+  }
+}
+
 /** Maps a stored endpoint to the API resource (never a secret). */
 export function toEndpointResource(row: repo.WebhookEndpointRow): WebhookEndpointResource {
   return {
@@ -47,8 +54,16 @@ function storedTypes(types: readonly EventType[] | null | undefined): string | n
  * types; never the URL or a secret).
  *
  * @param deps.allowPrivate - `OUTBOUND_ALLOW_PRIVATE_NETWORKS`: `http://` and private addresses accepted.
+ * @param deps.maxPerWorkspace - `MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE` (default 100): endpoints, enabled or not, per workspace.
  */
-export function createWebhookEndpointService(deps: { db: Executor; clock: Clock; secretBox: SecretBox; allowPrivate: boolean }) {
+export function createWebhookEndpointService(deps: {
+  db: Executor;
+  clock: Clock;
+  secretBox: SecretBox;
+  allowPrivate: boolean;
+  maxPerWorkspace?: number;
+}) {
+  const maxPerWorkspace = deps.maxPerWorkspace ?? 100;
   const { db, clock, secretBox } = deps;
 
   function audit(unit: UnitOfWork, actor: ActorRef, action: string, row: repo.WebhookEndpointRow, at: string, details = {}) {
@@ -73,7 +88,8 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
   return {
     /**
      * Registers an endpoint and returns it with its new secret.
-     * @throws ForbiddenDestinationError when the URL is not `https://` or names a forbidden address.
+     * @throws ForbiddenDestinationError when the URL is not `https://` or names a forbidden address;
+     *   EndpointLimitError when the workspace has `MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE` already.
      */
     async create(input: CreateEndpointInput, actor: ActorRef): Promise<EndpointWithSecret> {
       checkDestination(input.url, deps.allowPrivate);
@@ -94,6 +110,8 @@ export function createWebhookEndpointService(deps: { db: Executor; clock: Clock;
         updated_at: at,
       };
       await runUnitOfWork(db, async (unit) => {
+        if ((await repo.countEndpoints(unit.tx, row.workspace_id)) >= maxPerWorkspace)
+          throw new EndpointLimitError(maxPerWorkspace);
         await repo.insertEndpoint(unit.tx, row);
         audit(unit, actor, 'created', row, at, { event_types: input.event_types ?? null });
       });

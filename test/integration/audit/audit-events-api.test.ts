@@ -185,6 +185,12 @@ for (const dialect of dialects()) {
     it('answers 403 for a workspace the caller cannot read, and for verify without admin', async () => {
       assert.equal((await get('?workspace_id=beta', reader)).statusCode, 403);
       assert.equal((await get('/verify', reader)).statusCode, 403);
+      // Issue 23 item 7: an admin of one workspace does not verify the service-wide chain.
+      const acmeAdmin = (await token('acme-admin', ['admin'], ['acme'])).auth;
+      const refused = await get('/verify', acmeAdmin);
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.match(refused.json().detail, /every workspace/);
+      assert.ok(!('entries' in refused.json()), 'no service-wide count');
       const beta = await items('?workspace_id=beta', officer.auth);
       assert.deepEqual(
         beta.map((e) => e.target_id),

@@ -1,0 +1,43 @@
+/** Issue 23's settings of loadConfig: endpoint limit, delivery concurrency, PostgreSQL statement timeout. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('limit configuration (issue 23)', () => {
+  it('defaults: 100 endpoints per workspace, 64 attempts in flight, 2 per endpoint (16 in a burst), 15 s statements', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config.outboundLimits, {
+      endpointsPerWorkspace: 100,
+      maxInFlight: 64,
+      endpointConcurrency: 2,
+      endpointBurst: 16,
+    });
+    assert.equal(config.pgStatementTimeoutMs, 15_000);
+    assert.equal(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '0' }).pgStatementTimeoutMs, 0, '0: no bound');
+  });
+
+  it('names every bad variable at once', () => {
+    const error = (() => {
+      try {
+        loadConfig({
+          MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE: '0',
+          OUTBOUND_MAX_IN_FLIGHT: 'many',
+          OUTBOUND_ENDPOINT_CONCURRENCY: '33',
+          OUTBOUND_ENDPOINT_BURST: '-1',
+          PG_STATEMENT_TIMEOUT_MS: '1.5',
+        });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    assert.ok(error instanceof ConfigError);
+    assert.deepEqual(error.problems, [
+      'MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE must be an integer from 1 to 10000',
+      'OUTBOUND_MAX_IN_FLIGHT must be an integer from 1 to 1000',
+      'OUTBOUND_ENDPOINT_CONCURRENCY must be an integer from 1 to 32',
+      'OUTBOUND_ENDPOINT_BURST must be an integer from 1 to 256',
+      'PG_STATEMENT_TIMEOUT_MS must be an integer from 0 to 3600000',
+    ]);
+  });
+});
