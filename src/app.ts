@@ -17,6 +17,8 @@ import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
+import { privacyCenterSettingsRoutes } from './http/routes/privacy-center-settings.routes.js';
+import { privacyCenterPlugin } from './http/routes/privacy-center.plugin.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
 import { DOCS_CSP, registerNoStore, registerSecurityHeaders } from './http/protection/security-headers.js';
 import { timeoutOptions } from './http/protection/timeouts.js';
@@ -121,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metricsToken: deps.metricsToken ?? null,
   });
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
+  await app.register(privacyCenterPlugin, { services: deps.services });
   await app.register(consolePlugin, {
     ...(deps.consoleDir ? { dir: deps.consoleDir } : {}),
     oidc: deps.consoleOidc ?? null,
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
       await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
       await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
+      await api.register(privacyCenterSettingsRoutes, { prefix: '/workspaces', services: deps.services });
       await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
       await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
       await api.register(dataCategoryRoutes, { prefix: '/data-categories' });

@@ -23,6 +23,9 @@ import { createTokenService } from './modules/tokens/token.service.js';
 import { createMessageLogService } from './modules/outbound-events/message-log.service.js';
 import { createWebhookEndpointService } from './modules/outbound-events/webhook-endpoint.service.js';
 import type { SecretBox } from './lib/secret-box.js';
+import { createPrivacyCenterSettingsService } from './modules/privacy-center/settings.service.js';
+import { createSubmissionService } from './modules/privacy-center/submission.service.js';
+import { createCenterIntake } from './modules/privacy-requests/center-intake.js';
 
 /** Every service, wired once. Routes and CLI commands receive what they need from here. */
 export interface Services {
@@ -54,6 +57,14 @@ export interface Services {
   readonly secretBox: SecretBox;
   /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`, for the delivery loop. */
   readonly outboundAllowPrivateNetworks: boolean;
+  /** The privacy center's mail, limits and CAPTCHA settings (SMTP_URL, REDIS_URL, CAPTCHA_*). */
+  readonly centerConfig: Config['privacyCenter'];
+  /** The privacy center's per-workspace settings (PRODUCT §2.15). */
+  readonly privacyCenter: ReturnType<typeof createPrivacyCenterSettingsService>;
+  /** Privacy-center submissions before verification. */
+  readonly centerSubmissions: ReturnType<typeof createSubmissionService>;
+  /** A verified submission becomes a privacy request. */
+  readonly centerIntake: ReturnType<typeof createCenterIntake>;
 }
 
 /**
@@ -70,12 +81,28 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const idempotency = createIdempotencyService({ db, clock });
   const secretBox = createSecretBox(deps.keys.secretsKey);
   const allowPrivate = deps.config.outboundAllowPrivateNetworks;
+  const privacyRequests = createPrivacyRequestService({
+    db,
+    clock,
+    transact,
+    idempotency,
+    policies,
+    filingRecord: filingRecordCodec,
+  });
+  const privacyCenter = createPrivacyCenterSettingsService({ db, clock });
+  const centerSubmissions = createSubmissionService({
+    db,
+    transact,
+    clock,
+    hashKey: deps.keys.pseudonymKey,
+    settings: privacyCenter,
+  });
   return {
     database: deps.database,
     clock,
     tokens: createTokenService({ db, clock, externalChanges }),
     policies,
-    privacyRequests: createPrivacyRequestService({ db, clock, transact, idempotency, policies, filingRecord: filingRecordCodec }),
+    privacyRequests,
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
@@ -99,6 +126,10 @@ export function createServices(deps: { config: Config; database: Database; keys:
     outboundMessages: createMessageLogService({ db, clock }),
     secretBox,
     outboundAllowPrivateNetworks: allowPrivate,
+    centerConfig: deps.config.privacyCenter,
+    privacyCenter,
+    centerSubmissions,
+    centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, pseudonymKey: deps.keys.pseudonymKey }),
   };
 }
 

@@ -16,6 +16,7 @@ import * as leanerFilingIndexes from './2026-11-24T0401-leaner-filing-indexes.js
 import * as receivedAt from './2026-11-25T0201-received-at.js';
 import * as taskRuns from './2026-11-25T0401-task-runs.js';
 import * as connectors from './2026-11-25T0301-connectors.js';
+import * as privacyCenter from './2026-11-28T0301-privacy-center.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0201-received-at': receivedAt,
   '2026-11-25T0301-connectors': connectors,
   '2026-11-25T0401-task-runs': taskRuns,
+  '2026-11-28T0301-privacy-center': privacyCenter,
 };

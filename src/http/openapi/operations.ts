@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schemas/common.schemas.js';
 import { DATA_SYSTEM_OPERATIONS } from './data-system-operations.js';
 import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoint-operations.js';
+import { PRIVACY_CENTER_OPERATIONS } from './privacy-center-operations.js';
 import type { OperationDoc } from './operation-doc.js';
 
 /** A bodiless answer, documented: 204 No Content, 304 Not Modified. */
@@ -254,4 +255,5 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   },
   ...DATA_SYSTEM_OPERATIONS,
   ...WEBHOOK_ENDPOINT_OPERATIONS,
+  ...PRIVACY_CENTER_OPERATIONS,
 };
