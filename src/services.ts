@@ -25,6 +25,7 @@ import { createWebhookEndpointService } from './modules/outbound-events/webhook-
 import type { SecretBox } from './lib/secret-box.js';
 import { createPrivacyCenterSettingsService } from './modules/privacy-center/settings.service.js';
 import { createSubmissionService } from './modules/privacy-center/submission.service.js';
+import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { createCenterIntake } from './modules/privacy-requests/center-intake.js';
 
 /** Every service, wired once. Routes and CLI commands receive what they need from here. */
@@ -65,6 +66,8 @@ export interface Services {
   readonly centerSubmissions: ReturnType<typeof createSubmissionService>;
   /** A verified submission becomes a privacy request. */
   readonly centerIntake: ReturnType<typeof createCenterIntake>;
+  /** The status page's capability tokens. */
+  readonly centerStatus: ReturnType<typeof createCenterStatusService>;
 }
 
 /**
@@ -130,6 +133,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     privacyCenter,
     centerSubmissions,
     centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, pseudonymKey: deps.keys.pseudonymKey }),
+    centerStatus: createCenterStatusService({ db }),
   };
 }
 

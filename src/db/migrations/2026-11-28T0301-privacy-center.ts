@@ -74,6 +74,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
     .addColumn('email', 'varchar(254)', (c) => c.notNull())
     .addColumn('status_link', 'integer', (c) => c.notNull())
+    .addColumn('extension_reason', 'text')
     .execute();
 }
 

@@ -56,4 +56,6 @@ export interface RequestNotifyAddressTable {
   email: string;
   /** 1 when the request has a status page (filed through the center). */
   status_link: number;
+  /** The reason of the request's extension, as the person was told it (shown on the status page). */
+  extension_reason: string | null;
 }

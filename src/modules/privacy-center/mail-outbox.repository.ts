@@ -115,6 +115,13 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
       });
     }
     rows.push(mailRow({ ...mail, recipient: address.email, payload }));
+    if (mail.kind === 'extended') {
+      await tx
+        .updateTable('request_notify_addresses')
+        .set({ extension_reason: mail.payload.reason ?? null })
+        .where('request_id', '=', mail.requestId)
+        .execute();
+    }
   }
   if (tokens.length > 0) await tx.insertInto('privacy_center_status_tokens').values(tokens).execute();
   if (rows.length > 0) await tx.insertInto('privacy_center_mails').values(rows).execute();
@@ -137,7 +144,13 @@ export async function insertNotifyAddress(
 ): Promise<void> {
   await db
     .insertInto('request_notify_addresses')
-    .values({ request_id: row.requestId, workspace_id: row.workspaceId, email: row.email, status_link: row.statusLink ? 1 : 0 })
+    .values({
+      request_id: row.requestId,
+      workspace_id: row.workspaceId,
+      email: row.email,
+      status_link: row.statusLink ? 1 : 0,
+      extension_reason: null,
+    })
     .execute();
 }
 
