@@ -18,7 +18,7 @@ import { privacyRequestActionRoutes } from './http/routes/privacy-request-action
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { privacyCenterSettingsRoutes } from './http/routes/privacy-center-settings.routes.js';
-import { privacyCenterPlugin } from './http/routes/privacy-center.plugin.js';
+import { centerParts, privacyCenterPlugin } from './http/routes/privacy-center.plugin.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
 import { DOCS_CSP, registerNoStore, registerSecurityHeaders } from './http/protection/security-headers.js';
 import { timeoutOptions } from './http/protection/timeouts.js';
@@ -117,13 +117,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app, deps.services.clock);
   registerMetrics(app, deps.metrics);
   await registerOpenApi(app);
+  const center = centerParts(app, deps.services.centerConfig);
   await app.register(operationsRoutes, {
     services: deps.services,
+    optionalParts: center.health,
     metrics: deps.metrics,
     metricsToken: deps.metricsToken ?? null,
   });
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
-  await app.register(privacyCenterPlugin, { services: deps.services });
+  await app.register(privacyCenterPlugin, { services: deps.services, counter: center.counter });
   await app.register(consolePlugin, {
     ...(deps.consoleDir ? { dir: deps.consoleDir } : {}),
     oidc: deps.consoleOidc ?? null,

@@ -94,8 +94,12 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /readyz': {
     operationId: 'getReadiness',
     summary: 'Readiness',
-    description: 'Answers 200 when the database is reachable and accepts writes; 503 with Retry-After otherwise.',
-    responses: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse },
+    description:
+      'Answers 200 when the database is reachable and accepts writes; 503 with Retry-After otherwise. Configured optional parts that do not answer (SMTP, Redis: the privacy center) are named under `degraded`; requests still succeed without them.',
+    responses: {
+      200: Type.Object({ status: Type.Literal('ready'), degraded: Type.Optional(Type.Array(Type.String())) }),
+      503: ErrorResponse,
+    },
   },
   'POST /webhook/prhost': {
     operationId: 'receiveGithubWebhook',

@@ -58,6 +58,16 @@ export function redisCounter(url: string): WindowCounter {
     },
     async ready() {
       try {
+        if (redis.status === 'connecting' || redis.status === 'connect' || redis.status === 'reconnecting') {
+          // Just started: give the connection its connect timeout before calling Redis unreachable.
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 2000);
+            redis.once('ready', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
         return (await redis.ping()) === 'PONG';
       } catch {
         return false;
