@@ -34,7 +34,7 @@ for (const dialect of dialects()) {
     let database: TestDatabase;
     let t: TestApp;
     let captcha: Server;
-    let captchaCalls: string[] = [];
+    const captchaCalls: string[] = [];
     const submit = (payload: object, ip: string) =>
       t.app.inject({ method: 'POST', url: '/privacy-center/v1/acme/requests', payload, remoteAddress: ip });
 
