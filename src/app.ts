@@ -20,6 +20,8 @@ import { officerRoutes } from './http/routes/officer.routes.js';
 import { reportRoutes } from './http/routes/reports.routes.js';
 import { whoamiRoutes } from './http/routes/whoami.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
+import { privacyCenterSettingsRoutes } from './http/routes/privacy-center-settings.routes.js';
+import { centerParts, privacyCenterPlugin } from './http/routes/privacy-center.plugin.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
 import { DOCS_CSP, registerNoStore, registerSecurityHeaders } from './http/protection/security-headers.js';
 import { timeoutOptions } from './http/protection/timeouts.js';
@@ -118,12 +120,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app, deps.services.clock);
   registerMetrics(app, deps.metrics);
   await registerOpenApi(app);
+  const center = centerParts(app, deps.services.centerConfig);
   await app.register(operationsRoutes, {
     services: deps.services,
+    optionalParts: center.health,
     metrics: deps.metrics,
     metricsToken: deps.metricsToken ?? null,
   });
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
+  await app.register(privacyCenterPlugin, { services: deps.services, counter: center.counter });
   await app.register(consolePlugin, {
     ...(deps.consoleDir ? { dir: deps.consoleDir } : {}),
     oidc: deps.consoleOidc ?? null,
@@ -144,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
       await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
       await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
+      await api.register(privacyCenterSettingsRoutes, { prefix: '/workspaces', services: deps.services });
       await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
       await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
       await api.register(dataCategoryRoutes, { prefix: '/data-categories' });

@@ -20,12 +20,14 @@ import {
 } from './config/limit-settings.js';
 import { type OidcConfig, readOidc } from './config/oidc-settings.js';
 import { type ProtectionConfig, readProtection } from './config/protection-settings.js';
+import { type PrivacyCenterConfig, readPrivacyCenter } from './config/privacy-center-settings.js';
 import { readPublicBaseUrl, readWorker, type WorkerConfig } from './config/worker-settings.js';
 
 export type { ConsoleOidcConfig, OidcConfig } from './config/oidc-settings.js';
 export { PROTECTION_DEFAULTS, type ProtectionConfig } from './config/protection-settings.js';
 export type { WorkerConfig } from './config/worker-settings.js';
 export type { ConnectorConfig } from './config/connector-settings.js';
+export { PRIVACY_CENTER_DEFAULTS, type PrivacyCenterConfig } from './config/privacy-center-settings.js';
 
 /** Validated, immutable configuration (PRODUCT.md §3). */
 export interface Config {
@@ -74,6 +76,8 @@ export interface Config {
   readonly pgStatementTimeoutMs: number;
   /** Database connectors and the data-system registry's limits (PRODUCT §2.14, docs/connectors.md). */
   readonly connectors: ConnectorConfig;
+  /** The privacy center's mail, shared limits and CAPTCHA (PRODUCT §2.15, docs/privacy-center.md). */
+  readonly privacyCenter: PrivacyCenterConfig;
 }
 
 /** Thrown by {@link loadConfig}; `problems` names every bad variable. */
@@ -131,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundLimits: readOutboundLimits(env, problems),
     pgStatementTimeoutMs: readStatementTimeout(env, problems),
     connectors: readConnectors(env, problems),
+    privacyCenter: readPrivacyCenter(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -25,6 +25,10 @@ import { createTokenService } from './modules/tokens/token.service.js';
 import { createMessageLogService } from './modules/outbound-events/message-log.service.js';
 import { createWebhookEndpointService } from './modules/outbound-events/webhook-endpoint.service.js';
 import type { SecretBox } from './lib/secret-box.js';
+import { createPrivacyCenterSettingsService } from './modules/privacy-center/settings.service.js';
+import { createSubmissionService } from './modules/privacy-center/submission.service.js';
+import { createCenterStatusService } from './modules/privacy-center/status.service.js';
+import { createCenterIntake } from './modules/privacy-requests/center-intake.js';
 
 /** Every service, wired once. Routes and CLI commands receive what they need from here. */
 export interface Services {
@@ -60,6 +64,16 @@ export interface Services {
   readonly outboundAllowPrivateNetworks: boolean;
   /** `OUTBOUND_MAX_IN_FLIGHT`, `OUTBOUND_ENDPOINT_CONCURRENCY` (and the endpoint cap), for the delivery loop. */
   readonly outboundLimits: Config['outboundLimits'];
+  /** The privacy center's mail, limits and CAPTCHA settings (SMTP_URL, REDIS_URL, CAPTCHA_*). */
+  readonly centerConfig: Config['privacyCenter'];
+  /** The privacy center's per-workspace settings (PRODUCT §2.15). */
+  readonly privacyCenter: ReturnType<typeof createPrivacyCenterSettingsService>;
+  /** Privacy-center submissions before verification. */
+  readonly centerSubmissions: ReturnType<typeof createSubmissionService>;
+  /** A verified submission becomes a privacy request. */
+  readonly centerIntake: ReturnType<typeof createCenterIntake>;
+  /** The status page's capability tokens. */
+  readonly centerStatus: ReturnType<typeof createCenterStatusService>;
 }
 
 /**
@@ -76,12 +90,28 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const idempotency = createIdempotencyService({ db, clock });
   const secretBox = createSecretBox(deps.keys.secretsKey);
   const allowPrivate = deps.config.outboundAllowPrivateNetworks;
+  const privacyRequests = createPrivacyRequestService({
+    db,
+    clock,
+    transact,
+    idempotency,
+    policies,
+    filingRecord: filingRecordCodec,
+  });
+  const privacyCenter = createPrivacyCenterSettingsService({ db, clock });
+  const centerSubmissions = createSubmissionService({
+    db,
+    transact,
+    clock,
+    hashKey: deps.keys.pseudonymKey,
+    settings: privacyCenter,
+  });
   return {
     database: deps.database,
     clock,
     tokens: createTokenService({ db, clock, externalChanges }),
     policies,
-    privacyRequests: createPrivacyRequestService({ db, clock, transact, idempotency, policies, filingRecord: filingRecordCodec }),
+    privacyRequests,
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
@@ -114,6 +144,11 @@ export function createServices(deps: { config: Config; database: Database; keys:
     secretBox,
     outboundAllowPrivateNetworks: allowPrivate,
     outboundLimits: deps.config.outboundLimits,
+    centerConfig: deps.config.privacyCenter,
+    privacyCenter,
+    centerSubmissions,
+    centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, pseudonymKey: deps.keys.pseudonymKey }),
+    centerStatus: createCenterStatusService({ db }),
   };
 }
 

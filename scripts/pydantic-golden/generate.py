@@ -139,6 +139,9 @@ class CreatePrivacyRequest(BaseModel):
     client_request_id: Str(min_length=8, max_length=200)
     intake_ref: Str(min_length=1, max_length=1100)
     received_at: Annotated[str, Field(pattern=RFC3339_PATTERN), NoNul, AfterValidator(_received_at)] = None
+    # PRODUCT §2.15: where the person is told of the request's progress (the controller profile's pattern).
+    notify_email: Str(min_length=3, max_length=254,
+                      pattern=r'^[^\x00-\x20@"<>()\[\],;:\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$') = None
 
 
 class _Inherit:
@@ -758,6 +761,9 @@ def build_create_cases() -> None:
     create("received_at a date without a time", c(received_at="2026-11-20"))
     create("received_at without an offset", c(received_at="2026-11-20T10:00:00"))
     create("received_at a number (epoch seconds)", c(received_at=1763632800))
+    # ---- notify_email (PRODUCT §2.15)
+    create("notify_email not an address", c(notify_email="not an address"))
+    create("notify_email a number", c(notify_email=42))
     create("received_at null", c(received_at=None))
     create("received_at empty", c(received_at=""))
     create("received_at with a NUL", c(received_at="2999-01-01T00:00:00Z\u0000"))

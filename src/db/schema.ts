@@ -8,6 +8,13 @@ import type { OutboundMessageTable, WebhookEndpointTable } from './tables/outbou
 import type { PolicyLayerTable, PolicyLayerVersionTable } from './tables/policy.table.js';
 import type { PrivacyRequestTable, RequestResultTable } from './tables/privacy-request.table.js';
 import type { RequestNoteTable } from './tables/request-note.table.js';
+import type {
+  PrivacyCenterMailTable,
+  PrivacyCenterSettingsTable,
+  PrivacyCenterStatusTokenTable,
+  PrivacyCenterSubmissionTable,
+  RequestNotifyAddressTable,
+} from './tables/privacy-center.table.js';
 import type { ServiceKeyTable } from './tables/service-key.table.js';
 import type { IdentityEventTable, LinkedIdentityTable, SubjectTable, TombstoneTable } from './tables/subject.table.js';
 import type { ApiTokenTable } from './tables/token.table.js';
@@ -36,4 +43,9 @@ export interface DB {
   data_systems: DataSystemTable;
   data_tasks: DataTaskTable;
   request_notes: RequestNoteTable;
+  privacy_center_settings: PrivacyCenterSettingsTable;
+  privacy_center_submissions: PrivacyCenterSubmissionTable;
+  privacy_center_status_tokens: PrivacyCenterStatusTokenTable;
+  privacy_center_mails: PrivacyCenterMailTable;
+  request_notify_addresses: RequestNotifyAddressTable;
 }

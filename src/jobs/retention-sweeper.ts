@@ -10,6 +10,8 @@ import { expirePackages } from './package-expiry.js';
 import * as changeEventRetention from '../modules/change-events/change-event-retention.repository.js';
 import { deleteExpiredIdempotencyRecords } from '../modules/idempotency/idempotency.repository.js';
 import { deleteExpiredDeliveries } from '../modules/integrations/delivery.repository.js';
+import { SUBMISSION_TTL_MS } from '../modules/privacy-center/privacy-center.fns.js';
+import { deleteSubmissionsBefore } from '../modules/privacy-center/submission.repository.js';
 
 /** Default time between retention sweeps, ms (`RETENTION_SWEEP_MS` in config.ts overrides it). */
 export const RETENTION_SWEEP_MS = 60_000;
@@ -31,6 +33,8 @@ export interface SweepCounts {
   idempotencyRecords: number;
   webhookDeliveries: number;
   packages: number;
+  /** Privacy-center submissions older than 24 h, verified or not (PRODUCT §2.15). */
+  centerSubmissions: number;
 }
 
 /** The sweeper was stopped mid-sweep: the sweep ends at its next yield point (the next one does the rest). */
@@ -61,7 +65,8 @@ function errorName(error: unknown): string {
  * change events older than the effective `retention_days` of their (workspace, repository);
  * idempotency records past `expires_at` whose response is stored, or whose in-flight claim was
  * abandoned (never a live claim); remembered webhook deliveries past their de-duplication window;
- * access and export packages past their expiry (src/jobs/package-expiry.ts).
+ * access and export packages past their expiry (src/jobs/package-expiry.ts); privacy-center
+ * submissions older than 24 h (PRODUCT §2.15: an unverified request is deleted after a day).
  * Nothing is audited per row; each sweep logs its counts (no personal data).
  *
  * @param deps.batchSize - rows per delete statement, default {@link RETENTION_BATCH_SIZE}.
@@ -146,9 +151,13 @@ export function createRetentionSweeper(deps: {
       batchSize,
       pause: nextTick,
     });
-    // Deleted change events and packages held personal data: on SQLite, move them out of the WAL too.
-    if (changeEvents > 0 || packages > 0) await checkpointUntilClean(database, { log, onAttempt: countCheckpoint });
-    return { changeEvents, idempotencyRecords, webhookDeliveries, packages };
+    const submissionsBefore = toTimestamp(new Date(now.getTime() - SUBMISSION_TTL_MS));
+    const centerSubmissions = await drain(() => deleteSubmissionsBefore(db, submissionsBefore, batchSize), batchSize, nextTick);
+    // Deleted change events, packages and submissions held personal data: on SQLite, move them out of the WAL too.
+    if (changeEvents > 0 || packages > 0 || centerSubmissions > 0) {
+      await checkpointUntilClean(database, { log, onAttempt: countCheckpoint });
+    }
+    return { changeEvents, idempotencyRecords, webhookDeliveries, packages, centerSubmissions };
   }
 
   /** A sweep that logs its outcome instead of throwing (the next one retries). */
@@ -156,7 +165,8 @@ export function createRetentionSweeper(deps: {
     const started = Date.now();
     try {
       const counts = await sweep(clock());
-      const deleted = counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries + counts.packages;
+      const deleted =
+        counts.changeEvents + counts.idempotencyRecords + counts.webhookDeliveries + counts.packages + counts.centerSubmissions;
       log[deleted > 0 ? 'info' : 'debug']({ ...counts, durationMs: Date.now() - started }, 'retention sweep');
       deps.metrics?.sweepEnded(true, clock());
     } catch (error) {

@@ -9,6 +9,8 @@ import { type Worker, createWorker } from './worker.js';
 import { startDeliveryLoop } from './outbound-delivery-loop.js';
 import { startDeadlineSweeper } from './deadline-events.js';
 import { createTaskRunner } from './task-runner.js';
+import { startMailLoop } from './mail-delivery-loop.js';
+import { createMailer } from '../modules/privacy-center/mailer.js';
 
 /**
  * Creates and starts the request worker on the services' database (in `serve`, or alone in
@@ -80,10 +82,33 @@ export function startWorker(
     options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
   });
   tasks.start();
+  // The privacy center's mails (PRODUCT §2.15): sent while SMTP_URL is set; else they wait in the outbox.
+  const center = services.centerConfig;
+  const mailer = center.smtpUrl ? createMailer(center.smtpUrl, center.smtpFrom) : null;
+  const mails = mailer
+    ? startMailLoop({
+        db: services.database.db,
+        clock: services.clock,
+        mailer,
+        controllers: services.controllers,
+        publicBaseUrl: config.publicBaseUrl ?? 'http://127.0.0.1:8080',
+        pollMs: config.pollMs,
+        log,
+      })
+    : null;
   return {
     ...worker,
     async stop(): Promise<void> {
-      await Promise.all([worker.stop(), sweeper.stop(), delivery.stop(), deadlines.stop(), overdue.stop(), tasks.stop()]);
+      await Promise.all([
+        worker.stop(),
+        sweeper.stop(),
+        delivery.stop(),
+        deadlines.stop(),
+        overdue.stop(),
+        tasks.stop(),
+        mails?.stop(),
+      ]);
+      mailer?.close();
     },
   };
 }

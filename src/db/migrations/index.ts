@@ -17,6 +17,7 @@ import * as receivedAt from './2026-11-25T0201-received-at.js';
 import * as taskRuns from './2026-11-25T0401-task-runs.js';
 import * as connectors from './2026-11-25T0301-connectors.js';
 import * as fairDelivery from './2026-11-28T0201-fair-delivery.js';
+import * as privacyCenter from './2026-11-28T0301-privacy-center.js';
 import * as officerDay from './2026-11-28T0401-officer-day.js';
 
 /**
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0301-connectors': connectors,
   '2026-11-25T0401-task-runs': taskRuns,
   '2026-11-28T0201-fair-delivery': fairDelivery,
+  '2026-11-28T0301-privacy-center': privacyCenter,
   '2026-11-28T0401-officer-day': officerDay,
 };

@@ -192,6 +192,40 @@ export const errors = {
     new HttpError(400, 'Identity event occurred_at is more than 5 minutes in the future: check the sender clock'),
 
   idempotencyKeyReused: (key: string) => new RequestValidationError([idempotencyKeyReusedItem(key)]),
+
+  // The privacy center (PRODUCT §2.15).
+  privacyCenterOff: () => new HttpError(404, 'This workspace has no privacy center'),
+  /** The workspace offers the center but not this request type (the input is a literal, no personal data). */
+  requestTypeNotOffered: (input: string, offered: readonly string[]) =>
+    new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['body', 'request_type'],
+        msg: `Value error, this privacy center does not take ${input} requests; it takes: ${offered.join(', ') || 'none'}`,
+        input,
+        ctx: { error: {} },
+      },
+    ]),
+  submissionNotFound: () => new HttpError(404, 'No such request is waiting for verification (it may be older than 24 hours)'),
+  codeWrong: (attemptsLeft: number) =>
+    new HttpError(
+      403,
+      `The code is not right; ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left` +
+        (attemptsLeft === 0 ? ': the code is now void, submit the request again for a new one' : ''),
+    ),
+  codeExpired: () =>
+    new HttpError(410, 'The code expired (codes are valid for 10 minutes); submit the request again for a new one'),
+  codeVoid: () =>
+    new HttpError(429, 'The code is void after three wrong attempts; submit the request again for a new one', {
+      'Retry-After': '3600',
+    }),
+  captchaMissing: () =>
+    new RequestValidationError([{ type: 'missing', loc: ['body', 'captcha_token'], msg: 'Field required', input: null }]),
+  captchaFailed: () =>
+    new RequestValidationError([
+      { type: 'captcha_failed', loc: ['body', 'captcha_token'], msg: 'The CAPTCHA was not solved; try again', input: null },
+    ]),
+  statusNotFound: () => new HttpError(404, 'No such request, or the link is not valid'),
 };
 
 /** The value at `path` inside `value` (objects and lists), or null when the path leaves it (a YAML string's inside). */

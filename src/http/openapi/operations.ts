@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schemas/common.schemas.js';
 import { DATA_SYSTEM_OPERATIONS } from './data-system-operations.js';
 import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoint-operations.js';
+import { PRIVACY_CENTER_OPERATIONS } from './privacy-center-operations.js';
 import type { OperationDoc } from './operation-doc.js';
 
 /** A bodiless answer, documented: 204 No Content, 304 Not Modified. */
@@ -93,8 +94,12 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /readyz': {
     operationId: 'getReadiness',
     summary: 'Readiness',
-    description: 'Answers 200 when the database is reachable and accepts writes; 503 with Retry-After otherwise.',
-    responses: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse },
+    description:
+      'Answers 200 when the database is reachable and accepts writes; 503 with Retry-After otherwise. Configured optional parts that do not answer (SMTP, Redis: the privacy center) are named under `degraded`; requests still succeed without them.',
+    responses: {
+      200: Type.Object({ status: Type.Literal('ready'), degraded: Type.Optional(Type.Array(Type.String())) }),
+      503: ErrorResponse,
+    },
   },
   'POST /webhook/prhost': {
     operationId: 'receiveGithubWebhook',
@@ -297,4 +302,5 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   },
   ...DATA_SYSTEM_OPERATIONS,
   ...WEBHOOK_ENDPOINT_OPERATIONS,
+  ...PRIVACY_CENTER_OPERATIONS,
 };

@@ -5,12 +5,19 @@ import type { Database } from '../../db/database.js';
 import { errors } from '../errors/error-catalogue.js';
 
 /**
- * `/healthz` (process up), `/readyz` (database reachable and writable), `/metrics` (Prometheus
+ * `/healthz` (process up), `/readyz` (database reachable and writable; configured optional parts
+ * that do not answer are named under `degraded`), `/metrics` (Prometheus
  * text format; with `metricsToken`, only for `Authorization: Bearer <metricsToken>`).
  */
 export async function operationsRoutes(
   app: FastifyInstance,
-  opts: { services: { database: Database }; metrics: Metrics; metricsToken: string | null },
+  opts: {
+    services: { database: Database };
+    metrics: Metrics;
+    metricsToken: string | null;
+    /** Names the configured optional parts that do not answer (SMTP, Redis; PRODUCT §2.15); they degrade, never fail, readiness. */
+    optionalParts?: () => Promise<string[]>;
+  },
 ) {
   const tags = ['operations'];
   app.get('/healthz', { schema: { tags } }, async () => ({ status: 'ok' }));
@@ -19,7 +26,8 @@ export async function operationsRoutes(
     if (!(await database.ping())) return reply.code(503).header('Retry-After', '5').send({ detail: 'Database unreachable' });
     if (!(await database.writable()))
       return reply.code(503).header('Retry-After', '30').send({ detail: 'Database is read-only or its disk is full' });
-    return { status: 'ready' };
+    const degraded = opts.optionalParts ? await opts.optionalParts() : [];
+    return degraded.length > 0 ? { status: 'ready', degraded } : { status: 'ready' };
   });
   app.get('/metrics', { schema: { tags, hide: true } }, async (request, reply) => {
     const token = opts.metricsToken;

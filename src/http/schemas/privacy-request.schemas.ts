@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
 import { StringEnum, PageLimit, RFC3339_PATTERN } from './common.schemas.js';
+import { EMAIL_PATTERN } from './controller.schemas.js';
 
 /**
  * A scope key: a string first (`string_type`), then one of the keys (`literal_error`), as FastAPI
@@ -25,6 +26,15 @@ export const CreatePrivacyRequestBody = Type.Object({
       'x-after': 'received-at',
       description:
         'When the controller received the request (RFC 3339; not in the future, at most 365 days ago); deadlines count from it. Default: now.',
+    }),
+  ),
+  notify_email: Type.Optional(
+    Type.String({
+      minLength: 3,
+      maxLength: 254,
+      pattern: EMAIL_PATTERN,
+      description:
+        'Where the person is told by e-mail that the request was received, extended (with the reason), completed or rejected (PRODUCT §2.15). Never shown in the request resource.',
     }),
   ),
 });

@@ -2,7 +2,7 @@ import type { AuditEventRow } from './audit-read.repository.js';
 
 /** Who acted, as the audit trail API shows it (PRODUCT.md §2.7). */
 export interface AuditActorView {
-  type: 'token' | 'oidc' | 'system' | 'webhook';
+  type: 'token' | 'oidc' | 'system' | 'webhook' | 'subject';
   id: string;
   name: string;
 }
@@ -25,6 +25,8 @@ const PREFIXED: [prefix: string, type: AuditActorView['type']][] = [
   ['token:', 'token'],
   ['oidc:', 'oidc'],
   ['integration:', 'webhook'],
+  // A data subject acting through the privacy center, by keyed pseudonym (PRODUCT §2.15).
+  ['subject:', 'subject'],
 ];
 
 /**

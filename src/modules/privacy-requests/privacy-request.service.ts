@@ -21,7 +21,14 @@ import { ReceivedAtOutOfRangeError } from './privacy-request.errors.js';
 import { toResource } from './privacy-request.fns.js';
 import { listRequests, type RequestSort } from './privacy-request-list.repository.js';
 import * as repo from './privacy-request.repository.js';
-import type { CreatePrivacyRequestInput, Filing, FilingOutcome, PrivacyRequestResource } from './privacy-request.types.js';
+import { insertNotifyAddress } from '../privacy-center/mail-outbox.repository.js';
+import type {
+  CreatePrivacyRequestInput,
+  Filing,
+  FilingOptions,
+  FilingOutcome,
+  PrivacyRequestResource,
+} from './privacy-request.types.js';
 import { requestFiled } from './lifecycle/request-events.js';
 import { OPEN_STATUSES } from '../request-model/request-model.js';
 import { type QueueCounts, queueCounts } from './queue-stats.repository.js';
@@ -100,13 +107,15 @@ export function createPrivacyRequestService(deps: {
     input: CreatePrivacyRequestInput,
     status: string,
     regulations: ('gdpr' | 'ccpa')[],
+    options: FilingOptions,
   ): Promise<Filing> {
+    const { notify_email: notifyEmail, ...fields } = input;
     const filed = clock();
     const now = toTimestamp(filed);
     const received = input.received_at === undefined ? filed : new Date(input.received_at);
     const row = {
       id: newId('pr', filed.getTime()),
-      ...input,
+      ...fields,
       scope: JSON.stringify(input.scope),
       regulation: regulationLabel(regulations),
       received_at: toTimestamp(received),
@@ -138,6 +147,14 @@ export function createPrivacyRequestService(deps: {
       details: { request_type: input.request_type, status },
       occurredAt: now,
     });
+    if (notifyEmail !== undefined) {
+      await insertNotifyAddress(unit.tx, {
+        requestId: row.id,
+        workspaceId: row.workspace_id,
+        email: notifyEmail.trim().toLowerCase(),
+        statusLink: options.statusLink === true,
+      });
+    }
     const request = toResource(row);
     requestFiled(unit, request);
     return { kind: 'filed', request };
@@ -181,8 +198,14 @@ export function createPrivacyRequestService(deps: {
      *   whether it is the replay of an earlier filing with the same key.
      * @throws IdempotencyConflict for a reused or in-flight key; ReceivedAtOutOfRangeError for a
      *   `received_at` after now or more than 365 days before it (by the service's clock).
+     * @param options - `statusLink`: the request has a privacy-center status page (its mails link it).
      */
-    async create(principal: Principal, idempotencyKey: string, input: CreatePrivacyRequestInput): Promise<FilingOutcome> {
+    async create(
+      principal: Principal,
+      idempotencyKey: string,
+      input: CreatePrivacyRequestInput,
+      options: FilingOptions = {},
+    ): Promise<FilingOutcome> {
       if (input.received_at !== undefined) {
         const problem = receivedAtProblem(new Date(input.received_at), clock());
         if (problem !== null) throw new ReceivedAtOutOfRangeError(input.received_at, problem);
@@ -192,7 +215,7 @@ export function createPrivacyRequestService(deps: {
       const use = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
       for (let attempt = 1; ; attempt++) {
         try {
-          return await fileOnce(use, (unit) => insert(unit, principal, input, status, policy.regulations));
+          return await fileOnce(use, (unit) => insert(unit, principal, input, status, policy.regulations, options));
         } catch (error) {
           // Another process stored the same key after our claim: read it again.
           if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;

@@ -12,6 +12,17 @@ export interface CreatePrivacyRequestInput {
   intake_ref: string;
   /** When the controller received it (RFC 3339, any offset); default: now (PRODUCT §2.13). */
   received_at?: string;
+  /**
+   * Where the person is told of the request's progress (PRODUCT §2.15): received, extended,
+   * completed, rejected. Kept apart from the request (request_notify_addresses), never in its resource.
+   */
+  notify_email?: string;
+}
+
+/** How a filing's person is told (not part of the filing's fingerprint). */
+export interface FilingOptions {
+  /** The request has a status page (filed through the privacy center): its mails carry a link. */
+  statusLink?: boolean;
 }
 
 /** The request resource as the API returns it. */

@@ -130,7 +130,13 @@ for (const dialect of dialects()) {
 
       const counts = await sweeper().sweep(NOW);
 
-      assert.deepEqual(counts, { changeEvents: 2, idempotencyRecords: 0, webhookDeliveries: 0, packages: 0 });
+      assert.deepEqual(counts, {
+        changeEvents: 2,
+        idempotencyRecords: 0,
+        webhookDeliveries: 0,
+        packages: 0,
+        centerSubmissions: 0,
+      });
       assert.deepEqual(await changeEventIds(), [edge, recent, globexKept].sort());
       assert.ok(!(await changeEventIds()).some((id) => id === old || id === globexOld));
     });
@@ -205,7 +211,13 @@ for (const dialect of dialects()) {
 
       assert.equal((await s.sweep(NOW)).changeEvents, 23);
       assert.deepEqual(await changeEventIds(), [kept]);
-      assert.deepEqual(await s.sweep(NOW), { changeEvents: 0, idempotencyRecords: 0, webhookDeliveries: 0, packages: 0 });
+      assert.deepEqual(await s.sweep(NOW), {
+        changeEvents: 0,
+        idempotencyRecords: 0,
+        webhookDeliveries: 0,
+        packages: 0,
+        centerSubmissions: 0,
+      });
     });
 
     it('removes expired idempotency records and abandoned claims, and keeps in-flight claims', async () => {

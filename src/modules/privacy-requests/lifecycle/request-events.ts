@@ -1,5 +1,6 @@
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { enqueueEvent } from '../../outbound-events/outbox.repository.js';
+import { enqueueRequestMail } from '../../privacy-center/mail-outbox.repository.js';
 import { redactSentMessagesAtCommit } from '../../outbound-events/message-log.repository.js';
 import { isFinal } from '../../request-model/request-model.js';
 import { toResource } from '../privacy-request.fns.js';
@@ -14,7 +15,11 @@ import type { PrivacyRequestResource } from '../privacy-request.types.js';
  * event's `data` is the request resource (never its package).
  */
 
-/** `privacy_request.created`, for a request just filed in `unit` (its resource, as the filing answers it). */
+/**
+ * `privacy_request.created`, for a request just filed in `unit` (its resource, as the filing
+ * answers it), and the "received" mail to the person when the request has a notify address
+ * (PRODUCT §2.15; written at commit, modules/privacy-center/mail-outbox.repository.ts).
+ */
 export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource): void {
   enqueueEvent(unit, {
     workspaceId: request.workspace_id,
@@ -23,6 +28,42 @@ export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource):
     occurredAt: request.created_at,
     requestId: request.id,
   });
+  enqueueRequestMail(unit, {
+    requestId: request.id,
+    workspaceId: request.workspace_id,
+    kind: 'received',
+    payload: { request_type: request.request_type, received_at: request.received_at, due_at: request.due_at },
+    at: request.created_at,
+  });
+}
+
+/**
+ * The mail a change tells the person (PRODUCT §2.15), for a request with a notify address: an
+ * extension with its reason (GDPR Art. 12(3)), the completion (with the status link), a rejection
+ * with its reason and the right to complain (Art. 12(4)). Nothing for other changes. `reason` is
+ * the operator's reason of the action that made the change.
+ */
+export function requestMailOnChange(
+  unit: UnitOfWork,
+  before: NewRequestRow,
+  after: NewRequestRow,
+  reason: string | null,
+  occurredAt: string,
+): void {
+  const base = { requestId: after.id, workspaceId: after.workspace_id, at: occurredAt };
+  const payload = {
+    request_type: after.request_type,
+    received_at: after.received_at ?? after.created_at,
+    due_at: after.extended_due_at ?? after.due_at,
+  };
+  if (before.extended_due_at === null && after.extended_due_at !== null) {
+    enqueueRequestMail(unit, { ...base, kind: 'extended', payload: { ...payload, reason } });
+  }
+  if (before.status === after.status) return;
+  if (after.status === 'completed') enqueueRequestMail(unit, { ...base, kind: 'completed', payload });
+  if (after.status === 'rejected') {
+    enqueueRequestMail(unit, { ...base, kind: 'rejected', payload: { ...payload, reason: after.status_reason ?? reason } });
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { LeaseLost } from '../privacy-request.errors.js';
 import { updateRequest } from './request-state.repository.js';
 import { replaceResultAtCompletion, saveResultJson } from './request-state.repository.js';
-import { requestStatusChanged } from './request-events.js';
+import { requestMailOnChange, requestStatusChanged } from './request-events.js';
 import { finishAttempt } from './request-state.repository.js';
 import { closeTasksOfEndedRequest } from './task-closing.js';
 
@@ -70,5 +70,7 @@ export async function commitTransition(unit: UnitOfWork, request: PrivacyRequest
       occurredAt: t.at,
     });
   requestStatusChanged(unit, updated, request.status, t.at);
+  const reason = t.audit?.details['reason'];
+  requestMailOnChange(unit, request, updated, typeof reason === 'string' ? reason : null, t.at);
   return updated;
 }

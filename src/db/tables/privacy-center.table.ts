@@ -1,0 +1,61 @@
+/** Row shape of `privacy_center_settings` (PRODUCT §2.15): the public form of one workspace. */
+export interface PrivacyCenterSettingsTable {
+  workspace_id: string;
+  /** 1 on, 0 off. */
+  enabled: number;
+  /** JSON array of request types offered. */
+  request_types: string;
+  title: string | null;
+  updated_at: string;
+  updated_by: string;
+}
+
+/** Row shape of `privacy_center_submissions`: a submission not yet (or just) verified; gone after 24 h. */
+export interface PrivacyCenterSubmissionTable {
+  id: string;
+  workspace_id: string;
+  request_type: string;
+  email: string;
+  /** Keyed hash of the 6-digit code (modules/privacy-center/codes.fns.ts). */
+  code_hash: string;
+  code_expires_at: string;
+  attempts_left: number;
+  submitted_at: string;
+  verified_at: string | null;
+  request_id: string | null;
+}
+
+/** Row shape of `privacy_center_status_tokens`: a request's status-page capability, as a hash. */
+export interface PrivacyCenterStatusTokenTable {
+  request_id: string;
+  workspace_id: string;
+  token_hash: string;
+  created_at: string;
+}
+
+/** Row shape of `privacy_center_mails`: the mail outbox (one row per mail to send). */
+export interface PrivacyCenterMailTable {
+  id: string;
+  workspace_id: string;
+  request_id: string | null;
+  kind: string;
+  recipient: string;
+  /** JSON of what the mail says (never the data of a package). */
+  payload: string;
+  created_at: string;
+  next_attempt_at: string;
+  attempts: number;
+  lease_expires_at: string | null;
+  sent_at: string | null;
+}
+
+/** Row shape of `request_notify_addresses`: where a request's notifications go (center or `notify_email`). */
+export interface RequestNotifyAddressTable {
+  request_id: string;
+  workspace_id: string;
+  email: string;
+  /** 1 when the request has a status page (filed through the center). */
+  status_link: number;
+  /** The reason of the request's extension, as the person was told it (shown on the status page). */
+  extension_reason: string | null;
+}

@@ -1,0 +1,32 @@
+import { ErrorResponse } from '../schemas/common.schemas.js';
+import type { OperationDoc } from './operation-doc.js';
+
+/** The operations of the privacy center (PRODUCT §2.15), merged into `OPERATIONS`. */
+export const PRIVACY_CENTER_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
+  'GET /api/v1/workspaces/{workspace_id}/privacy-center': {
+    operationId: 'getPrivacyCenter',
+    summary: 'Get the privacy center of a workspace',
+    description:
+      'Whether the public privacy center of the workspace is on, which request types it takes and its title. 404 while never set (the center is off). Scope `admin`.',
+  },
+  'PUT /api/v1/workspaces/{workspace_id}/privacy-center': {
+    operationId: 'putPrivacyCenter',
+    summary: 'Turn the privacy center of a workspace on or off',
+    description:
+      'The whole setting: `enabled`, the `request_types` people may file through it, an optional `title`. Audited. Scope `admin`.',
+  },
+  'POST /privacy-center/v1/{workspace_id}/requests': {
+    operationId: 'submitPrivacyCenterRequest',
+    summary: 'File a request as the person (no token)',
+    description:
+      'A person files their own request: a 6-digit code is mailed to the address (valid 10 minutes, 3 attempts). The answer is the same whether the address is known or not. Not a privacy request until verified. 404 when the center is off; 422 for a request type it does not take; 429 over 5 submissions a minute per client or 3 codes an hour per address.',
+    responses: { 404: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse },
+  },
+  'POST /privacy-center/v1/{workspace_id}/requests/{id}/verify': {
+    operationId: 'verifyPrivacyCenterRequest',
+    summary: 'Verify a submission with the mailed code',
+    description:
+      'The right code files the privacy request (subject_provider `email`, intake_ref `privacy-center`) and mails the status link; verifying again answers the same. A wrong code is a 403 naming the attempts left; after three the code is void (429); an expired code is a 410.',
+    responses: { 403: ErrorResponse, 404: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse },
+  },
+};

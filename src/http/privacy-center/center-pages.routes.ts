@@ -1,0 +1,264 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
+import type { ControllerService } from '../../modules/controllers/controller.service.js';
+import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
+import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
+import type { CenterStatusService } from '../../modules/privacy-center/status.service.js';
+import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
+import type { CenterIntake } from '../../modules/privacy-requests/center-intake.js';
+import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
+import type { RequestResultsService } from '../../modules/privacy-requests/request-results.service.js';
+import { CONSOLE_CSP } from '../console/console-csp.js';
+import { HttpError, RequestValidationError } from '../errors/http-error.js';
+import { renderAccessLetter } from '../letters/access-letter.js';
+import { letterInput } from '../letters/letter-input.js';
+import { LETTER_CSP } from '../letters/letter-style.js';
+import { EMAIL_PATTERN } from '../schemas/controller.schemas.js';
+import type { CenterGuards } from '../routes/privacy-center-guards.js';
+import { verifyError, PUBLIC_BODY_LIMIT } from '../routes/privacy-center-public.routes.js';
+import { CENTER_CSS } from './center-style.js';
+import { codePage, formPage, page, statusPage, verifiedPage } from './center-pages.js';
+
+const EMAIL = new RegExp(EMAIL_PATTERN);
+const HIDDEN = { hide: true };
+
+/** What the pages need. */
+export interface CenterPageServices {
+  privacyCenter: PrivacyCenterSettingsService;
+  centerSubmissions: SubmissionService;
+  centerIntake: CenterIntake;
+  centerStatus: CenterStatusService;
+  privacyRequests: PrivacyRequestService;
+  requestResults: RequestResultsService;
+  controllers: ControllerService;
+  dataSystems: DataSystemService;
+}
+
+function html(reply: FastifyReply, status: number, body: string, csp = CONSOLE_CSP) {
+  return reply
+    .code(status)
+    .header('Content-Security-Policy', csp)
+    .type('text/html; charset=utf-8')
+    .serializer((p: string) => p)
+    .send(body);
+}
+
+/** The message of an error a page shows (the catalogue's sentence, or the first validation message). */
+function messageOf(error: unknown): { status: number; text: string; headers: Record<string, string> } | null {
+  if (error instanceof HttpError) return { status: error.statusCode, text: error.message, headers: error.headers ?? {} };
+  if (error instanceof RequestValidationError) {
+    const first = error.errors[0];
+    const field = first?.loc.at(-1);
+    const text =
+      field === 'captcha_token'
+        ? 'Please complete the anti-abuse check.'
+        : (first?.msg.replace(/^Value error, /, '') ?? 'Please check what you entered.');
+    return { status: 422, text, headers: {} };
+  }
+  return null;
+}
+
+/**
+ * The privacy center's pages (PRODUCT §2.15), server-rendered, working without JavaScript, under
+ * the console's CSP: the form (`GET/POST /privacy-center/{workspace_id}/`), the code page posting
+ * to `…/verify`, and the status page `…/status/{id}?token=…` with the letter behind it.
+ */
+export async function centerPageRoutes(
+  app: FastifyInstance,
+  opts: { services: CenterPageServices; guards: CenterGuards; captchaSiteKey: string | null },
+) {
+  const { services: s, guards } = opts;
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: PUBLIC_BODY_LIMIT },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  app.get('/assets/center.css', { schema: HIDDEN }, async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(CENTER_CSS),
+  );
+
+  async function center(workspaceId: string) {
+    const settings = await s.privacyCenter.get(workspaceId);
+    if (!settings?.enabled) return null;
+    const controller = await s.controllers.get(workspaceId);
+    const title = settings.title ?? `${controller?.name ?? 'Privacy'} privacy center`;
+    return { settings, controller, title };
+  }
+  const off = (reply: FastifyReply) =>
+    html(reply, 404, page('Not found', '<p>There is no privacy center at this address.</p>', 'Not found'));
+
+  app.get<{ Params: { workspace_id: string } }>('/:workspace_id/', { schema: HIDDEN }, async (request, reply) => {
+    const c = await center(request.params.workspace_id);
+    if (!c) return off(reply);
+    return html(
+      reply,
+      200,
+      formPage({
+        workspaceId: request.params.workspace_id,
+        title: c.title,
+        controllerName: c.controller?.name ?? null,
+        types: c.settings.request_types,
+        captchaSiteKey: opts.captchaSiteKey,
+      }),
+    );
+  });
+
+  app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
+    '/:workspace_id/',
+    { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
+    async (request, reply) => {
+      const ws = request.params.workspace_id;
+      const c = await center(ws);
+      if (!c) return off(reply);
+      const body = (request.body ?? {}) as Record<string, string>;
+      const requestType = String(body.request_type ?? '');
+      const email = String(body.email ?? '').trim();
+      const again = (status: number, text: string, headers: Record<string, string> = {}) =>
+        html(
+          reply.headers(headers),
+          status,
+          formPage({
+            workspaceId: ws,
+            title: c.title,
+            controllerName: c.controller?.name ?? null,
+            types: c.settings.request_types,
+            problem: text,
+            values: { request_type: requestType, email },
+            captchaSiteKey: opts.captchaSiteKey,
+          }),
+        );
+      if (
+        !(REQUEST_TYPES as readonly string[]).includes(requestType) ||
+        !c.settings.request_types.includes(requestType as never)
+      ) {
+        return again(422, 'Please choose one of the listed requests.');
+      }
+      if (email.length > 254 || !EMAIL.test(email))
+        return again(422, 'Please enter a valid e-mail address, like name@example.com.');
+      try {
+        const captcha = body.captcha_token ? { captcha_token: body.captcha_token } : {};
+        await guards.admit(request, { email, ...captcha });
+      } catch (error) {
+        const m = messageOf(error);
+        if (!m) throw error;
+        return again(
+          m.status,
+          m.status === 429 ? 'Too many requests from here right now; please try again later.' : m.text,
+          m.headers,
+        );
+      }
+      const outcome = await s.centerSubmissions.submit(ws, { request_type: requestType as never, email });
+      if (outcome.kind !== 'submitted') return again(422, 'Please choose one of the listed requests.');
+      return html(reply, 200, codePage({ workspaceId: ws, title: c.title, submissionId: outcome.id }));
+    },
+  );
+
+  app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
+    '/:workspace_id/verify',
+    { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
+    async (request, reply) => {
+      const ws = request.params.workspace_id;
+      const c = await center(ws);
+      if (!c) return off(reply);
+      const body = (request.body ?? {}) as Record<string, string>;
+      const id = String(body.id ?? '');
+      const code = String(body.code ?? '').trim();
+      const again = (status: number, text: string, headers: Record<string, string> = {}) =>
+        html(reply.headers(headers), status, codePage({ workspaceId: ws, title: c.title, submissionId: id, problem: text }));
+      if (!/^[0-9]{6}$/.test(code)) return again(422, 'The code is six digits.');
+      if (!/^pcs_[0-9A-Z]{26}$/.test(id)) return again(404, 'This request is unknown; please start again.');
+      const outcome = await s.centerIntake.verify(ws, id, code);
+      if (outcome.kind === 'filed') return html(reply, 200, verifiedPage(c.title, outcome.status));
+      const m = messageOf(verifyError(outcome))!;
+      return again(m.status, m.text, m.headers);
+    },
+  );
+
+  async function openStatus(ws: string, id: string, token: string) {
+    const opened = await s.centerStatus.open(ws, id, token);
+    if (!opened) return null;
+    const request = await s.privacyRequests.get(id);
+    if (!request || request.workspace_id !== ws) return null;
+    return { opened, request };
+  }
+  const reader = (ws: string) => ({ id: 'subject', name: 'data subject', scopes: new Set<string>(), workspaces: new Set([ws]) });
+  const notFound = (reply: FastifyReply) =>
+    html(reply, 404, page('Not found', '<p>This link is not valid. Use the link from your e-mail.</p>', 'Not found'));
+
+  app.get<{ Params: { workspace_id: string; id: string }; Querystring: { token?: string } }>(
+    '/:workspace_id/status/:id',
+    { schema: HIDDEN },
+    async (request, reply) => {
+      const { workspace_id: ws, id } = request.params;
+      const token = String(request.query.token ?? '');
+      const found = await openStatus(ws, id, token);
+      if (!found) return notFound(reply);
+      const { request: r, opened } = found;
+      const controller = await s.controllers.get(ws);
+      const settings = await s.privacyCenter.get(ws);
+      const title = settings?.title ?? `${controller?.name ?? 'Privacy'} privacy center`;
+      let letterUrl: string | null = null;
+      let status = 200;
+      if (r.status === 'completed' && (r.request_type === 'access' || r.request_type === 'export')) {
+        const result = await s.requestResults.read(reader(ws), id, 'package');
+        if (result.kind === 'found')
+          letterUrl = `/privacy-center/${encodeURIComponent(ws)}/status/${id}/letter?token=${encodeURIComponent(token)}`;
+        else if (result.kind === 'expired' || result.kind === 'erased') status = 410;
+      }
+      if (status === 410) {
+        return html(
+          reply,
+          410,
+          page(
+            title,
+            '<p>Your answer was kept for a limited time and is no longer available. You may file a new request.</p>',
+            'Your answer has expired',
+          ),
+        );
+      }
+      return html(
+        reply,
+        200,
+        statusPage({
+          title,
+          requestType: r.request_type,
+          status: r.status,
+          receivedAt: r.received_at,
+          dueAt: r.due_at,
+          extendedDueAt: r.extended_due_at,
+          extensionReason: opened.extensionReason,
+          statusReason: r.status_reason,
+          completedAt: r.completed_at,
+          letterUrl,
+          deletionConfirmed: r.status === 'completed' && r.request_type === 'deletion',
+          controllerName: controller?.name ?? null,
+        }),
+      );
+    },
+  );
+
+  app.get<{ Params: { workspace_id: string; id: string }; Querystring: { token?: string } }>(
+    '/:workspace_id/status/:id/letter',
+    { schema: HIDDEN },
+    async (request, reply) => {
+      const { workspace_id: ws, id } = request.params;
+      const found = await openStatus(ws, id, String(request.query.token ?? ''));
+      if (!found) return notFound(reply);
+      const result = await s.requestResults.read(reader(ws), id, 'package');
+      if (result.kind === 'expired' || result.kind === 'erased') {
+        return html(reply, 410, page('Expired', '<p>Your answer is no longer available.</p>', 'Your answer has expired'));
+      }
+      if (result.kind !== 'found') return notFound(reply);
+      const names = await s.dataSystems.namesIn(ws);
+      return html(
+        reply,
+        200,
+        renderAccessLetter(letterInput(JSON.parse(result.json) as Record<string, unknown>, result.request, names)),
+        LETTER_CSP,
+      );
+    },
+  );
+}

@@ -1,0 +1,139 @@
+import { escapeHtml } from '../letters/escape.js';
+import { readableTime } from '../letters/html.js';
+
+/** Words for each request type, as a person reads them. */
+export const TYPE_LABELS: Record<string, string> = {
+  access: 'See the personal data you hold about me',
+  export: 'Get a copy of my data to take elsewhere',
+  correction: 'Correct my personal data',
+  deletion: 'Delete my personal data',
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  pending_approval: 'Received, waiting for review',
+  queued: 'Received, in the queue',
+  processing: 'Being worked on',
+  action_required: 'Being worked on (a person is looking at it)',
+  completed: 'Done',
+  failed: 'Being worked on (delayed)',
+  rejected: 'Declined',
+  canceled: 'Canceled',
+};
+
+const e = escapeHtml;
+
+/** A whole page: language, title, the stylesheet, one main landmark. */
+export function page(title: string, body: string, heading = title): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${e(title)}</title><link rel="stylesheet" href="/privacy-center/assets/center.css"></head>` +
+    `<body><main><h1>${e(heading)}</h1>${body}</main></body></html>`
+  );
+}
+
+/** A problem the person can fix, announced to screen readers. */
+export function problem(text: string): string {
+  return `<div class="problem" role="alert"><p>${e(text)}</p></div>`;
+}
+
+/** The request form (PRODUCT §2.15): works without JavaScript; posts to the same path. */
+export function formPage(input: {
+  workspaceId: string;
+  title: string;
+  controllerName: string | null;
+  types: readonly string[];
+  problem?: string;
+  values?: { request_type?: string; email?: string };
+  captchaSiteKey?: string | null;
+}): string {
+  const options = input.types
+    .map(
+      (t) => `<option value="${e(t)}"${input.values?.request_type === t ? ' selected' : ''}>${e(TYPE_LABELS[t] ?? t)}</option>`,
+    )
+    .join('');
+  const who = input.controllerName ? `${input.controllerName}` : 'this organisation';
+  const body =
+    `<p>Ask ${e(who)} about the personal data it holds about you. We send a 6-digit code to your e-mail address to make sure it is yours.</p>` +
+    (input.problem ? problem(input.problem) : '') +
+    `<form method="post" action="/privacy-center/${encodeURIComponent(input.workspaceId)}/">` +
+    `<label for="request_type">What would you like to do?</label>` +
+    `<select id="request_type" name="request_type" required>${options}</select>` +
+    `<label for="email">Your e-mail address</label>` +
+    `<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${e(input.values?.email ?? '')}" aria-describedby="email-hint">` +
+    `<p class="hint" id="email-hint">The address ${e(who)} knows you by. We only use it for this request.</p>` +
+    (input.captchaSiteKey
+      ? `<label for="captcha_token">Anti-abuse check</label><input id="captcha_token" name="captcha_token" required>`
+      : '') +
+    `<button type="submit">Send me a code</button></form>` +
+    `<footer><p>Without a code nothing happens: someone who types your address cannot file a request in your name.</p></footer>`;
+  return page(input.title, body);
+}
+
+/** After a submission: the page with the `code` field, posting to the verification. */
+export function codePage(input: { workspaceId: string; title: string; submissionId: string; problem?: string }): string {
+  const body =
+    `<p>If the address is right, a 6-digit code is on its way to it. It is valid for 10 minutes; you have three tries.</p>` +
+    (input.problem ? problem(input.problem) : '') +
+    `<form method="post" action="/privacy-center/${encodeURIComponent(input.workspaceId)}/verify">` +
+    `<input type="hidden" name="id" value="${e(input.submissionId)}">` +
+    `<label for="code">Code from the e-mail</label>` +
+    `<input id="code" name="code" class="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required aria-describedby="code-hint">` +
+    `<p class="hint" id="code-hint">Six digits.</p>` +
+    `<button type="submit">Confirm my request</button></form>`;
+  return page(input.title, body, 'Check your e-mail');
+}
+
+/** After verification: the request is filed; the status link comes by mail. */
+export function verifiedPage(title: string, status: string): string {
+  return page(
+    title,
+    `<div class="done" role="status"><p>Thank you: your request is filed (${e(STATUS_WORDS[status] ?? status)}).</p></div>` +
+      `<p>We sent you an e-mail with a link where you can follow it. We will also write when it is done.</p>`,
+    'Your request is filed',
+  );
+}
+
+/** What the status page shows of a request (PRODUCT §2.15). */
+export interface StatusView {
+  title: string;
+  requestType: string;
+  status: string;
+  receivedAt: string;
+  dueAt: string;
+  extendedDueAt: string | null;
+  extensionReason: string | null;
+  statusReason: string | null;
+  completedAt: string | null;
+  /** The letter's link (access/export completed, package kept), or null. */
+  letterUrl: string | null;
+  /** A deletion's confirmation, or null. */
+  deletionConfirmed: boolean;
+  controllerName: string | null;
+}
+
+/** The person's status page: type, status, dates, an extension and its reason, and once done the answer. */
+export function statusPage(v: StatusView): string {
+  const rows: [string, string][] = [
+    ['Request', TYPE_LABELS[v.requestType] ?? v.requestType],
+    ['Status', STATUS_WORDS[v.status] ?? v.status],
+    ['Received', readableTime(v.receivedAt)],
+    ['Answer due by', readableTime(v.extendedDueAt ?? v.dueAt)],
+  ];
+  if (v.extendedDueAt)
+    rows.push(['Extended', `from ${readableTime(v.dueAt)}${v.extensionReason ? `: ${v.extensionReason}` : ''}`]);
+  if (v.completedAt) rows.push(['Finished', readableTime(v.completedAt)]);
+  if (v.status === 'rejected' && v.statusReason) rows.push(['Reason', v.statusReason]);
+  const dl = `<dl>${rows.map(([k, val]) => `<div><dt>${e(k)}</dt><dd>${e(val)}</dd></div>`).join('')}</dl>`;
+  let answer = '';
+  if (v.letterUrl) answer = `<h2>Your answer</h2><p><a href="${e(v.letterUrl)}">Read the letter with your data</a></p>`;
+  if (v.deletionConfirmed) {
+    answer =
+      `<h2>Deletion confirmed</h2><p>${e(v.controllerName ?? 'The organisation')} deleted your personal data on ${e(readableTime(v.completedAt ?? ''))}, ` +
+      `except what the law requires it to keep.</p>`;
+  }
+  if (v.status === 'rejected') {
+    answer = `<h2>Your rights</h2><p>You may lodge a complaint with a supervisory authority (GDPR Article 77) and seek a judicial remedy (Article 79).</p>`;
+  }
+  return page(v.title, dl + answer, 'Your request');
+}

@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import type { Executor } from '../db/executor.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import type { ControllerService } from '../modules/controllers/controller.service.js';
+import {
+  claimDueMails,
+  markMailSent,
+  type MailKind,
+  type MailPayload,
+  rescheduleMail,
+} from '../modules/privacy-center/mail-outbox.repository.js';
+import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
+import type { Mailer } from '../modules/privacy-center/mailer.js';
+
+/** Mails claimed per round. */
+const ROUND_SIZE = 20;
+/** How long a claimed mail is held by its sender, ms; past it another process may send it. */
+const MAIL_LEASE_MS = 60_000;
+/** Longest wait between two attempts of one mail, ms. */
+const MAX_BACKOFF_MS = 60 * 60_000;
+
+/** The wait before attempt `attempts + 1`, ms: 5 s, doubling, at most an hour. */
+export function mailBackoffMs(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 5000 * 2 ** Math.min(attempts, 20));
+}
+
+/** A running mail loop; `stop()` resolves after the round in hand. */
+export interface MailLoop {
+  /** Sends what is due now. @returns how many were sent. */
+  round(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Sends the privacy center's mail outbox (PRODUCT §2.15) with `mailer`, beside the request
+ * worker. Each round claims due mails under a lease (a crashed sender's mails come back when it
+ * lapses), renders each with the workspace's controller profile and the status link, sends it,
+ * then marks it sent and forgets its words and address. A failed send waits ({@link mailBackoffMs})
+ * and is tried again; nothing is dropped. Logs name mail ids and kinds only, never an address,
+ * code or token.
+ */
+export function startMailLoop(deps: {
+  db: Executor;
+  clock: Clock;
+  mailer: Mailer;
+  controllers: Pick<ControllerService, 'get'>;
+  publicBaseUrl: string;
+  pollMs: number;
+  log: Logger;
+}): MailLoop {
+  const { db, clock, mailer, controllers, log } = deps;
+  const base = deps.publicBaseUrl.replace(/\/+$/, '');
+  let running = true;
+  let wake: (() => void) | undefined;
+
+  async function round(): Promise<number> {
+    const now = clock().getTime();
+    const mails = await claimDueMails(db, toTimestamp(new Date(now)), toTimestamp(new Date(now + MAIL_LEASE_MS)), ROUND_SIZE);
+    let sent = 0;
+    for (const mail of mails) {
+      const payload = JSON.parse(mail.payload) as MailPayload;
+      const profile = await controllers.get(mail.workspace_id);
+      const statusUrl =
+        payload.status_token && mail.request_id
+          ? `${base}/privacy-center/${encodeURIComponent(mail.workspace_id)}/status/${mail.request_id}?token=${payload.status_token}`
+          : null;
+      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl);
+      try {
+        await mailer.send({ to: mail.recipient, ...rendered, messageId: `<${mail.id}@privacy-center>` });
+        await markMailSent(db, mail.id, toTimestamp(clock()));
+        sent += 1;
+      } catch (err) {
+        const attempts = mail.attempts + 1;
+        await rescheduleMail(db, mail.id, attempts, toTimestamp(new Date(clock().getTime() + mailBackoffMs(attempts))));
+        log.warn(
+          { mail: mail.id, kind: mail.kind, attempts, err: { name: (err as Error).name } },
+          'mail not sent; retrying later',
+        );
+      }
+    }
+    return sent;
+  }
+
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, deps.pollMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const loop = (async () => {
+    while (running) {
+      let sent = 0;
+      try {
+        sent = await round();
+      } catch (err) {
+        log.error({ err: { name: (err as Error).name } }, 'mail round failed');
+      }
+      if (sent === 0 && running) await idle();
+    }
+  })();
+  return {
+    round,
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}

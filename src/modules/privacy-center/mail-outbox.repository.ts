@@ -1,0 +1,215 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import type { DB } from '../../db/schema.js';
+import type { PrivacyCenterMailTable } from '../../db/tables/privacy-center.table.js';
+import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
+import { newId } from '../../lib/ids.js';
+import { newStatusToken, statusTokenHash } from './privacy-center.fns.js';
+
+/** The mails the service writes to a person (PRODUCT §2.15). */
+export type MailKind = 'code' | 'received' | 'extended' | 'completed' | 'rejected';
+
+/**
+ * What a mail says, besides the controller's name (read when it is sent). Never a package's data:
+ * the request's type, dates, a reason an officer wrote, a code or a status link.
+ */
+export interface MailPayload {
+  request_type: string;
+  code?: string;
+  /** The submission a code mail is for (`pcs_…`). */
+  submission_id?: string;
+  received_at?: string;
+  due_at?: string;
+  reason?: string | null;
+  /** Set at commit for requests with a status page: the plain capability token (only in the outbox until sent). */
+  status_token?: string;
+}
+
+/** A mail about a privacy request: sent to the request's notify address, if it has one. */
+export interface RequestMail {
+  requestId: string;
+  workspaceId: string;
+  kind: Exclude<MailKind, 'code'>;
+  payload: MailPayload;
+  at: string;
+}
+
+/** A mail to an address given directly (the verification code). */
+export interface DirectMail {
+  workspaceId: string;
+  kind: MailKind;
+  recipient: string;
+  payload: MailPayload;
+  at: string;
+}
+
+export type MailRow = Selectable<PrivacyCenterMailTable>;
+
+function mailRow(m: {
+  workspaceId: string;
+  requestId: string | null;
+  kind: MailKind;
+  recipient: string;
+  payload: MailPayload;
+  at: string;
+}): MailRow {
+  return {
+    id: newId('mail'),
+    workspace_id: m.workspaceId,
+    request_id: m.requestId,
+    kind: m.kind,
+    recipient: m.recipient,
+    payload: JSON.stringify(m.payload),
+    created_at: m.at,
+    next_attempt_at: m.at,
+    attempts: 0,
+    lease_expires_at: null,
+    sent_at: null,
+  };
+}
+
+/** Direct mails as a deferred write: inserted right before COMMIT (nothing if the unit rolls back). */
+const directMails: DeferredWrites<DirectMail> = {
+  name: 'mails',
+  flush: async (tx, mails) => {
+    await tx
+      .insertInto('privacy_center_mails')
+      .values(mails.map((m) => mailRow({ ...m, requestId: null })))
+      .execute();
+  },
+};
+
+/**
+ * Request mails as a deferred write: at commit, each request's notify address is read (none: no
+ * mail); for a request with a status page a fresh capability token is issued (its hash stored,
+ * the plain token in the mail alone).
+ */
+const requestMails: DeferredWrites<RequestMail> = {
+  name: 'request mails',
+  flush: (tx, mails) => insertRequestMails(tx, mails),
+};
+
+async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMail[]): Promise<void> {
+  const ids = [...new Set(mails.map((m) => m.requestId))];
+  const addresses = await tx
+    .selectFrom('request_notify_addresses')
+    .select(['request_id', 'email', 'status_link'])
+    .where('request_id', 'in', ids)
+    .execute();
+  if (addresses.length === 0) return;
+  const byRequest = new Map(addresses.map((a) => [a.request_id, a]));
+  const rows: MailRow[] = [];
+  const tokens: { token_hash: string; request_id: string; workspace_id: string; created_at: string }[] = [];
+  for (const mail of mails) {
+    const address = byRequest.get(mail.requestId);
+    if (!address) continue;
+    const payload = { ...mail.payload };
+    if (address.status_link === 1 && (mail.kind === 'received' || mail.kind === 'completed' || mail.kind === 'extended')) {
+      const token = newStatusToken();
+      payload.status_token = token;
+      tokens.push({
+        token_hash: statusTokenHash(token),
+        request_id: mail.requestId,
+        workspace_id: mail.workspaceId,
+        created_at: mail.at,
+      });
+    }
+    rows.push(mailRow({ ...mail, recipient: address.email, payload }));
+    if (mail.kind === 'extended') {
+      await tx
+        .updateTable('request_notify_addresses')
+        .set({ extension_reason: mail.payload.reason ?? null })
+        .where('request_id', '=', mail.requestId)
+        .execute();
+    }
+  }
+  if (tokens.length > 0) await tx.insertInto('privacy_center_status_tokens').values(tokens).execute();
+  if (rows.length > 0) await tx.insertInto('privacy_center_mails').values(rows).execute();
+}
+
+/** Enqueues a mail to `mail.recipient`, written at the unit's commit. */
+export function enqueueDirectMail(unit: UnitOfWork, mail: DirectMail): void {
+  unit.defer(directMails, mail);
+}
+
+/** Enqueues a mail about a request to its notify address (if any), written at the unit's commit. */
+export function enqueueRequestMail(unit: UnitOfWork, mail: RequestMail): void {
+  unit.defer(requestMails, mail);
+}
+
+/** Records where a new request's mails go (`statusLink`: it has a status page). */
+export async function insertNotifyAddress(
+  db: Executor,
+  row: { requestId: string; workspaceId: string; email: string; statusLink: boolean },
+): Promise<void> {
+  await db
+    .insertInto('request_notify_addresses')
+    .values({
+      request_id: row.requestId,
+      workspace_id: row.workspaceId,
+      email: row.email,
+      status_link: row.statusLink ? 1 : 0,
+      extension_reason: null,
+    })
+    .execute();
+}
+
+/**
+ * Claims up to `limit` due, unsent mails for `leaseMs` (a mail whose lease lapsed, its sender
+ * gone, is due again). @returns the claimed rows.
+ */
+export async function claimDueMails(db: Executor, now: string, leaseUntil: string, limit: number): Promise<MailRow[]> {
+  const due = await db
+    .selectFrom('privacy_center_mails')
+    .select(['id', 'lease_expires_at'])
+    .where('sent_at', 'is', null)
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+  const claimed: MailRow[] = [];
+  for (const row of due) {
+    const taken = await db
+      .updateTable('privacy_center_mails')
+      .set({ lease_expires_at: leaseUntil })
+      .where('id', '=', row.id)
+      .where('sent_at', 'is', null)
+      .where((eb) =>
+        row.lease_expires_at === null ? eb('lease_expires_at', 'is', null) : eb('lease_expires_at', '=', row.lease_expires_at),
+      )
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) continue;
+    const mail = await db.selectFrom('privacy_center_mails').selectAll().where('id', '=', row.id).executeTakeFirst();
+    if (mail) claimed.push(mail);
+  }
+  return claimed;
+}
+
+/** Marks a mail sent and forgets what it said and to whom (the code or token it carried). */
+export async function markMailSent(db: Executor, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('privacy_center_mails')
+    .set({ sent_at: at, payload: '{}', recipient: '', lease_expires_at: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Puts a mail back for a later attempt. */
+export async function rescheduleMail(db: Executor, id: string, attempts: number, nextAttemptAt: string): Promise<void> {
+  await db
+    .updateTable('privacy_center_mails')
+    .set({ attempts, next_attempt_at: nextAttemptAt, lease_expires_at: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Unsent mails, for /readyz and the metrics: how many wait. */
+export async function countUnsentMails(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('privacy_center_mails')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('sent_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

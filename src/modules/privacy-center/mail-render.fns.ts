@@ -1,0 +1,106 @@
+import type { MailKind, MailPayload } from './mail-outbox.repository.js';
+
+/** Who the mail speaks for: the workspace's controller profile (PRODUCT §2.10), or null when none is set. */
+export interface MailController {
+  name: string;
+  contact_email: string;
+  supervisory_authority?: { name: string; url: string } | undefined;
+}
+
+/** A mail ready to send: subject and plain text (no HTML: nothing to render, nothing to track). */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  access: 'access to your personal data',
+  export: 'a copy of your personal data to take elsewhere',
+  correction: 'correction of your personal data',
+  deletion: 'deletion of your personal data',
+};
+
+/** A date as people read it: `28 November 2026` (UTC). */
+export function readableDate(iso: string | undefined): string {
+  if (!iso) return 'unknown';
+  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/**
+ * The words of one mail to a person (PRODUCT §2.15), in plain language: who writes (the
+ * controller, or "the organisation" when no profile is set), what happened, and what comes next.
+ * Never the data itself: a finished answer is behind the status link.
+ *
+ * @param statusUrl - the request's status page with its capability token, or null (API-filed requests).
+ */
+export function renderMail(
+  kind: MailKind,
+  payload: MailPayload,
+  controller: MailController | null,
+  statusUrl: string | null,
+): RenderedMail {
+  const who = controller?.name ?? 'the organisation you wrote to';
+  const what = TYPE_WORDS[payload.request_type] ?? 'a privacy request';
+  const contact = controller ? `\n\nQuestions? Write to ${controller.name} at ${controller.contact_email}.` : '';
+  const link = statusUrl ? `\n\nFollow your request here (keep this link to yourself):\n${statusUrl}` : '';
+  const sign = `\n\n${controller?.name ?? ''}`.trimEnd();
+  switch (kind) {
+    case 'code':
+      return {
+        subject: `Your code: ${payload.code ?? ''}`,
+        text:
+          `Someone, hopefully you, asked ${who} for ${what} using this e-mail address.\n\n` +
+          `Your code is ${payload.code ?? ''}. It is valid for 10 minutes.\n\n` +
+          `If this was not you, ignore this mail: nothing happens without the code.` +
+          contact +
+          sign,
+      };
+    case 'received':
+      return {
+        subject: `${who} received your request`,
+        text:
+          `${who} received your request for ${what} on ${readableDate(payload.received_at)}.\n\n` +
+          `We answer by ${readableDate(payload.due_at)} at the latest. We will write to you when it is done.` +
+          link +
+          contact +
+          sign,
+      };
+    case 'extended':
+      return {
+        subject: `${who} needs more time for your request`,
+        text:
+          `${who} needs more time to answer your request for ${what}.\n\n` +
+          `The reason: ${payload.reason ?? 'the number or complexity of requests'}\n\n` +
+          `We now answer by ${readableDate(payload.due_at)} at the latest (GDPR Article 12(3) allows up to two further months).` +
+          link +
+          contact +
+          sign,
+      };
+    case 'completed':
+      return {
+        subject: `Your request to ${who} is done`,
+        text:
+          `${who} has finished your request for ${what}.\n\n` +
+          (statusUrl
+            ? `The answer is on your request's page; this mail does not carry it.${link}`
+            : 'The answer reaches you the way you filed the request; this mail does not carry it.') +
+          contact +
+          sign,
+      };
+    case 'rejected': {
+      const authority = controller?.supervisory_authority;
+      return {
+        subject: `${who} declined your request`,
+        text:
+          `${who} declined your request for ${what}.\n\n` +
+          `The reason: ${payload.reason ?? 'no reason was recorded'}\n\n` +
+          `You have the right to lodge a complaint with a supervisory authority (GDPR Article 77)` +
+          (authority ? `, for example ${authority.name}: ${authority.url}` : ', in the country where you live or work') +
+          `, and to seek a judicial remedy (Article 79).` +
+          link +
+          contact +
+          sign,
+      };
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { RequestType } from '../request-model/request-model.js';
+
+/** A workspace's privacy center as the API shows it (PRODUCT §2.15). */
+export interface PrivacyCenterSettings {
+  workspace_id: string;
+  enabled: boolean;
+  request_types: RequestType[];
+  title: string | null;
+  updated_at: string;
+}
+
+/** `PUT …/privacy-center` body. */
+export interface PrivacyCenterSettingsInput {
+  enabled: boolean;
+  request_types: RequestType[];
+  title?: string;
+}
+
+/** A submission as the service reads it. */
+export interface Submission {
+  id: string;
+  workspaceId: string;
+  requestType: RequestType;
+  email: string;
+  submittedAt: string;
+  verifiedAt: string | null;
+  requestId: string | null;
+}
+
+/**
+ * What a verification came to: `verified` (file the request: the submission), `wrong` (403, the
+ * attempts left), `void` (429), `expired` (410), `not_found` (404: no such submission of the
+ * workspace, or gone after 24 h).
+ */
+export type VerifyOutcome =
+  | { kind: 'verified'; submission: Submission }
+  | { kind: 'wrong'; attemptsLeft: number }
+  | { kind: 'void' }
+  | { kind: 'expired' }
+  | { kind: 'not_found' };

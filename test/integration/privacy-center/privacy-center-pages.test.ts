@@ -1,0 +1,197 @@
+/**
+ * The privacy center's pages (PRODUCT §2.15) without JavaScript, by plain form posts: the form,
+ * the code page, verification, and the status page behind its capability token (404 for a wrong
+ * one; the letter once done; 410 once the package expired), under the console's CSP.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { createWorker } from '../../../src/jobs/worker.js';
+import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
+import { CONSOLE_CSP } from '../../../src/http/console/console-csp.js';
+import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { dialects, type TestDatabase } from '../../helpers/databases.js';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const DAY = 24 * 60 * 60_000;
+
+for (const dialect of dialects()) {
+  describe(`privacy center pages (${dialect.name})`, () => {
+    let database: TestDatabase;
+    let t: TestApp;
+    let now = Date.parse('2026-11-02T09:00:00.000Z');
+    const clock = () => new Date(now);
+    const db = () => t.services.database.db;
+    const latestMail = async (kind: string) => {
+      const rows = await db()
+        .selectFrom('privacy_center_mails')
+        .select(['payload', 'request_id'])
+        .where('kind', '=', kind)
+        .orderBy('id', 'desc')
+        .execute();
+      return { ...(JSON.parse(rows[0]!.payload) as { code?: string; status_token?: string }), request_id: rows[0]!.request_id };
+    };
+    /** Files through the form, verifies through the code page. @returns the request id and its status token. */
+    const fileByForm = async (type: string, email: string) => {
+      const posted = await t.app.inject({
+        method: 'POST',
+        url: '/privacy-center/acme/',
+        headers: FORM,
+        payload: `request_type=${type}&email=${encodeURIComponent(email)}`,
+      });
+      assert.equal(posted.statusCode, 200, posted.body);
+      assert.match(posted.body, /name="code"/);
+      assert.match(posted.body, /action="\/privacy-center\/acme\/verify"/);
+      const id = /name="id" value="(pcs_[0-9A-Z]{26})"/.exec(posted.body)![1]!;
+      const { code } = await latestMail('code');
+      now += 30_000;
+      const verified = await t.app.inject({
+        method: 'POST',
+        url: '/privacy-center/acme/verify',
+        headers: FORM,
+        payload: `id=${id}&code=${code}`,
+      });
+      assert.equal(verified.statusCode, 200, verified.body);
+      assert.match(verified.body, /Your request is filed/);
+      const received = await latestMail('received');
+      return { requestId: received.request_id!, token: received.status_token! };
+    };
+    const status = (id: string, token: string) =>
+      t.app.inject({ method: 'GET', url: `/privacy-center/acme/status/${id}?token=${token}` });
+
+    before(async () => {
+      database = await dialect.create();
+      t = await startTestApp(database, {
+        env: { PRIVACY_CENTER_SUBMISSIONS_PER_MINUTE: '0', PRIVACY_CENTER_CODES_PER_HOUR: '0' },
+        clock,
+      });
+      await t.services.controllers.put('acme', { name: 'Acme GmbH', contact_email: 'privacy@acme.example' }, 'test');
+    });
+    after(async () => {
+      await t.close();
+      await database.drop();
+    });
+
+    it('is a 404 page while the center is off', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/privacy-center/acme/' });
+      assert.equal(res.statusCode, 404);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+    });
+
+    it('serves the form with the console CSP, offering the enabled types only', async () => {
+      await t.services.privacyCenter.put(
+        'acme',
+        { enabled: true, request_types: ['access', 'deletion'], title: 'Acme privacy' },
+        'test',
+      );
+      const res = await t.app.inject({ method: 'GET', url: '/privacy-center/acme/' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-security-policy'], CONSOLE_CSP);
+      assert.match(res.body, /<html lang="en">/);
+      assert.match(res.body, /<form method="post" action="\/privacy-center\/acme\/">/);
+      assert.match(res.body, /value="access"/);
+      assert.doesNotMatch(res.body, /value="export"/);
+      assert.doesNotMatch(res.body, /<script/);
+      const css = await t.app.inject({ method: 'GET', url: '/privacy-center/assets/center.css' });
+      assert.equal(css.statusCode, 200);
+      assert.match(String(css.headers['content-type']), /^text\/css/);
+    });
+
+    it('answers bad form input with the form again (422) and stores nothing', async () => {
+      for (const payload of [
+        'request_type=access&email=nope',
+        'request_type=export&email=a%40example.com',
+        'email=a%40example.com',
+      ]) {
+        const res = await t.app.inject({ method: 'POST', url: '/privacy-center/acme/', headers: FORM, payload });
+        assert.equal(res.statusCode, 422, payload);
+        assert.match(res.body, /role="alert"/);
+      }
+      assert.equal((await db().selectFrom('privacy_center_submissions').select('id').execute()).length, 0);
+      const big = await t.app.inject({
+        method: 'POST',
+        url: '/privacy-center/acme/',
+        headers: FORM,
+        payload: `request_type=access&email=${'a'.repeat(10_240)}`,
+      });
+      assert.equal(big.statusCode, 413);
+    });
+
+    it('files by form and code; the status page shows type, status, dates, the extension and its reason; a wrong token is a 404', async () => {
+      const { requestId, token } = await fileByForm('deletion', 'gus@example.com');
+      const page = await status(requestId, token);
+      assert.equal(page.statusCode, 200, page.body);
+      assert.equal(page.headers['content-security-policy'], CONSOLE_CSP);
+      assert.match(page.body, /Delete my personal data/);
+      assert.match(page.body, /Received, in the queue/);
+      assert.match(page.body, /2 November 2026/);
+      assert.doesNotMatch(page.body, /gus@example\.com/);
+      assert.equal((await status(requestId, 'x'.repeat(43))).statusCode, 404);
+      assert.equal((await status(requestId, '')).statusCode, 404);
+      const admin = await t.bearer(['admin'], ['acme']);
+      const ext = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/privacy/requests/${requestId}/extend`,
+        headers: { authorization: admin },
+        payload: { reason: 'Many archived systems to search' },
+      });
+      assert.equal(ext.statusCode, 200, ext.body);
+      const extended = await status(requestId, token);
+      assert.match(extended.body, /Extended/);
+      assert.match(extended.body, /Many archived systems to search/);
+      // Done: the deletion confirmation.
+      const worker = createWorker({
+        database: t.services.database,
+        clock,
+        log: pino({ level: 'silent' }),
+        pseudonymKey: t.services.keys.pseudonymKey,
+        handlers: { deletion: async () => ({ status: 'completed', report: {} }) },
+        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
+      });
+      assert.equal(await worker.runOnce(), true);
+      const done = await status(requestId, token);
+      assert.match(done.body, /Deletion confirmed/);
+      assert.match(done.body, /Acme GmbH deleted your personal data/);
+    });
+
+    it('an access request done shows the letter behind the link, then 410 once the package expired', async () => {
+      const { requestId, token } = await fileByForm('access', 'hal@example.com');
+      const worker = createWorker({
+        database: t.services.database,
+        clock,
+        log: pino({ level: 'silent' }),
+        pseudonymKey: t.services.keys.pseudonymKey,
+        handlers: REQUEST_HANDLERS,
+        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
+      });
+      now += 1000;
+      assert.equal(await worker.runOnce(), true);
+      const row = await db()
+        .selectFrom('privacy_requests')
+        .select(['status', 'status_reason'])
+        .where('id', '=', requestId)
+        .executeTakeFirstOrThrow();
+      if (row.status !== 'completed') {
+        // Issue 22's identity matching may hold an unmatched subject for review; the letter is then not yet due.
+        assert.equal(row.status, 'action_required');
+        return;
+      }
+      const page = await status(requestId, token);
+      const letter = /href="([^"]+\/letter\?token=[^"]+)"/.exec(page.body)?.[1];
+      assert.ok(letter, page.body);
+      const res = await t.app.inject({ method: 'GET', url: letter.replaceAll('&amp;', '&') });
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /Acme GmbH/);
+      now += 31 * DAY;
+      const sweeper = createRetentionSweeper({
+        database: t.services.database,
+        policies: t.services.policies,
+        clock,
+        log: pino({ level: 'silent' }),
+      });
+      await sweeper.sweep(new Date(now));
+      assert.equal((await status(requestId, token)).statusCode, 410);
+    });
+  });
+}
