@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { startWorker } from './jobs/start-worker.js';
 import type { Worker } from './jobs/worker.js';
 import { openServices } from './services.js';
+import { logStartup } from './startup-log.js';
 
 /**
  * Entry point: loadConfig → createDatabase → the SQLite file's process lock (one `serve` or
@@ -56,9 +57,10 @@ export async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ host: config.host, port: config.port });
+  const listeningAt = await app.listen({ host: config.host, port: config.port });
   // Listening first: a backlog cannot delay the first answer (the worker yields between jobs).
   if (config.worker.inServer && !closing) worker = startWorker(services, config.worker, app.log as unknown as Logger, metrics);
+  logStartup(app.log, { listeningAt, databaseUrl: config.databaseUrl, workerInServer: worker !== null });
 }
 
 const isEntry = import.meta.url === `file://${process.argv[1]}`;
