@@ -124,7 +124,7 @@ for (const dialect of dialects()) {
       const system = run(['system', 'add', '--help']).stdout.replace(/\s+/g, ' ');
       for (const value of ['user.contact.email', 'user.name', 'user.device.ip_address', 'access, export, correction, deletion'])
         assert.ok(system.includes(value), `system add --help lacks ${value}`);
-      const integration = run(['integration', 'add', '--help']).stdout;
+      const integration = run(['integration', 'add', '--help']).stdout.replace(/\s+/g, ' ');
       for (const value of ['github, gitlab, identity', 'standard, clerk, workos']) assert.ok(integration.includes(value), value);
       assert.ok(run(['endpoint', 'add', '--help']).stdout.replace(/\s+/g, ' ').includes('data_task.created'));
     });
