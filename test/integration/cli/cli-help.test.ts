@@ -137,7 +137,12 @@ for (const dialect of dialects()) {
         const now = run([group, 'list', '--workspace', 'acme']);
         const old = run([group, 'list', '--workspace-id=acme']);
         assert.equal(old.status, now.status, group);
-        assert.equal(old.stderr, `note: --workspace-id is now --workspace (the old spelling still works)\n${now.stderr}`);
+        // The same refusal past the note (its wording may differ: the first read-only run on a
+        // fresh PostgreSQL schema finds no schema, later ones an unmigrated one).
+        const note = 'note: --workspace-id is now --workspace (the old spelling still works)\n';
+        assert.ok(old.stderr.startsWith(note), old.stderr);
+        assert.equal(old.stderr.slice(note.length).split('\n')[0]?.startsWith(`privacyctl ${group}: `), true, old.stderr);
+        assert.doesNotMatch(old.stderr, /unknown flag/);
       }
       // A flag's value is checked under its new name.
       const empty = run([
