@@ -29,7 +29,7 @@ import { registerOperationDocs } from './http/openapi/document.js';
 import { registerJsonBodyParser } from './http/validation/json-body-parser.js';
 import { type RouteSchemas, validateRequest } from './http/validation/validate-request.js';
 import type { Clock } from './lib/clock.js';
-import { loggerOptions } from './logger.js';
+import { loggerOptions, ServiceLogController } from './logger.js';
 import { type ConsoleOidcConfig, PROTECTION_DEFAULTS, type ProtectionConfig } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { Services } from './services.js';
@@ -104,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const protection = deps.protection ?? PROTECTION_DEFAULTS;
   const app = Fastify({
     logger: loggerOptions(deps.logLevel),
+    logController: new ServiceLogController(),
     bodyLimit: deps.bodyLimitBytes,
     // The closing 503 is the API's own (registerClosingGuard in error-handler.ts), not Fastify's.
     return503OnClosing: false,

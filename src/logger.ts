@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /**
@@ -69,4 +69,24 @@ export function loggerOptions(level: string): LoggerOptions {
     redact: { paths: SECRET_HEADERS.map((h) => `req.headers["${h}"]`), censor: '[redacted]' },
     serializers: { req: serializeRequest as never, res: serializeReply as never, err: serializeError },
   };
+}
+
+/** Routes polled by probes every few seconds: their request lines are logged at `debug`, not `info`. */
+const QUIET_ROUTES = new Set(['/healthz']);
+
+/**
+ * Fastify's per-request log lines ("incoming request", "request completed"), with the probe
+ * routes of {@link QUIET_ROUTES} at `debug`: a liveness probe every few seconds would otherwise
+ * be most of an `info` log. Errors of those routes are still logged at `error`.
+ */
+export class ServiceLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (!QUIET_ROUTES.has(request.routeOptions.url ?? '')) return super.incomingRequest(request, reply);
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error || !QUIET_ROUTES.has(request.routeOptions.url ?? '')) return super.requestCompleted(error, request, reply);
+    reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

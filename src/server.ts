@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import { startWorker } from './jobs/start-worker.js';
 import type { Worker } from './jobs/worker.js';
 import { openServices } from './services.js';
+import { logStartup } from './startup-log.js';
+import { databaseStartFailure, listenFailure, StartupFailure } from './startup-failure.js';
 
 /**
  * Entry point: loadConfig → createDatabase → the SQLite file's process lock (one `serve` or
@@ -16,8 +18,9 @@ import { openServices } from './services.js';
  * (WORKER_IN_SERVER), so a backlog never delays the first answer.
  * SIGTERM/SIGINT at once stop claiming (work in hand stops at its next yield point; its lease
  * brings it back), close the server (in-flight requests finish), then the database.
- * @throws SqliteFileInUse when another `serve`/`worker` holds the SQLite file; whatever opening
- *   or migrating throws.
+ * @throws SqliteFileInUse when another `serve`/`worker` holds the SQLite file; StartupFailure
+ *   (one sentence naming `DATABASE_URL` or `PORT`, never the URL) for a PostgreSQL that cannot
+ *   be reached or refuses the login, and for a port in use; whatever else opening or migrating throws.
  */
 export async function main(): Promise<void> {
   const config = loadConfig();
@@ -30,7 +33,7 @@ export async function main(): Promise<void> {
     // Nothing is listening yet: close the pool, or it would keep the process alive.
     await database.close();
     lock?.release();
-    throw error;
+    throw databaseStartFailure(error, config.databaseUrl) ?? error;
   }
   const services = await openServices({ config, database });
   const metrics = createMetrics({ db: database.db, clock: services.clock });
@@ -56,9 +59,19 @@ export async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ host: config.host, port: config.port });
+  let listeningAt: string;
+  try {
+    listeningAt = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    closing = true;
+    await app.close();
+    await database.close();
+    lock?.release();
+    throw listenFailure(error, config.host, config.port) ?? error;
+  }
   // Listening first: a backlog cannot delay the first answer (the worker yields between jobs).
   if (config.worker.inServer && !closing) worker = startWorker(services, config.worker, app.log as unknown as Logger, metrics);
+  logStartup(app.log, { listeningAt, databaseUrl: config.databaseUrl, workerInServer: worker !== null });
 }
 
 const isEntry = import.meta.url === `file://${process.argv[1]}`;
@@ -66,7 +79,7 @@ if (isEntry) {
   main().catch((error: unknown) => {
     // Before (or instead of) a logger: one plain line on stderr, the reason only.
     const reason =
-      error instanceof ConfigError || error instanceof SqliteFileInUse
+      error instanceof ConfigError || error instanceof SqliteFileInUse || error instanceof StartupFailure
         ? error.message
         : `failed to start: ${error instanceof Error ? error.message : 'unknown error'}`;
     process.stderr.write(`${reason}\n`);

@@ -5,10 +5,27 @@ import { pendingMigrations, prepareSchema, SchemaNotCurrentError } from '../db/m
 import { migrations } from '../db/migrations/index.js';
 import { openServices, type Services } from '../services.js';
 
+/** One flag in a command's help: how it is written (`--workspace W`) and what it means, allowed values included. */
+export interface FlagHelp {
+  readonly flag: string;
+  readonly meaning: string;
+}
+
+/** What `privacyctl COMMAND [SUBCOMMAND] --help` prints under the usage: what it does, and every flag. */
+export interface CommandHelp {
+  readonly summary: string;
+  readonly flags?: readonly FlagHelp[];
+}
+
 /** One command group of privacyctl (`token`, `policy`, …). */
 export interface Command {
   /** Usage lines, each without the leading `privacyctl `. */
   readonly usage: readonly string[];
+  /**
+   * Help per form, keyed by the words that start its usage lines (`token create`, `migrate`):
+   * `token --help` prints every form's, `token create --help` only that one's.
+   */
+  readonly help: Readonly<Record<string, CommandHelp>>;
   /** Runs the command with the arguments after its name. @throws UsageError, CommandFailure. */
   run(args: string[]): Promise<void>;
 }
@@ -44,6 +61,66 @@ export class HelpRequested extends Error {
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 
+/**
+ * Flags renamed for one spelling everywhere (issue 23, item 11): old name → new name. The old
+ * one is still accepted wherever the command takes the new one, with a one-line note on stderr.
+ */
+const RENAMED_FLAGS: Readonly<Record<string, string>> = { 'workspace-id': 'workspace' };
+
+/** Edit distance (insertions, deletions, substitutions; an adjacent swap counts 1). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The known flag nearest to `name` (without dashes): within an edit distance of 2 (1 for names
+ * of up to 4 characters), or one the name begins (`--work` → `--workspace`); null when none is near.
+ */
+export function nearestFlag(name: string, known: readonly string[]): string | null {
+  let best: { flag: string; score: number } | null = null;
+  for (const flag of known) {
+    const score = name.length >= 3 && flag.startsWith(name) ? 0.5 : distance(name, flag);
+    if (score <= (name.length <= 4 ? 1 : 2) && (best === null || score < best.score)) best = { flag, score };
+  }
+  return best?.flag ?? null;
+}
+
+/** `unknown flag --workspce; did you mean --workspace?` (the suggestion only when one is near). */
+function unknownFlag(rawName: string, options: Options): string {
+  const near = rawName.startsWith('--') ? nearestFlag(rawName.slice(2), [...Object.keys(options), 'help']) : null;
+  return `unknown flag ${rawName}${near === null ? '' : `; did you mean --${near}?`}`;
+}
+
+/**
+ * `args` with every renamed flag ({@link RENAMED_FLAGS}) the command takes under its new name
+ * written in the new spelling (`--workspace-id=x` → `--workspace=x`), and one note per old
+ * spelling on stderr.
+ */
+function renameOldFlags(args: string[], options: Options): string[] {
+  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  const renamed = [...args];
+  const noted = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || !token.rawName.startsWith('--') || !Object.hasOwn(RENAMED_FLAGS, token.name)) continue;
+    const now = RENAMED_FLAGS[token.name] ?? token.name;
+    if (Object.hasOwn(options, token.name) || !Object.hasOwn(options, now)) continue;
+    renamed[token.index] = token.inlineValue ? `--${now}=${token.value ?? ''}` : `--${now}`;
+    if (!noted.has(token.name)) process.stderr.write(`note: --${token.name} is now --${now} (the old spelling still works)\n`);
+    noted.add(token.name);
+  }
+  return renamed;
+}
+
 type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 
 /**
@@ -54,7 +131,7 @@ type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 function optionProblem(token: ArgToken, options: Options): string | null {
   if (token.kind !== 'option') return null;
   const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
-  if (option === undefined) return `unknown option '${token.rawName}'`;
+  if (option === undefined) return unknownFlag(token.rawName, options);
   if (option.type === 'boolean') return token.value === undefined ? null : `${token.rawName} takes no value`;
   if (token.value === undefined) return `${token.rawName} needs a value`;
   if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-')
@@ -64,13 +141,16 @@ function optionProblem(token: ArgToken, options: Options): string | null {
 
 /**
  * `node:util` `parseArgs` in strict mode, positionals allowed. `--help` or `-h` anywhere before a
- * `--` (even where a flag's value should be) asks for help.
+ * `--` (even where a flag's value should be) asks for help. A renamed flag's old spelling
+ * (`--workspace-id`) is read as the new one (`--workspace`) with a note on stderr; an unknown
+ * flag is refused naming the nearest known one.
  *
  * @returns `{ values, positionals }` typed from `options`.
  * @throws HelpRequested (with `usage`) for `--help`/`-h`; UsageError (with `usage`) for an
  *   unknown flag, a flag missing its value or a boolean flag given one.
  */
-export function parseCommandArgs<const O extends Options>(args: string[], options: O, usage: readonly string[]) {
+export function parseCommandArgs<const O extends Options>(given: string[], options: O, usage: readonly string[]) {
+  const args = renameOldFlags(given, options);
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
   const help = tokens.some(
     (t) =>
@@ -210,10 +290,12 @@ export async function readStdin(): Promise<string> {
 export function commandGroup(
   name: string,
   usage: readonly string[],
+  help: Readonly<Record<string, CommandHelp>>,
   subcommands: Record<string, (args: string[]) => Promise<void>>,
 ): Command {
   return {
     usage,
+    help,
     async run(args) {
       const [sub, ...rest] = args;
       const run = sub === undefined ? undefined : subcommands[sub];
@@ -232,4 +314,39 @@ export function commandGroup(
       }
     },
   };
+}
+
+/** Wraps `text` into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/**
+ * The help under the usage for the forms in `usage`: for each form of `help` whose words start
+ * one of the lines, its summary and its flags, each meaning wrapped under its flag.
+ */
+export function helpText(usage: readonly string[], help: Readonly<Record<string, CommandHelp>>): string {
+  const sections: string[] = [];
+  for (const [form, entry] of Object.entries(help)) {
+    if (!usage.some((line) => line === form || line.startsWith(`${form} `))) continue;
+    const lines = wrap(`${form}: ${entry.summary}`, 98);
+    if (entry.flags?.length) lines.push('', '  flags:');
+    for (const { flag, meaning } of entry.flags ?? []) {
+      const text = wrap(meaning, 72);
+      if (flag.length <= 22)
+        lines.push(`    ${flag.padEnd(22)}  ${text[0] ?? ''}`, ...text.slice(1).map((t) => `${' '.repeat(28)}${t}`));
+      else lines.push(`    ${flag}`, ...text.map((t) => `${' '.repeat(28)}${t}`));
+    }
+    sections.push(lines.join('\n'));
+  }
+  return sections.join('\n\n');
 }

@@ -3,9 +3,18 @@ import type { ErrorItem } from '../http/validation/error-item.js';
 import { validateValue } from '../http/validation/validate-value.js';
 import { UsageError } from './command.js';
 
-/** One line per problem, naming the flag an API field comes from (`workspace_id` → `--workspace-id`). */
+/** API fields whose flag is not the field's name with dashes: one `--workspace` everywhere. */
+const FIELD_FLAGS: Readonly<Record<string, string>> = { workspace_id: '--workspace' };
+
+/** The flag an API body field comes from: `workspace_id` → `--workspace`, `due_days` → `--due-days`. */
+export function flagOfField(field: string | number | undefined): string {
+  const name = String(field);
+  return FIELD_FLAGS[name] ?? `--${name.replaceAll('_', '-')}`;
+}
+
+/** One line per problem, naming the flag an API field comes from. */
 function flagProblem(error: ErrorItem): string {
-  const flag = `--${String(error.loc[1]).replaceAll('_', '-')}`;
+  const flag = flagOfField(error.loc[1]);
   return error.type === 'missing' ? `${flag} is required` : `${flag}: ${error.msg}`;
 }
 

@@ -1,12 +1,13 @@
 /**
  * privacyctl (PRODUCT.md §3): the operator CLI, thin over the same services as the HTTP API.
  * Exit codes: 0 success, 1 failure (reason on stderr), 2 bad usage (usage on stderr). `--help` or
- * `-h` after any command or subcommand prints its usage on stdout, exit 0.
+ * `-h` after any command or subcommand prints its usage, what it does and every flag with its
+ * meaning and allowed values on stdout, exit 0.
  *
  * @module
  */
 import { ConfigError } from '../config.js';
-import { type Command, cell, HelpRequested, UsageError } from './command.js';
+import { type Command, cell, HelpRequested, helpText, UsageError } from './command.js';
 import { integrationCommand } from './commands/integration.command.js';
 import { endpointCommand } from './commands/endpoint.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
@@ -77,18 +78,17 @@ export async function run(argv: readonly string[]): Promise<number> {
       new UsageError(name === undefined ? 'missing command' : `unknown command '${cell(name)}'`, ALL_USAGE),
     );
   }
-  if (args[0] !== undefined && HELP.has(args[0])) {
-    console.log(usageText(command.usage));
+  const printHelp = (usage: readonly string[]) => {
+    const help = helpText(usage, command.help);
+    console.log(help === '' ? usageText(usage) : `${usageText(usage)}\n\n${help}`);
     return 0;
-  }
+  };
+  if (args[0] !== undefined && HELP.has(args[0])) return printHelp(command.usage);
   try {
     await command.run(args);
     return 0;
   } catch (error) {
-    if (error instanceof HelpRequested) {
-      console.log(usageText(error.usage));
-      return 0;
-    }
+    if (error instanceof HelpRequested) return printHelp(error.usage);
     return report(`privacyctl ${name}`, error);
   }
 }

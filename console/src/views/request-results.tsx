@@ -17,23 +17,28 @@ function saveAs(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
+/**
+ * Opens `url` (the letter's blob:) in a new top-level tab without an opener: the letter's page
+ * gets a session storage of its own (a tab opened with an opener starts with a copy of the
+ * console's, token included) and no `window.opener` back into the console (issue 23, item 8).
+ * `noopener` makes `window.open` answer null whether or not a tab opened, so the caller also
+ * shows a link to the same blob, which no pop-up blocker stops.
+ */
+function openIsolated(url: string): void {
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
 function PackageLinks({ request }: { request: PrivacyRequest }) {
   const submit = useSubmit();
-  const openLetter = () => {
-    // Opened at once, within the click, so no pop-up blocker stops it; filled when the letter arrives.
-    const tab = window.open('', '_blank');
+  const [letterUrl, setLetterUrl] = useState<string | null>(null);
+  const openLetter = () =>
     void submit.run(async () => {
-      try {
-        const response = await call('GET', `${path(request, 'package')}?format=html`, { accept: 'text/html' });
-        const url = URL.createObjectURL(new Blob([await response.text()], { type: 'text/html' }));
-        if (tab) tab.location.href = url;
-        else location.assign(url);
-      } catch (error) {
-        tab?.close();
-        throw error;
-      }
+      const response = await call('GET', `${path(request, 'package')}?format=html`, { accept: 'text/html' });
+      const url = URL.createObjectURL(new Blob([await response.text()], { type: 'text/html' }));
+      if (letterUrl) URL.revokeObjectURL(letterUrl);
+      setLetterUrl(url);
+      openIsolated(url);
     });
-  };
   const download = () =>
     void submit.run(async () => {
       const response = await call('GET', path(request, 'package'));
@@ -49,6 +54,15 @@ function PackageLinks({ request }: { request: PrivacyRequest }) {
           Download the package (JSON)
         </button>
       </div>
+      {letterUrl && (
+        <p>
+          No new tab?{' '}
+          <a href={letterUrl} target="_blank" rel="noopener noreferrer">
+            Open the letter
+          </a>{' '}
+          (it opens on its own, without access to this console).
+        </p>
+      )}
       <ErrorText error={submit.error} />
     </>
   );

@@ -18,6 +18,12 @@ const USAGE = ['audit verify'];
  */
 export const auditCommand: Command = {
   usage: USAGE,
+  help: {
+    'audit verify': {
+      summary:
+        'recomputes the audit hash chain from its first entry: exit 0 with "audit chain intact: N entries", exit 1 naming the first entry edited, removed or reordered. Reads only; never creates or migrates the database.',
+    },
+  },
   async run(args) {
     const { positionals } = parseCommandArgs(args, {}, USAGE);
     if (positionals[0] !== 'verify')

@@ -16,6 +16,21 @@ const ANY_HOST = parseAllowedHosts('0.0.0.0/0, ::/0').hosts;
  */
 export const datasetCommand: Command = {
   usage: USAGE,
+  help: {
+    'dataset generate': {
+      summary:
+        "prints a draft Fides dataset (YAML) read from a database's information_schema: collections, fields, primary keys, foreign keys as references, e-mail-like columns as the email identity. Review it, then register the system with it (POST /api/v1/data-systems). The URL is never printed.",
+      flags: [
+        {
+          flag: '--url URL',
+          meaning:
+            'the database: postgres://, postgresql://, mysql:// or mariadb://; shell history and ps show it: prefer --url-stdin.',
+        },
+        { flag: '--url-stdin', meaning: 'read the URL from stdin.' },
+        { flag: '--schema S', meaning: "the schema (PostgreSQL) or database (MySQL) to read; default the connection's own." },
+      ],
+    },
+  },
   async run(args) {
     const { values, positionals } = parseCommandArgs(
       args,

@@ -2,9 +2,11 @@ import { CreateEndpointBody } from '../../http/schemas/webhook-endpoint.schemas.
 import { ForbiddenDestinationError } from '../../modules/outbound-events/address-guard.js';
 import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import type { CreateEndpointInput, WebhookEndpointResource } from '../../modules/outbound-events/webhook-endpoint.types.js';
+import { EVENT_TYPES } from '../../modules/outbound-events/event-types.js';
 import {
   cell,
   checkedFlag,
+  type CommandHelp,
   CommandFailure,
   commandGroup,
   limitPositionals,
@@ -18,8 +20,8 @@ import {
 import { bodyFromFlags } from '../flag-body.js';
 
 const USAGE = [
-  'endpoint add --workspace-id W --url URL [--event-types T[,T…]]… [--description D]',
-  'endpoint list [--workspace-id W] [--json]',
+  'endpoint add --workspace W --url URL [--event-types T[,T…]]… [--description D]',
+  'endpoint list [--workspace W] [--json]',
   'endpoint remove ID',
   'endpoint rotate ID',
 ];
@@ -30,8 +32,39 @@ const ACTOR = 'cli';
 /** The CLI acts on every workspace (it holds the database itself). */
 const everywhere = () => true;
 
+const HELP: Record<string, CommandHelp> = {
+  'endpoint add': {
+    summary:
+      'registers an outbound webhook endpoint (PRODUCT §2.8) and prints it as JSON with its signing secret (whsec_…), shown this once. Events are signed Standard Webhooks messages.',
+    flags: [
+      { flag: '--workspace W', meaning: 'the workspace whose events it receives (1–200 characters). Required.' },
+      {
+        flag: '--url URL',
+        meaning:
+          'where events are POSTed: https:// (http:// and private or loopback addresses only with OUTBOUND_ALLOW_PRIVATE_NETWORKS=true). Required.',
+      },
+      {
+        flag: '--event-types T[,T…]',
+        meaning: `the event types it receives, repeated or comma-separated; default every type. One of: ${EVENT_TYPES.join(', ')}.`,
+      },
+      { flag: '--description D', meaning: 'free text for operators.' },
+    ],
+  },
+  'endpoint list': {
+    summary: 'lists webhook endpoints, oldest first, with their status (enabled, failing since …, disabled); never a secret.',
+    flags: [
+      { flag: '--workspace W', meaning: "only this workspace's endpoints (default: every workspace)." },
+      { flag: '--json', meaning: 'print the API resources as JSON instead of a table.' },
+    ],
+  },
+  'endpoint remove': { summary: 'removes the endpoint ID (ep_…) and its pending messages.' },
+  'endpoint rotate': {
+    summary: 'gives the endpoint ID (ep_…) a new signing secret and prints it; the old secret keeps signing too for 24 hours.',
+  },
+};
+
 const ADD_OPTIONS = {
-  'workspace-id': { type: 'string' },
+  workspace: { type: 'string' },
   url: { type: 'string' },
   'event-types': { type: 'string', multiple: true },
   description: { type: 'string' },
@@ -47,7 +80,7 @@ function addBody(args: string[]): CreateEndpointInput {
   limitPositionals(positionals, 0, USAGE);
   const types = values['event-types']?.flatMap((v) => v.split(',').map((t) => t.trim()));
   const fields: Record<string, unknown> = {
-    workspace_id: values['workspace-id'],
+    workspace_id: values.workspace,
     url: values.url,
     event_types: types,
     description: values.description,
@@ -83,13 +116,9 @@ function printEndpoints(items: WebhookEndpointResource[]): void {
 
 /** Lists endpoints (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
-    USAGE,
-  );
+  const { values, positionals } = parseCommandArgs(args, { workspace: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   limitPositionals(positionals, 0, USAGE);
-  const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
+  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE, false);
   const items = await withExistingServices((services) =>
     services.webhookEndpoints.list(workspace === undefined ? '*' : [workspace]),
   );
@@ -131,4 +160,4 @@ async function rotate(args: string[]): Promise<void> {
 }
 
 /** `privacyctl endpoint add|list|remove|rotate`: outbound webhook endpoints (PRODUCT §2.8, §3), flags named as the API fields. */
-export const endpointCommand = commandGroup('endpoint', USAGE, { add, list, remove, rotate });
+export const endpointCommand = commandGroup('endpoint', USAGE, HELP, { add, list, remove, rotate });

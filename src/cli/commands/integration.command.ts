@@ -3,8 +3,11 @@ import type { ErrorItem } from '../../http/validation/error-item.js';
 import { validateValue } from '../../http/validation/validate-value.js';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput, IntegrationResource } from '../../modules/integrations/integration.types.js';
+import { INTEGRATION_KINDS, IDENTITY_FORMATS } from '../../modules/integrations/integration.types.js';
+import { flagOfField } from '../flag-body.js';
 import {
   commandGroup,
+  type CommandHelp,
   CommandFailure,
   cell,
   checkedFlag,
@@ -19,17 +22,50 @@ import {
 } from '../command.js';
 
 const USAGE = [
-  'integration add --kind github|gitlab|identity --workspace-id W [--namespace N] [--format standard|clerk|workos] [--subject-provider P] --secret S|--secret-stdin',
-  'integration list [--workspace-id W] [--json]',
+  'integration add --kind github|gitlab|identity --workspace W [--namespace N] [--format standard|clerk|workos] [--subject-provider P] --secret S|--secret-stdin',
+  'integration list [--workspace W] [--json]',
   'integration remove ID',
 ];
 
 /** The operator who acts through the CLI, as audit events name it. */
 const ACTOR = 'cli';
 
+const HELP: Record<string, CommandHelp> = {
+  'integration add': {
+    summary:
+      'registers a webhook source (PRODUCT §2.5): a GitHub or GitLab namespace whose events become change events, or an identity provider whose user events are linked to subjects. Prints it as JSON with its webhook path (never the secret).',
+    flags: [
+      { flag: '--kind K', meaning: `what sends the webhooks. One of: ${INTEGRATION_KINDS.join(', ')}. Required.` },
+      { flag: '--workspace W', meaning: 'the workspace its events belong to (1–200 characters). Required.' },
+      {
+        flag: '--namespace N',
+        meaning: 'github, gitlab: the organisation or group whose events it accepts. Required for those kinds.',
+      },
+      {
+        flag: '--format F',
+        meaning: `identity: the payload and signature format. One of: ${IDENTITY_FORMATS.join(', ')}. Required for identity.`,
+      },
+      {
+        flag: '--subject-provider P',
+        meaning: 'identity: the subject_provider its users are filed under (e.g. clerk). Required for identity.',
+      },
+      { flag: '--secret S', meaning: 'the shared webhook secret; shell history and ps show it: prefer --secret-stdin.' },
+      { flag: '--secret-stdin', meaning: 'read the secret from stdin (one trailing line break dropped).' },
+    ],
+  },
+  'integration list': {
+    summary: 'lists integrations, oldest first, with their webhook path; never a secret.',
+    flags: [
+      { flag: '--workspace W', meaning: "only this workspace's integrations (default: every workspace)." },
+      { flag: '--json', meaning: 'print the API resources as JSON instead of a table.' },
+    ],
+  },
+  'integration remove': { summary: 'removes the integration ID (int_…); its deliveries are then refused (401).' },
+};
+
 const ADD_OPTIONS = {
   kind: { type: 'string' },
-  'workspace-id': { type: 'string' },
+  workspace: { type: 'string' },
   namespace: { type: 'string' },
   format: { type: 'string' },
   'subject-provider': { type: 'string' },
@@ -37,10 +73,10 @@ const ADD_OPTIONS = {
   'secret-stdin': { type: 'boolean' },
 } as const;
 
-/** The flag an API body field comes from: `workspace_id` → `--workspace-id`. */
+/** The flag an API body field comes from: `workspace_id` → `--workspace`, the secret → `--secret-stdin` when read so. */
 function flagOf(field: string | number | undefined, secretFromStdin: boolean): string {
   if (field === 'secret' && secretFromStdin) return '--secret-stdin';
-  return `--${String(field).replaceAll('_', '-')}`;
+  return flagOfField(field);
 }
 
 /**
@@ -69,7 +105,7 @@ export async function addBody(args: string[]): Promise<{ input: CreateIntegratio
   const secret = fromStdin ? await readStdin() : values.secret;
   const fields: Record<string, string | undefined> = {
     kind: values.kind,
-    workspace_id: values['workspace-id'],
+    workspace_id: values.workspace,
     namespace: values.namespace,
     format: values.format,
     subject_provider: values['subject-provider'],
@@ -131,13 +167,9 @@ function printIntegrations(items: IntegrationResource[]): void {
 
 /** Lists integrations (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
-    USAGE,
-  );
+  const { values, positionals } = parseCommandArgs(args, { workspace: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   limitPositionals(positionals, 0, USAGE);
-  const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
+  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE, false);
   const items = await withExistingServices((services) => services.integrations.list(workspace === undefined ? '*' : [workspace]));
   if (values.json) printLine(JSON.stringify(items, null, 2));
   else printIntegrations(items);
@@ -154,4 +186,4 @@ async function remove(args: string[]): Promise<void> {
 }
 
 /** `privacyctl integration add|list|remove`: webhook sources (PRODUCT.md §2.5, §3), flags named as the API fields. */
-export const integrationCommand = commandGroup('integration', USAGE, { add, list, remove });
+export const integrationCommand = commandGroup('integration', USAGE, HELP, { add, list, remove });

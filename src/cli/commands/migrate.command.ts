@@ -9,6 +9,12 @@ const USAGE = ['migrate'];
  */
 export const migrateCommand: Command = {
   usage: USAGE,
+  help: {
+    migrate: {
+      summary:
+        'brings the schema of DATABASE_URL up to date (creating a SQLite file and its folder when missing) and prints each migration it applied, or "up to date". serve and worker do this at start unless MIGRATE_ON_START=false.',
+    },
+  },
   async run(args) {
     const { positionals } = parseCommandArgs(args, {}, USAGE);
     limitPositionals(positionals, 0, USAGE);

@@ -5,6 +5,7 @@ import { validateValue } from '../../http/validation/validate-value.js';
 import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
 import {
   commandGroup,
+  type CommandHelp,
   checkedFlag,
   limitPositionals,
   parseCommandArgs,
@@ -15,6 +16,31 @@ import {
 } from '../command.js';
 
 const USAGE = ['policy get --workspace W [--repository R]', "policy set --workspace W [--repository R] --json '{…}'"];
+
+const TARGET_FLAGS = [
+  { flag: '--workspace W', meaning: 'the workspace (1–200 characters). Required.' },
+  { flag: '--repository R', meaning: 'a repository of the workspace (1–500 characters, e.g. acme/api): its own layer.' },
+];
+
+const HELP: Record<string, CommandHelp> = {
+  'policy get': {
+    summary:
+      "prints the effective policy of the workspace (or of one of its repositories): defaults, workspace layer and repository layer merged, the stricter value winning, with each value's source.",
+    flags: TARGET_FLAGS,
+  },
+  'policy set': {
+    summary:
+      'writes the workspace layer (or, with --repository, the repository layer) and prints it; the same checks as PUT /api/v1/policies/… (an unknown key writes nothing).',
+    flags: [
+      ...TARGET_FLAGS,
+      {
+        flag: "--json '{…}'",
+        meaning:
+          'the layer as JSON, e.g. {"regulations":["gdpr","ccpa"],"retention_days":30}; its keys as in the API (docs/product.md, §2.4). Required.',
+      },
+    ],
+  },
+};
 
 const TARGET = { workspace: { type: 'string' }, repository: { type: 'string' } } as const;
 
@@ -63,4 +89,4 @@ async function set(args: string[]): Promise<void> {
 }
 
 /** `privacyctl policy get|set`: effective policy and policy layers (PRODUCT.md §2.4). */
-export const policyCommand = commandGroup('policy', USAGE, { get, set });
+export const policyCommand = commandGroup('policy', USAGE, HELP, { get, set });

@@ -8,6 +8,12 @@ const USAGE = ['serve'];
  */
 export const serveCommand: Command = {
   usage: USAGE,
+  help: {
+    serve: {
+      summary:
+        'runs the HTTP service as npm start does: migrates, listens on HOST:PORT (default 127.0.0.1:8080; the console at /console/) and, unless WORKER_IN_SERVER=false, runs the worker too. Stops at SIGTERM or SIGINT. Settings: the environment (README, "Configuration").',
+    },
+  },
   async run(args) {
     const { positionals } = parseCommandArgs(args, {}, USAGE);
     limitPositionals(positionals, 0, USAGE);

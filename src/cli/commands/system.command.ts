@@ -7,8 +7,11 @@ import {
   SystemKeyTakenError,
 } from '../../modules/data-systems/data-system.types.js';
 import type { Principal } from '../../modules/principals/principal.js';
+import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
+import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import {
   commandGroup,
+  type CommandHelp,
   CommandFailure,
   cell,
   checkedFlag,
@@ -23,16 +26,50 @@ import {
 import { bodyFromFlags } from '../flag-body.js';
 
 const USAGE = [
-  'system add --workspace-id W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
-  'system list [--workspace-id W] [--json]',
+  'system add --workspace W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
+  'system list [--workspace W] [--json]',
   'system remove ID',
 ];
 
 /** The operator acting through the CLI: every workspace, as audit events name it. */
 const CLI: Principal = { id: 'cli', name: 'cli', scopes: new Set(['admin']), workspaces: '*' };
 
+const HELP: Record<string, CommandHelp> = {
+  'system add': {
+    summary:
+      'registers a data system (PRODUCT §2.9): a downstream system holding personal data that gets a data task for each request of its types whose scope overlaps its categories. With --endpoint-id it is a webhook system (told by a data_task.created event), without one a manual system (an operator marks its tasks done). Prints it as JSON. Database systems (postgres, mysql) are registered through the API (POST /api/v1/data-systems).',
+    flags: [
+      { flag: '--workspace W', meaning: 'the workspace it belongs to (1–200 characters). Required.' },
+      {
+        flag: '--key K',
+        meaning:
+          'its key, unique in the workspace and never reused: 1–63 lower-case letters, digits and -, not starting with - (it names the system in packages: systems.<key>). Required.',
+      },
+      { flag: '--name N', meaning: 'a name for people (1–200 characters). Required.' },
+      {
+        flag: '--categories C',
+        meaning: `the data categories it holds, repeated or comma-separated, 1–20. Any of: ${SCOPE_KEYS.join(', ')}. Required.`,
+      },
+      {
+        flag: '--request-types T',
+        meaning: `the request types it takes part in, repeated or comma-separated. Any of: ${REQUEST_TYPES.join(', ')}. Required.`,
+      },
+      { flag: '--endpoint-id EP', meaning: "a webhook endpoint (ep_…) of the same workspace that receives the system's tasks." },
+      { flag: '--due-days D', meaning: 'days each task has from its creation, 1–3650 (default: none).' },
+    ],
+  },
+  'system list': {
+    summary: 'lists live data systems with their categories, request types and endpoint.',
+    flags: [
+      { flag: '--workspace W', meaning: "only this workspace's systems (default: every workspace)." },
+      { flag: '--json', meaning: 'print the API resources as JSON instead of a table.' },
+    ],
+  },
+  'system remove': { summary: 'deletes the data system ID (sys_…); its open tasks stay.' },
+};
+
 const ADD_OPTIONS = {
-  'workspace-id': { type: 'string' },
+  workspace: { type: 'string' },
   key: { type: 'string' },
   name: { type: 'string' },
   categories: { type: 'string', multiple: true },
@@ -59,7 +96,7 @@ export function addBody(args: string[]): CreateDataSystemInput {
   const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
   limitPositionals(positionals, 0, USAGE);
   const fields: Record<string, unknown> = {
-    workspace_id: values['workspace-id'],
+    workspace_id: values.workspace,
     key: values.key,
     name: values.name,
     categories: listFlag(values.categories),
@@ -109,13 +146,9 @@ function printSystems(items: DataSystemResource[]): void {
 
 /** Lists live data systems (all, or of one workspace), as a table or `--json`. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { 'workspace-id': { type: 'string' }, json: { type: 'boolean' } },
-    USAGE,
-  );
+  const { values, positionals } = parseCommandArgs(args, { workspace: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   limitPositionals(positionals, 0, USAGE);
-  const workspace = checkedFlag(values['workspace-id'], '--workspace-id', 200, USAGE, false);
+  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE, false);
   const items = await withExistingServices((services) => services.dataSystems.list(workspace === undefined ? '*' : [workspace]));
   if (values.json) printLine(JSON.stringify(items, null, 2));
   else printSystems(items);
@@ -138,4 +171,4 @@ async function remove(args: string[]): Promise<void> {
 }
 
 /** `privacyctl system add|list|remove`: data systems (PRODUCT.md §2.9), flags named as the API fields. */
-export const systemCommand = commandGroup('system', USAGE, { add, list, remove });
+export const systemCommand = commandGroup('system', USAGE, HELP, { add, list, remove });

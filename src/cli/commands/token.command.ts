@@ -2,6 +2,7 @@ import { SCOPES } from '../../modules/principals/scopes.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
 import {
   commandGroup,
+  type CommandHelp,
   CommandFailure,
   cell,
   checkedFlag,
@@ -19,6 +20,33 @@ const USAGE = [
   'token list [--json]',
   'token revoke ID',
 ];
+
+const HELP: Record<string, CommandHelp> = {
+  'token create': {
+    summary:
+      'creates an API token and prints its secret, shown this once (only its SHA-256 is stored). Send it as Authorization: Bearer TOKEN, or paste it into the console.',
+    flags: [
+      {
+        flag: "--workspace W|'*'",
+        meaning: "a workspace the token may act in (1–200 characters), repeated for several; '*' for every workspace. Required.",
+      },
+      {
+        flag: '--scope S',
+        meaning: `what it may do, repeated for several. One of: ${SCOPES.join(', ')} (admin implies every other). Required.`,
+      },
+      {
+        flag: '--system KEY',
+        meaning: "with tasks:write: limit the token to the data tasks of this data system's key, repeated for several.",
+      },
+      { flag: '--name N', meaning: 'a name for people, shown in the audit trail as the actor (default: cli).' },
+    ],
+  },
+  'token list': {
+    summary: 'lists every token with its scopes, workspaces and dates; never a secret or its hash.',
+    flags: [{ flag: '--json', meaning: 'print the list as JSON instead of a table.' }],
+  },
+  'token revoke': { summary: 'revokes the token ID (tok_…): it is refused (401) from then on.' },
+};
 
 /** Creates a token and prints only the secret (shown once; PRODUCT.md §2.2). */
 async function create(args: string[]): Promise<void> {
@@ -75,4 +103,4 @@ async function revoke(args: string[]): Promise<void> {
 }
 
 /** `privacyctl token create|list|revoke`: API tokens (PRODUCT.md §2.2, §3). */
-export const tokenCommand = commandGroup('token', USAGE, { create, list, revoke });
+export const tokenCommand = commandGroup('token', USAGE, HELP, { create, list, revoke });

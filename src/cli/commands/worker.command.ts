@@ -58,6 +58,12 @@ async function runUntilSignal(database: Database, config: Config): Promise<void>
  */
 export const workerCommand: Command = {
   usage: USAGE,
+  help: {
+    worker: {
+      summary:
+        'runs the request worker alone, without HTTP, until SIGTERM or SIGINT: processes privacy requests, delivers outbound events and runs the retention sweeper. On SQLite only one serve or worker may hold the file; on PostgreSQL any number. Settings: WORKER_POLL_MS, WORKER_LEASE_MS, WORKER_MAX_ATTEMPTS, WORKER_METRICS_PORT.',
+    },
+  },
   async run(args) {
     const { positionals } = parseCommandArgs(args, {}, USAGE);
     limitPositionals(positionals, 0, USAGE);

@@ -32,7 +32,8 @@ function consoleHeaders(app: FastifyInstance, csp: string): void {
 }
 
 /**
- * Serves the web console (PRODUCT.md §2b) from `dir` at `/console/` (`/console` redirects there),
+ * Serves the web console (PRODUCT.md §2b) from `dir` at `/console/` (`/console` redirects there
+ * with 301, the service's root `/` with 302),
  * hidden from the OpenAPI document like `/docs`. Its pages carry {@link consoleCsp}; hashed
  * assets are cached for a year, `index.html` is revalidated. When the console is not built
  * (no `index.html` in `dir`), every `/console` URL answers 503 naming `npm run build`, and the
@@ -51,6 +52,9 @@ export async function consolePlugin(
   const oidc = opts.oidc ?? null;
   consoleHeaders(app, consoleCsp(oidc?.tokenUrl ?? null));
   consoleConfigRoute(app, oidc);
+  // A newcomer opens http://HOST:PORT/ first: the console is the service's front page (302:
+  // the root may become a page of its own one day, so browsers must not cache the redirect).
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/console/', 302));
   if (!existsSync(join(dir, 'index.html'))) {
     const notBuilt = async () => {
       throw errors.consoleNotBuilt();

@@ -76,11 +76,18 @@ export function checkDestination(url: string, allowPrivate: boolean): URL {
     throw new ForbiddenDestinationError('the URL is not a valid absolute URL');
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(parsed.protocol)) throw new ForbiddenDestinationError('the URL must use https://');
+  if (!schemes.includes(parsed.protocol))
+    throw new ForbiddenDestinationError(
+      allowPrivate
+        ? 'the URL must use https:// or http://'
+        : 'the URL must use https:// (http:// needs OUTBOUND_ALLOW_PRIVATE_NETWORKS=true)',
+    );
   if (parsed.username || parsed.password) throw new ForbiddenDestinationError('the URL must not carry credentials');
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-    throw new ForbiddenDestinationError('the URL points to a private, loopback, link-local or reserved address');
+    throw new ForbiddenDestinationError(
+      'the URL points to a private, loopback, link-local or reserved address (a receiver on this machine or a closed network needs OUTBOUND_ALLOW_PRIVATE_NETWORKS=true)',
+    );
   }
   return parsed;
 }

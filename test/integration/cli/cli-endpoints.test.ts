@@ -40,14 +40,14 @@ describe('privacyctl endpoint without a database', () => {
   it('documents its forms and checks flags with the API schema before opening the database (exit 2)', () => {
     const help = privacyctl.run({}, ['endpoint', '--help']);
     assert.equal(help.status, 0, help.stderr);
-    for (const form of ['endpoint add --workspace-id W --url URL', 'endpoint list', 'endpoint remove ID', 'endpoint rotate ID'])
+    for (const form of ['endpoint add --workspace W --url URL', 'endpoint list', 'endpoint remove ID', 'endpoint rotate ID'])
       assert.ok(help.stdout.includes(form), help.stdout);
     const cli = (args: string[]) => privacyctl.run({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, args);
     const cases: [string[], RegExp][] = [
-      [words('endpoint add --url https://hooks.example.com/x'), /--workspace-id is required/],
-      [words('endpoint add --workspace-id acme'), /--url is required/],
+      [words('endpoint add --url https://hooks.example.com/x'), /--workspace is required/],
+      [words('endpoint add --workspace acme'), /--url is required/],
       [
-        words('endpoint add --workspace-id acme --url https://h.example.com --event-types privacy_request.lost'),
+        words('endpoint add --workspace acme --url https://h.example.com --event-types privacy_request.lost'),
         /--event-types: Input should be/,
       ],
       [words('endpoint rotate'), /ID is required/],
@@ -73,20 +73,20 @@ for (const dialect of dialects()) {
     after(() => database.drop());
 
     it('adds, lists, rotates and removes; the secret is printed only by add and rotate', async () => {
-      const refused = privacyctl.run(env, words('endpoint add --workspace-id acme --url http://127.0.0.1:9/x'));
+      const refused = privacyctl.run(env, words('endpoint add --workspace acme --url http://127.0.0.1:9/x'));
       assert.equal(refused.status, 2, refused.stderr);
       assert.match(refused.stderr, /--url: the URL must use https:\/\//);
       const added = privacyctl.run(
         env,
         words(
-          'endpoint add --workspace-id acme --url https://hooks.example.com/p --event-types privacy_request.created,privacy_request.completed --event-types data_task.created',
+          'endpoint add --workspace acme --url https://hooks.example.com/p --event-types privacy_request.created,privacy_request.completed --event-types data_task.created',
         ),
       );
       assert.equal(added.status, 0, added.stderr);
       const created = JSON.parse(added.stdout) as { id: string; secret: string; event_types: string[] };
       assert.match(created.secret, /^whsec_/);
       assert.deepEqual(created.event_types, ['privacy_request.created', 'privacy_request.completed', 'data_task.created']);
-      const listed = privacyctl.run(env, words('endpoint list --workspace-id acme'));
+      const listed = privacyctl.run(env, words('endpoint list --workspace acme'));
       assert.equal(listed.status, 0, listed.stderr);
       assert.match(listed.stdout, new RegExp(`${created.id}\\s+acme\\s+https://hooks.example.com/p`));
       assert.ok(!listed.stdout.includes(created.secret));

@@ -65,9 +65,9 @@ describe('privacyctl integration without a database', () => {
     assert.equal(help.status, 0, help.stderr);
     assert.match(
       help.stdout,
-      /^usage: privacyctl integration add --kind github\|gitlab\|identity --workspace-id W .*--secret S\|--secret-stdin$/m,
+      /^usage: privacyctl integration add --kind github\|gitlab\|identity --workspace W .*--secret S\|--secret-stdin$/m,
     );
-    assert.match(help.stdout, /privacyctl integration list \[--workspace-id W\] \[--json\]/);
+    assert.match(help.stdout, /privacyctl integration list \[--workspace W\] \[--json\]/);
     assert.match(help.stdout, /privacyctl integration remove ID/);
     assert.match(privacyctl.run({}, ['help']).stdout, /--secret-stdin/);
   });
@@ -86,39 +86,33 @@ describe('privacyctl integration without a database', () => {
       privacyctl.run({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, args, input);
     assert.equal(cli(['integration', 'list']).status, 1);
     const cases: [string[], RegExp][] = [
-      [add('--workspace-id acme --namespace a --secret', GITHUB_SECRET), /--kind is required/],
+      [add('--workspace acme --namespace a --secret', GITHUB_SECRET), /--kind is required/],
+      [add('--kind jira --workspace acme --secret', GITHUB_SECRET), /--kind: Input should be 'github', 'gitlab' or 'identity'/],
+      [add('--kind github --namespace a --secret', GITHUB_SECRET), /--workspace is required/],
+      [add('--kind github --workspace acme --namespace a'), /--secret or --secret-stdin is required/],
+      [add('--kind github --workspace acme --namespace a --secret short'), /--secret: String should have at least 8 characters/],
       [
-        add('--kind jira --workspace-id acme --secret', GITHUB_SECRET),
-        /--kind: Input should be 'github', 'gitlab' or 'identity'/,
-      ],
-      [add('--kind github --namespace a --secret', GITHUB_SECRET), /--workspace-id is required/],
-      [add('--kind github --workspace-id acme --namespace a'), /--secret or --secret-stdin is required/],
-      [
-        add('--kind github --workspace-id acme --namespace a --secret short'),
-        /--secret: String should have at least 8 characters/,
-      ],
-      [
-        add('--kind github --workspace-id acme --namespace n --secret-stdin --secret', GITHUB_SECRET),
+        add('--kind github --workspace acme --namespace n --secret-stdin --secret', GITHUB_SECRET),
         /either --secret or --secret-stdin/,
       ],
       [
-        add('--kind identity --workspace-id acme --format okta --secret', STANDARD_SECRET),
+        add('--kind identity --workspace acme --format okta --secret', STANDARD_SECRET),
         /--format: Input should be 'standard', 'clerk' or 'workos'/,
       ],
-      [add('--kind github --workspace-id acme --namespace a --colour red --secret', GITHUB_SECRET), /unknown option '--colour'/],
-      [add('--kind github --workspace-id acme --namespace a extra --secret', GITHUB_SECRET), /unexpected argument 'extra'/],
-      [words('integration list --workspace-id', ''), /--workspace-id must be 1–200 characters/],
+      [add('--kind github --workspace acme --namespace a --colour red --secret', GITHUB_SECRET), /unknown flag --colour/],
+      [add('--kind github --workspace acme --namespace a extra --secret', GITHUB_SECRET), /unexpected argument 'extra'/],
+      [words('integration list --workspace', ''), /--workspace must be 1–200 characters/],
       [words('integration remove'), /ID is required/],
       [words('integration remove int_a int_b'), /unexpected argument 'int_b'/],
     ];
     for (const [args, reason] of cases) assertUsage(cli(args), reason);
-    const emptyStdin = cli(add('--kind gitlab --workspace-id acme --namespace g --secret-stdin'));
+    const emptyStdin = cli(add('--kind gitlab --workspace acme --namespace g --secret-stdin'));
     assertUsage(emptyStdin, /--secret-stdin: String should have at least 8 characters/);
     // Every problem at once, as the API's 422 lists them; a repeated flag's last value counts.
-    const several = cli(add('--kind github --kind x --secret y --workspace-id', ''));
+    const several = cli(add('--kind github --kind x --secret y --workspace', ''));
     assertUsage(
       several,
-      /invalid flags:\n {2}--kind: .*\n {2}--workspace-id: String should have at least 1 character\n {2}--secret: String should/,
+      /invalid flags:\n {2}--kind: .*\n {2}--workspace: String should have at least 1 character\n {2}--secret: String should/,
     );
   });
 });
@@ -153,14 +147,14 @@ for (const dialect of dialects()) {
     });
 
     it('add with --secret prints the integration as JSON, without the secret', () => {
-      const body = created(add('--kind github --workspace-id acme --namespace Octo-Org --secret', GITHUB_SECRET));
+      const body = created(add('--kind github --workspace acme --namespace Octo-Org --secret', GITHUB_SECRET));
       const shown = [body.kind, body.workspace_id, body.namespace, body.format, body.webhook_path];
       assert.deepEqual(shown, ['github', 'acme', 'octo-org', null, '/webhook/prhost']);
       ids.github = body.id;
     });
 
     it('add with --secret-stdin reads the secret from stdin, dropping the trailing newline', async () => {
-      const args = add('--kind identity --workspace-id acme --format standard --subject-provider clerk --secret-stdin');
+      const args = add('--kind identity --workspace acme --format standard --subject-provider clerk --secret-stdin');
       const body = created(args, `${STANDARD_SECRET}\n`);
       const shown = [body.kind, body.namespace, body.format, body.subject_provider, body.webhook_path];
       // Issue 11: the path the docs tell users to configure, with ?integration=.
@@ -171,14 +165,14 @@ for (const dialect of dialects()) {
 
     it('add for gitlab, in another workspace', () => {
       const body = created(
-        add('--kind gitlab --workspace-id globex --namespace Platform/Backend --secret-stdin'),
+        add('--kind gitlab --workspace globex --namespace Platform/Backend --secret-stdin'),
         'gl-token-0123456789',
       );
       assert.deepEqual([body.namespace, body.webhook_path], ['platform/backend', '/webhook/mrhost']);
       ids.gitlab = body.id;
     });
 
-    it('list shows them as a table or JSON, filtered by --workspace-id, never a secret', () => {
+    it('list shows them as a table or JSON, filtered by --workspace, never a secret', () => {
       const table = cli(['integration', 'list']);
       assert.equal(table.status, 0, table.stderr);
       assertNoSecret(table);
@@ -189,19 +183,19 @@ for (const dialect of dialects()) {
         new RegExp(`${ids.identity}\\s+identity\\s+acme\\s+-\\s+standard\\s+clerk\\s+/webhook/identity`),
       );
       assert.deepEqual(listed(), [ids.github, ids.identity, ids.gitlab]);
-      const json = cli(words('integration list --workspace-id acme --json'));
+      const json = cli(words('integration list --workspace acme --json'));
       assertNoSecret(json);
       assert.ok(!json.stdout.includes('secret'));
       assert.deepEqual(
         (JSON.parse(json.stdout) as { id: string }[]).map((i) => i.id),
         [ids.github, ids.identity],
       );
-      assert.deepEqual(JSON.parse(cli(words('integration list --workspace-id nobody --json')).stdout), []);
+      assert.deepEqual(JSON.parse(cli(words('integration list --workspace nobody --json')).stdout), []);
     });
 
     it('a namespace the workspace already has an integration of the kind for exits 1, in any case', () => {
       for (const namespace of ['octo-org', 'OCTO-ORG']) {
-        const result = cli(add(`--kind github --workspace-id acme --namespace ${namespace} --secret`, GITHUB_SECRET));
+        const result = cli(add(`--kind github --workspace acme --namespace ${namespace} --secret`, GITHUB_SECRET));
         assert.equal(result.status, 1, result.stderr);
         assert.equal(result.stdout, '');
         assert.equal(
@@ -214,23 +208,23 @@ for (const dialect of dialects()) {
 
     it('a field the kind needs, or an unusable secret, exits 2 naming the flag and writes nothing', () => {
       const cases: [string[], RegExp][] = [
-        [add('--kind github --workspace-id acme --secret', GITHUB_SECRET), /--namespace is required for --kind github/],
+        [add('--kind github --workspace acme --secret', GITHUB_SECRET), /--namespace is required for --kind github/],
         [
-          add('--kind identity --workspace-id acme --subject-provider p --secret', STANDARD_SECRET),
+          add('--kind identity --workspace acme --subject-provider p --secret', STANDARD_SECRET),
           /--format is required for --kind identity/,
         ],
         [
-          add('--kind identity --workspace-id acme --format clerk --secret', STANDARD_SECRET),
+          add('--kind identity --workspace acme --format clerk --secret', STANDARD_SECRET),
           /--subject-provider is required for --kind identity/,
         ],
         [
-          add('--kind identity --workspace-id acme --format standard --subject-provider p --secret', BAD_SECRET),
+          add('--kind identity --workspace acme --format standard --subject-provider p --secret', BAD_SECRET),
           /--secret: Value error, .*base64/,
         ],
       ];
       for (const [args, reason] of cases) assertUsage(cli(args), reason);
       const stdin = cli(
-        add('--kind identity --workspace-id acme --format clerk --subject-provider p --secret-stdin'),
+        add('--kind identity --workspace acme --format clerk --subject-provider p --secret-stdin'),
         `${BAD_SECRET}\n`,
       );
       assertUsage(stdin, /--secret-stdin: Value error/);
@@ -242,7 +236,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(remove(), { status: 0, stdout: `removed ${ids.github}\n`, stderr: '' });
       assert.deepEqual(listed(), [ids.identity, ids.gitlab]);
       assert.deepEqual(remove(), { status: 1, stdout: '', stderr: `privacyctl integration: no integration ${ids.github}\n` });
-      const again = created(add('--kind github --workspace-id acme --namespace octo-org --secret', GITHUB_SECRET));
+      const again = created(add('--kind github --workspace acme --namespace octo-org --secret', GITHUB_SECRET));
       const { audit } = await inspect(database.url, ids.identity ?? '');
       assert.deepEqual(
         audit.map((e) => [e.action, e.actor, e.target_id]),

@@ -42,7 +42,7 @@ for (const dialect of dialects()) {
     it('add prints the system as JSON (lists repeatable or comma-separated); the same key again exits 1', async () => {
       const added = cli(
         ...words(
-          'system add --workspace-id acme --key crm --name Sales --categories user.contact,user.name --request-types access --request-types deletion --due-days 14',
+          'system add --workspace acme --key crm --name Sales --categories user.contact,user.name --request-types access --request-types deletion --due-days 14',
         ),
       );
       assert.equal(added.status, 0, added.stderr);
@@ -51,9 +51,7 @@ for (const dialect of dialects()) {
         [body.key, body.categories, body.request_types, body.due_days, body.endpoint_id],
         ['crm', ['user.contact', 'user.name'], ['access', 'deletion'], 14, null],
       );
-      const again = cli(
-        ...words('system add --workspace-id acme --key crm --name Other --categories user --request-types access'),
-      );
+      const again = cli(...words('system add --workspace acme --key crm --name Other --categories user --request-types access'));
       assert.equal(again.status, 1);
       assert.match(again.stderr, /already has a data system with key crm/);
       assert.deepEqual(await count(), [['crm', false]]);
@@ -61,7 +59,7 @@ for (const dialect of dialects()) {
 
     it('bad flags exit 2 naming each one; an endpoint of another workspace exits 2; nothing is written', async () => {
       const bad = cli(
-        ...words('system add --workspace-id acme --key Bad_Key --categories user.ssn --request-types erase --due-days soon'),
+        ...words('system add --workspace acme --key Bad_Key --categories user.ssn --request-types erase --due-days soon'),
       );
       assert.equal(bad.status, 2);
       assert.equal(bad.stdout, '');
@@ -77,7 +75,7 @@ for (const dialect of dialects()) {
       const foreign = await insertEndpoint(db.db, 'globex').finally(() => db.close());
       const hooked = cli(
         ...words(
-          `system add --workspace-id acme --key hooked --name H --categories user --request-types access --endpoint-id ${foreign}`,
+          `system add --workspace acme --key hooked --name H --categories user --request-types access --endpoint-id ${foreign}`,
         ),
       );
       assert.equal(hooked.status, 2);
@@ -90,7 +88,7 @@ for (const dialect of dialects()) {
       assert.equal(table.status, 0, table.stderr);
       assert.match(table.stdout, /^ID\s+WORKSPACE\s+KEY\s+NAME\s+CATEGORIES\s+REQUEST_TYPES\s+ENDPOINT\s+DUE_DAYS\n/);
       assert.match(table.stdout, /acme\s+crm\s+Sales\s+user\.contact,user\.name\s+access,deletion\s+-\s+14/);
-      const listed = JSON.parse(cli('system', 'list', '--workspace-id', 'acme', '--json').stdout) as {
+      const listed = JSON.parse(cli('system', 'list', '--workspace', 'acme', '--json').stdout) as {
         id: string;
         key: string;
       }[];

@@ -241,6 +241,15 @@ for (const dialect of dialects()) {
       ]);
       await letter.waitForURL(/^blob:/);
       await letter.getByText('Your personal data held by').first().waitFor();
+      // Isolated (issue 23, item 8): the console's tab holds the token in its sessionStorage; the
+      // letter's tab has none of it and no way back to the console.
+      assert.ok(
+        (await page.evaluate<number>('sessionStorage.length')) > 0,
+        "the console's sessionStorage is empty: nothing to protect",
+      );
+      assert.equal(await letter.evaluate<number>('sessionStorage.length'), 0, "the letter reads the console's sessionStorage");
+      assert.equal(await letter.evaluate<boolean>('window.opener === null'), true, 'the letter has an opener');
+      assert.equal(await letter.evaluate<string>('document.referrer'), '');
       const mainWidth = await letter.evaluate<string>("getComputedStyle(document.querySelector('main')).maxWidth");
       assert.notEqual(mainWidth, 'none', "the letter's own style applies under the console's CSP");
       assert.equal(await letter.locator('script').count(), 0);

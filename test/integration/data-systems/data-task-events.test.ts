@@ -98,6 +98,13 @@ for (const dialect of dialects()) {
       assert.deepEqual(payload.data.links, {
         task: `${BASE}/api/v1/data-tasks/${task.id}`,
         result: `${BASE}/api/v1/data-tasks/${task.id}/result`,
+        request: `${BASE}/api/v1/privacy/requests/${filed.id}`,
+      });
+      // The task's own links are absolute too (issue 23, item 14): a receiver follows them as they are.
+      assert.deepEqual(payload.data.task.links, {
+        self: `${BASE}/api/v1/data-tasks/${task.id}`,
+        result: `${BASE}/api/v1/data-tasks/${task.id}/result`,
+        request: `${BASE}/api/v1/privacy/requests/${filed.id}`,
       });
       const linked = await db().selectFrom('linked_identities').select('account_id').where('account_id', '=', '583231').execute();
       assert.deepEqual(linked, [], 'the erasure ran in the same processing: the link is gone, the event still names it');

@@ -73,9 +73,9 @@ function cliBeforeServe(run: (args: string[], input?: string) => CliResult) {
   const approver = ok(run(words('token create --workspace * --scope admin --name approver')), 'token create').stdout.trim();
   const cliSecret = `cli-secret-${randomBytes(8).toString('hex')}`;
   const owner = `cli-owner-${randomBytes(4).toString('hex')}`;
-  const add = words(`integration add --kind github --workspace-id ops --namespace ${owner} --secret-stdin`);
+  const add = words(`integration add --kind github --workspace ops --namespace ${owner} --secret-stdin`);
   const added = ok(run(add, cliSecret), 'integration add');
-  const listed = ok(run(words('integration list --workspace-id ops')), 'integration list');
+  const listed = ok(run(words('integration list --workspace ops')), 'integration list');
   const tokens = ok(run(words('token list')), 'token list');
   // stdout is the product (the integration and the list name the owner), never a secret or token.
   assert.ok(!`${added.stdout}${listed.stdout}${tokens.stdout}`.includes(cliSecret), 'the CLI shows the secret');

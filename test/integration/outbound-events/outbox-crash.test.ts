@@ -58,7 +58,7 @@ describe('outbox after kill -9', () => {
         assert.equal(cli.run(env, ['migrate']).status, 0);
         const token = cli.run(env, ['token', 'create', '--workspace', 'acme', '--scope', 'privacy:write']).stdout.trim();
         const path = `/crash-${dialect.name}`;
-        const added = cli.run(env, ['endpoint', 'add', '--workspace-id', 'acme', '--url', `${base}${path}`]);
+        const added = cli.run(env, ['endpoint', 'add', '--workspace', 'acme', '--url', `${base}${path}`]);
         assert.equal(added.status, 0, added.stderr);
         const { secret } = JSON.parse(added.stdout) as { secret: string };
 

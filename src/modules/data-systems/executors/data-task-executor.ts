@@ -27,8 +27,8 @@ export interface TaskCreation {
   seal?: (plaintext: string) => string;
   /** The subject's identities (read once per request, and only when an executor asks). */
   identities(): Promise<SubjectIdentities>;
-  /** Absolute URLs of the task and of its result (under `PUBLIC_BASE_URL`). */
-  links: { task: string; result: string };
+  /** Absolute URLs of the task, of its result and of its request (under `PUBLIC_BASE_URL`). */
+  links: { task: string; result: string; request: string };
   /** When the task was created (RFC 3339 UTC). */
   at: string;
 }

@@ -5,7 +5,8 @@ import type { DataTaskExecutor } from './data-task-executor.js';
 /**
  * A system told through its own webhook endpoint (`endpoint_id`): `data_task.created` to that
  * endpoint alone (it carries the subject's identities), with the task, the identities and the
- * links to report back (PRODUCT §2.9). The system answers with `POST …/result`.
+ * links to report back (PRODUCT §2.9), all absolute under `PUBLIC_BASE_URL`: `links` and the
+ * task's own `links` (self, result, request) alike. The system answers with `POST …/result`.
  */
 export const webhookExecutor: DataTaskExecutor = {
   manual: false,
@@ -18,7 +19,11 @@ export const webhookExecutor: DataTaskExecutor = {
       // An erasure of the subject redacts the messages about its requests (outbound-events).
       requestId: task.request_id,
       occurredAt: at,
-      data: { task: toTaskResource(task, at), ...(await identities()), links },
+      data: {
+        task: { ...toTaskResource(task, at), links: { self: links.task, result: links.result, request: links.request } },
+        ...(await identities()),
+        links,
+      },
     });
   },
 };

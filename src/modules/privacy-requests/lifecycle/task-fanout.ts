@@ -8,7 +8,7 @@ import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from '..
 import { taskLocation } from '../../data-systems/data-task.resource.js';
 import type { SubjectIdentities } from '../../data-systems/executors/data-task-executor.js';
 import { executorOf, kindOf } from '../../data-systems/executors/executors.js';
-import type { PrivacyRequestRow } from '../../request-model/request-model.js';
+import { type PrivacyRequestRow, requestLocation } from '../../request-model/request-model.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
 import { parseScope } from '../../subject-data/scope.fns.js';
 import { listLinkedIdentities } from '../../subjects/subject.repository.js';
@@ -99,7 +99,11 @@ export async function fanOutTasks(
       request,
       ...(seal ? { seal } : {}),
       identities: () => (identities ??= subjectIdentities(unit, request)),
-      links: { task: `${base}${taskLocation(task.id)}`, result: `${base}${taskLocation(task.id)}/result` },
+      links: {
+        task: `${base}${taskLocation(task.id)}`,
+        result: `${base}${taskLocation(task.id)}/result`,
+        request: `${base}${requestLocation(request.id)}`,
+      },
       at,
     });
   }
