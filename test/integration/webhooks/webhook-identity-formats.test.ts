@@ -21,7 +21,7 @@ import {
 } from '../../helpers/identity-webhooks.js';
 
 /** The exact bytes of a real payload (signatures cover bytes, so no re-serialising). */
-const fixtureText = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+const fixtureText = (name: string) => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8');
 const CLERK_CREATED = fixtureText('clerk-user.created.json');
 const WORKOS_CREATED = fixtureText('workos-dsync.user.created.json');
 const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
