@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   decideFromTasks,
+  extensionTooLate,
   isAnnounced,
   namedSystems,
   type OperatorAction,
@@ -102,6 +103,14 @@ describe('statusAfter: the rules, one by one', () => {
       assert.equal(after('extend', request(status, 'access', '2026-04-28T10:00:00.000Z')), null);
     }
     for (const status of FINAL) assert.equal(after('extend', request(status)), null);
+  });
+
+  test('extensionTooLate: in time up to the due instant, too late a millisecond after (PRODUCT §2.13)', () => {
+    const r = { due_at: '2026-02-28T10:00:00.000Z', extended_due_at: null };
+    assert.equal(extensionTooLate(r, new Date('2026-02-01T00:00:00.000Z')), false);
+    assert.equal(extensionTooLate(r, new Date('2026-02-28T10:00:00.000Z')), false);
+    assert.equal(extensionTooLate(r, new Date('2026-02-28T10:00:00.001Z')), true);
+    assert.equal(extensionTooLate(r, new Date('2026-03-06T10:00:00.000Z')), true);
   });
 
   test('corrections: only a correction request in action_required → completed', () => {

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { PrivacyRequest } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-import { isFinal } from '../lib/deadline';
+import { bindingDue, isFinal } from '../lib/deadline';
 
 type Action = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
 
@@ -16,12 +16,17 @@ const LABELS: Record<Action, string> = {
   corrections: 'Submit corrections',
 };
 
+/** Whether the binding due date has passed: no extension then (PRODUCT §2.13; the API answers 409). */
+function deadlinePassed(request: PrivacyRequest, now: number): boolean {
+  return Date.parse(bindingDue(request)) < now;
+}
+
 /** The actions the lifecycle allows in this state (the API decides; this only hides the hopeless ones). */
-export function allowedActions(request: PrivacyRequest): Action[] {
+export function allowedActions(request: PrivacyRequest, now: number = Date.now()): Action[] {
   if (isFinal(request.status)) return [];
   const actions: Action[] = [];
   if (request.status === 'pending_approval') actions.push('approve', 'reject');
-  if (!request.extended_due_at) actions.push('extend');
+  if (!request.extended_due_at && !deadlinePassed(request, now)) actions.push('extend');
   if (request.request_type === 'correction' && request.status === 'action_required') actions.push('corrections');
   actions.push('cancel');
   return actions;
@@ -132,6 +137,12 @@ export function RequestActions(props: { request: PrivacyRequest; onChanged: (upd
           </button>
         ))}
       </div>
+      {!isFinal(props.request.status) && !props.request.extended_due_at && deadlinePassed(props.request, Date.now()) && (
+        <p>
+          The deadline has passed, so it can no longer be extended: an extension must be given, and the person told, before the
+          deadline. The request stays overdue until it ends.
+        </p>
+      )}
       {open && (
         <ActionForm
           key={open}

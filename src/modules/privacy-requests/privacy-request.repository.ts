@@ -72,3 +72,20 @@ export async function findIdByClientRequestId(
 export async function lockRequest(tx: Executor, id: string): Promise<PrivacyRequestRow | undefined> {
   return forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
 }
+
+/**
+ * Ids of the workspace's requests waiting in `action_required` for `reason` (`status_reason`),
+ * oldest first, at most `limit`.
+ */
+export async function idsWaitingFor(db: Executor, workspaceId: string, reason: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('privacy_requests')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', 'action_required')
+    .where('status_reason', '=', reason)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -38,6 +38,16 @@ export function isAnnounced(from: string, to: string): boolean {
   return from !== to && !(from === 'processing' && to === 'queued');
 }
 
+/**
+ * Whether an extension comes too late (PRODUCT §2.13): the binding due date (`due_at`; an
+ * extended request cannot be extended again anyway) has passed at `now`. GDPR Art. 12(3) lets the
+ * controller extend only by telling the person within the first month; CCPA §7021(b) within the
+ * first 45 days. Times are RFC 3339 UTC strings; the due instant itself is still in time.
+ */
+export function extensionTooLate(request: { due_at: string; extended_due_at: string | null }, now: Date): boolean {
+  return new Date(request.extended_due_at ?? request.due_at).getTime() < now.getTime();
+}
+
 /** Retry delay after failed attempt `attempt` (1-based): 2^attempt seconds, at most 5 minutes, in ms. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(2 ** attempt, 300) * 1000;

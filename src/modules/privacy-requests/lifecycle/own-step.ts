@@ -51,7 +51,9 @@ export function createOwnStepRecorder(deps: {
     result: SerializedResult,
     tasks: { fanOut: boolean; withTasks?: boolean } = { fanOut: true },
   ): Promise<void> {
-    const systems = tasks.fanOut ? await fanOut(unit, request) : 0;
+    // A request that waits before any work (no controller named) sends nothing to its systems yet.
+    const waitsFirst = outcome.status === 'action_required' && outcome.beforeWork === true;
+    const systems = tasks.fanOut && !waitsFirst ? await fanOut(unit, request) : 0;
     if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks)) return recordWithTasks(unit, request, result);
     const at = toTimestamp(clock());
     const done = outcome.status === 'completed';
@@ -65,7 +67,7 @@ export function createOwnStepRecorder(deps: {
       audit: {
         actor: 'worker',
         action: `privacy_request.${done ? 'completed' : 'action_required'}`,
-        details: { attempt: request.attempts },
+        details: { attempt: request.attempts, ...(done ? {} : { reason: outcome.reason }) },
       },
     });
   }
