@@ -15,6 +15,7 @@ import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.routes.js
 import { operationsRoutes } from './http/routes/operations.routes.js';
 import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
+import { privacyRequestReviewRoutes } from './http/routes/privacy-request-review.routes.js';
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerAuthentication(api, { tokens: deps.services.tokens, oidc: deps.services.oidc });
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
       await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(privacyRequestReviewRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(auditEventRoutes, { prefix: '/audit-events', services: deps.services });
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });

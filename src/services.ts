@@ -14,6 +14,7 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { createPrivacyRequestActions } from './modules/privacy-requests/lifecycle/operator-actions.js';
+import { createIdentityReview } from './modules/privacy-requests/lifecycle/identity-review.js';
 import { createTaskResults } from './modules/privacy-requests/lifecycle/task-result.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { createRequestResultsService } from './modules/privacy-requests/request-results.service.js';
@@ -32,6 +33,8 @@ export interface Services {
   readonly policies: ReturnType<typeof createPolicyService>;
   readonly privacyRequests: ReturnType<typeof createPrivacyRequestService>;
   readonly requestActions: ReturnType<typeof createPrivacyRequestActions>;
+  /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
+  readonly identityReview: ReturnType<typeof createIdentityReview>;
   readonly requestResults: ReturnType<typeof createRequestResultsService>;
   readonly keys: ServiceKeys;
   readonly integrations: ReturnType<typeof createIntegrationService>;
@@ -77,6 +80,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     policies,
     privacyRequests: createPrivacyRequestService({ db, clock, transact, idempotency, policies, filingRecord: filingRecordCodec }),
     requestActions: createPrivacyRequestActions({ db, clock }),
+    identityReview: createIdentityReview({ db, clock }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),

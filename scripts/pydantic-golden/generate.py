@@ -167,6 +167,7 @@ class PolicyLayer(BaseModel):
     ] = INHERIT
     require_approval: bool = INHERIT
     auto_erase_on_deprovision: bool = INHERIT
+    confirm_no_data: bool = INHERIT
 
 
 # Controller profile (PRODUCT §2.10). The e-mail address and the URLs are plain string patterns

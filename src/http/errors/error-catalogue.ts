@@ -95,6 +95,12 @@ export const errors = {
       409,
       `The deadline has passed (the request was due at ${dueAt}): an extension must be given, and the person told, before the deadline; the request stays overdue until it ends`,
     ),
+  /** `…/identity` or `…/confirm-no-data` on a request that is not `identity_unmatched` (PRODUCT §2.13). */
+  notAwaitingIdentityReview: (status: string) =>
+    new HttpError(
+      409,
+      `This request does not wait for an identity review (status ${status}); only a request in action_required with status_reason identity_unmatched does`,
+    ),
   selfApproval: () =>
     new HttpError(403, 'The principal that filed this request cannot approve it; another principal must approve it'),
   namespaceTaken: (kind: string) =>

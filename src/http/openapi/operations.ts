@@ -166,6 +166,20 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
       'Extends the deadline once: GDPR by two months, CCPA by 45 days; only before the due date has passed (409 afterwards: an overdue request stays overdue).',
     ),
   },
+  'POST /api/v1/privacy/requests/{id}/identity': {
+    operationId: 'repointPrivacyRequestIdentity',
+    ...request(
+      'Re-point the identity of',
+      'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; its earlier data tasks are removed and it runs again from the start. 409 for a request that does not wait for this review.',
+    ),
+  },
+  'POST /api/v1/privacy/requests/{id}/confirm-no-data': {
+    operationId: 'confirmPrivacyRequestNoData',
+    ...request(
+      'Confirm no data for',
+      'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): completes it with its answer and the confirmation that no personal data of the person is processed (GDPR Art. 15(1)). 409 for a request that does not wait for this review.',
+    ),
+  },
   'POST /api/v1/privacy/requests/{id}/corrections': {
     operationId: 'correctPrivacyRequest',
     summary: 'Submit corrected values',

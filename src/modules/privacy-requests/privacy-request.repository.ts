@@ -4,7 +4,7 @@ import { preparedQuery } from '../../db/prepared-query.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** A request as filed: every column but those later steps set (the deadline sweep's marks). */
-export type NewRequestRow = Omit<PrivacyRequestRow, 'due_soon_notified_at' | 'overdue_notified_at'>;
+export type NewRequestRow = Omit<PrivacyRequestRow, 'due_soon_notified_at' | 'overdue_notified_at' | 'subject_found'>;
 
 /** Every column of `privacy_requests`, in insert order (also the growth bench's bulk seed). */
 export const REQUEST_COLUMNS = [

@@ -19,7 +19,7 @@ for (const dialect of dialects()) {
     let admin: string;
 
     before(async () => {
-      f = await openFixture(() => dialect.create(), { workspaces: ['nameless', 'other'] });
+      f = await openFixture(() => dialect.create(), { workspaces: ['nameless', 'other'], controller: false });
       admin = await f.t.bearer(['admin'], ['nameless', 'other']);
       const system = await f.t.app.inject({
         method: 'POST',

@@ -1,3 +1,4 @@
+import { identityFound } from '../../subject-data/subject-data.repository.js';
 import { accessPackage } from '../../subject-data/subject-package.js';
 import { waitForController } from './controller-named.js';
 import type { HandlerContext, HandlerOutcome, RequestHandler } from './handler.types.js';
@@ -13,6 +14,7 @@ export const accessHandler: RequestHandler = Object.assign(
     (await waitForController(tx, request.workspace_id)) ?? {
       status: 'completed',
       package: await accessPackage(tx, request, pseudonymKey, now, pause),
+      found: await identityFound(tx, request, pseudonymKey),
     },
   { readOnly: true },
 );

@@ -1,3 +1,4 @@
+import { identityFound } from '../../subject-data/subject-data.repository.js';
 import { exportPackage } from '../../subject-data/subject-package.js';
 import { waitForController } from './controller-named.js';
 import type { HandlerContext, HandlerOutcome, RequestHandler } from './handler.types.js';
@@ -12,6 +13,7 @@ export const exportHandler: RequestHandler = Object.assign(
     (await waitForController(tx, request.workspace_id)) ?? {
       status: 'completed',
       package: await exportPackage(tx, request, pseudonymKey, now, pause),
+      found: await identityFound(tx, request, pseudonymKey),
     },
   { readOnly: true },
 );

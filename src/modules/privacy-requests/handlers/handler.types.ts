@@ -30,7 +30,17 @@ export interface HandlerContext {
  * controller profile, PRODUCT §2.13); it runs again from the start once the wait ends.
  */
 export type HandlerOutcome =
-  | { status: 'completed'; package?: unknown; report?: unknown }
+  | {
+      status: 'completed';
+      package?: unknown;
+      report?: unknown;
+      /**
+       * Whether the own step found the identity in this service's store (PRODUCT §2.13); false
+       * lets the request wait as `identity_unmatched` when no system found anything either.
+       * Absent: not said (taken as found).
+       */
+      found?: boolean;
+    }
   | { status: 'action_required'; reason: string; beforeWork?: boolean };
 
 /**
