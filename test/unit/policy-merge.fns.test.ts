@@ -153,9 +153,9 @@ describe('mergePolicy: union order, dedup, no aliasing', () => {
 
 describe('effectiveVersion and normalizeRepository', () => {
   test('effectiveVersion is d<defaults>.w<n>.r<n>', () => {
-    assert.equal(effectiveVersion(3, 7), 'd1.w3.r7');
-    assert.equal(effectiveVersion(0, 0), 'd1.w0.r0');
-    assert.equal(effectiveVersion(12, 0), 'd1.w12.r0');
+    assert.equal(effectiveVersion(3, 7), 'd2.w3.r7');
+    assert.equal(effectiveVersion(0, 0), 'd2.w0.r0');
+    assert.equal(effectiveVersion(12, 0), 'd2.w12.r0');
     assert.notEqual(effectiveVersion(1, 12), effectiveVersion(11, 2));
   });
 

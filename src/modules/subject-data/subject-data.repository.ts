@@ -5,7 +5,7 @@ import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { nextTurn } from '../../lib/yielding.js';
 import type { ChangeEventRow } from '../change-events/change-event.repository.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
-import { type IdentityEventRow, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
+import { type IdentityEventRow, isTombstoned, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
 import { accountSet } from './accounts.fns.js';
 import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';
 
@@ -229,12 +229,15 @@ export async function recordCorrection(
 
 /**
  * Whether this service's store knows the identity a request names (PRODUCT §2.13): a subject
- * (by provider and id, by e-mail address, or through a linked account), or a change event
- * authored by the named account. Read before any erasure (which removes what it finds).
+ * (by provider and id, by e-mail address, or through a linked account), a change event
+ * authored by the named account, or a tombstone of it (an earlier erasure: the answer "nothing
+ * is held any more" is then known, not guessed). Read before any erasure (which removes what it finds).
  */
 export async function identityFound(db: Executor, request: SubjectKey, pseudonymKey: string): Promise<boolean> {
   if (await resolveSubject(db, request)) return true;
   const accounts = accountSet(request, null, []);
   const pseudonyms = accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));
-  return (await findChangeEventIdsByAuthors(db, request.workspace_id, pseudonyms, accounts)).length > 0;
+  if ((await findChangeEventIdsByAuthors(db, request.workspace_id, pseudonyms, accounts)).length > 0) return true;
+  for (const hash of pseudonyms) if (await isTombstoned(db, request.workspace_id, hash)) return true;
+  return false;
 }
