@@ -274,7 +274,8 @@ for (const dialect of dialects()) {
         release.open();
         assert.equal(await run, true);
         const row = await requestRow(f, filed.id);
-        assert.deepEqual([row.status, row.status_reason, row.attempts], ['completed', null, 1]);
+        // The attempt was recorded once (not failed, not retried): a subject nothing knows waits for review (PRODUCT §2.13).
+        assert.deepEqual([row.status, row.status_reason, row.attempts], ['action_required', 'identity_unmatched', 1]);
       },
     );
 
@@ -337,6 +338,13 @@ for (const dialect of dialects()) {
           headers: { authorization: f.auth },
         });
         assert.equal(report.statusCode, 409, 'an access/export request has no report');
+        const letter = await f.t.app.inject({
+          method: 'GET',
+          url: `/api/v1/privacy/requests/${filed.id}/package?format=html`,
+          headers: { authorization: f.auth },
+        });
+        assert.equal(letter.statusCode, 200);
+        assert.match(letter.body, /<h2>No personal data about you<\/h2>\s*<p>We have checked this service/);
       });
     }
   });

@@ -42,6 +42,7 @@ for (const dialect of dialects()) {
         regulations: ['gdpr'],
         require_approval: false,
         auto_erase_on_deprovision: false,
+        confirm_no_data: true,
       });
       assert.ok(Object.values(body.sources).every((s) => s === 'default'));
       assert.equal(body.version, 'd2.w0.r0');
@@ -72,6 +73,7 @@ for (const dialect of dialects()) {
         regulations: ['gdpr', 'ccpa'],
         require_approval: false,
         auto_erase_on_deprovision: false,
+        confirm_no_data: true,
       });
       assert.deepEqual(body.sources, {
         processing_allowed: 'workspace',
@@ -81,6 +83,7 @@ for (const dialect of dialects()) {
         regulations: 'repository',
         require_approval: 'default',
         auto_erase_on_deprovision: 'default',
+        confirm_no_data: 'default',
       });
       assert.equal(body.version, 'd2.w1.r1');
     });
