@@ -154,6 +154,9 @@ async function download(c: Ctx, id: string, kind: 'package' | 'report'): Promise
 
 /** Access, export and correction, then deletion (which erases the packages), each through the worker. */
 async function requests(c: Ctx): Promise<void> {
+  // The controller named first: an access answer naming nobody would wait (PRODUCT §2.13).
+  const profile = { name: 'Ops Controller Ltd', contact_email: 'privacy@ops.example' };
+  expectStatus(await c.http('PUT', `/api/v1/workspaces/${c.workspace}/controller`, { headers: c.auth, body: profile }), 200);
   const access = await file(c, { request_type: 'access' });
   const exported = await file(c, { request_type: 'export' });
   const correction = await file(c, { request_type: 'correction', scope: ['user.contact.email', 'user.name'] });
