@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  awaitsIdentityReview,
   decideFromTasks,
   extensionTooLate,
   isAnnounced,
@@ -13,6 +14,7 @@ import {
   type OperatorAction,
   retryDelayMs,
   statusAfter,
+  taskFoundSomething,
 } from '../../src/modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import { REQUEST_TYPE_TRAITS, traitsOf, UnknownRequestTypeError } from '../../src/modules/privacy-requests/request-types.js';
 import { isFinal } from '../../src/modules/request-model/request-model.js';
@@ -216,5 +218,30 @@ describe('decideFromTasks: the request end from its tasks statuses (PRODUCT §2.
       'waiting for data tasks: sys-0000, sys-0001, sys-0002, sys-0003, sys-0004 and 995 more',
     );
     assert.equal(namedSystems(['b', 'a', 'a']), 'a, b');
+  });
+});
+
+describe('unmatched identities (PRODUCT §2.13)', () => {
+  const done = (result: object) => ({ status: 'completed', result: JSON.stringify(result) });
+  test('taskFoundSomething: data, non-zero counts, kept records or a separate delivery found something', () => {
+    assert.equal(taskFoundSomething(done({ data: { user: { id: 1 } } })), true);
+    assert.equal(taskFoundSomething(done({ data_categories: ['user'] })), true, 'data dropped into the package');
+    assert.equal(taskFoundSomething(done({ records: { user: 0, 'user.name': 2 } })), true);
+    assert.equal(taskFoundSomething(done({ erased: { user: 1 } })), true);
+    assert.equal(taskFoundSomething(done({ kept: [{ category: 'user', reason: 'tax law' }] })), true);
+    assert.equal(taskFoundSomething(done({ delivered_separately: true })), true);
+    assert.equal(taskFoundSomething(done({ records: { user: 0 }, data: {} })), false, 'all zero, no data');
+    assert.equal(taskFoundSomething(done({})), false);
+    assert.equal(taskFoundSomething({ status: 'not_applicable', result: JSON.stringify({ records: { user: 3 } }) }), false);
+    assert.equal(taskFoundSomething({ status: 'pending', result: null }), false);
+  });
+  test('awaitsIdentityReview: only when the own step found nothing, no task found anything, and the policy asks', () => {
+    const nothing = [done({ records: { user: 0 } })];
+    assert.equal(awaitsIdentityReview(0, nothing, true), true);
+    assert.equal(awaitsIdentityReview(0, [], true), true);
+    assert.equal(awaitsIdentityReview(0, nothing, false), false, 'confirm_no_data: false');
+    assert.equal(awaitsIdentityReview(1, nothing, true), false, 'found here');
+    assert.equal(awaitsIdentityReview(null, nothing, true), false, 'not said: taken as found');
+    assert.equal(awaitsIdentityReview(0, [...nothing, done({ records: { user: 1 } })], true), false, 'a system found it');
   });
 });
