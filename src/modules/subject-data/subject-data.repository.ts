@@ -237,7 +237,7 @@ export async function identityFound(db: Executor, request: SubjectKey, pseudonym
   if (await resolveSubject(db, request)) return true;
   const accounts = accountSet(request, null, []);
   const pseudonyms = accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));
-  if ((await findChangeEventIdsByAuthors(db, request.workspace_id, pseudonyms, accounts)).length > 0) return true;
+  if ((await findChangeEventIdsByAuthors(db, request.workspace_id, pseudonyms, accounts, 1)).length > 0) return true;
   for (const hash of pseudonyms) if (await isTombstoned(db, request.workspace_id, hash)) return true;
   return false;
 }
