@@ -97,6 +97,12 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver, sho
   line(`admin token created for workspace "${WORKSPACE}" (shown once; only its SHA-256 is stored)`);
   await api('PUT', `/api/v1/policies/workspaces/${WORKSPACE}`, { author_identity: 'full' });
   line('workspace policy: author_identity "full", so change events keep the author');
+  // Every access answer names its controller; without a profile it would wait (PRODUCT §2.13).
+  await api('PUT', `/api/v1/workspaces/${WORKSPACE}/controller`, {
+    name: 'Demo Software Ltd',
+    contact_email: 'privacy@demo.example',
+  });
+  line('controller profile: "Demo Software Ltd" answers for the workspace');
   const githubSecret = randomBytes(32).toString('hex');
   const github = await api('POST', '/api/v1/integrations', {
     kind: 'github',

@@ -15,6 +15,7 @@ import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.routes.js
 import { operationsRoutes } from './http/routes/operations.routes.js';
 import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
+import { privacyRequestReviewRoutes } from './http/routes/privacy-request-review.routes.js';
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
 import { officerRoutes } from './http/routes/officer.routes.js';
 import { reportRoutes } from './http/routes/reports.routes.js';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(reportRoutes, { prefix: '/reports', services: deps.services });
       await api.register(whoamiRoutes, { prefix: '/whoami' });
       await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
+      await api.register(privacyRequestReviewRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
       await api.register(auditEventRoutes, { prefix: '/audit-events', services: deps.services });
       await api.register(policyRoutes, { prefix: '/policies', services: deps.services });

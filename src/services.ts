@@ -16,6 +16,7 @@ import { createPolicyService } from './modules/policies/policy.service.js';
 import { createPrivacyRequestActions } from './modules/privacy-requests/lifecycle/operator-actions.js';
 import { createRequestNotesService } from './modules/privacy-requests/request-notes.service.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
+import { createIdentityReview } from './modules/privacy-requests/lifecycle/identity-review.js';
 import { createTaskResults } from './modules/privacy-requests/lifecycle/task-result.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { createRequestResultsService } from './modules/privacy-requests/request-results.service.js';
@@ -40,6 +41,8 @@ export interface Services {
   readonly requestActions: ReturnType<typeof createPrivacyRequestActions>;
   readonly requestNotes: ReturnType<typeof createRequestNotesService>;
   readonly requestReports: ReturnType<typeof createRequestReportService>;
+  /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
+  readonly identityReview: ReturnType<typeof createIdentityReview>;
   readonly requestResults: ReturnType<typeof createRequestResultsService>;
   readonly keys: ServiceKeys;
   readonly integrations: ReturnType<typeof createIntegrationService>;
@@ -115,6 +118,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
+    identityReview: createIdentityReview({ db, clock }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),

@@ -138,7 +138,7 @@ export async function timeErasures(databaseUrl: string, sizes: readonly number[]
         const report = await database.db.transaction().execute(async (tx) => {
           const outcome = await deletionHandler({
             tx,
-            request: { ...request, due_soon_notified_at: null, overdue_notified_at: null, assignee: null },
+            request: { ...request, due_soon_notified_at: null, overdue_notified_at: null, assignee: null, subject_found: null },
             now: new Date(),
             pseudonymKey: services.keys.pseudonymKey,
           });

@@ -170,6 +170,7 @@ class PolicyLayer(BaseModel):
     ] = INHERIT
     require_approval: bool = INHERIT
     auto_erase_on_deprovision: bool = INHERIT
+    confirm_no_data: bool = INHERIT
 
 
 # Controller profile (PRODUCT §2.10). The e-mail address and the URLs are plain string patterns
@@ -281,6 +282,22 @@ class BulkBody(BaseModel):
 # src/http/schemas/officer.schemas.ts DAY_OR_TIME_PATTERN.
 DAY_OR_TIME_PATTERN = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):"
                        r"[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$")
+class RepointIdentity(BaseModel):
+    """`POST /api/v1/privacy/requests/{id}/identity` (PRODUCT §2.13)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    subject_provider: Str(min_length=1, max_length=100)
+    subject_id: Str(min_length=1, max_length=300)
+    reason: Str(min_length=1, max_length=1000)
+
+
+class ConfirmNoData(BaseModel):
+    """`POST /api/v1/privacy/requests/{id}/confirm-no-data` (PRODUCT §2.13)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    reason: Str(min_length=1, max_length=1000)
 
 
 class Param:
@@ -447,6 +464,18 @@ ROUTES: dict[str, dict[str, Any]] = {
         "path": "/api/v1/data-tasks/{id}/result",
         "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
         "body": TaskResult,
+    },
+    "request_identity": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/identity",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": RepointIdentity,
+    },
+    "request_confirm_no_data": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/confirm-no-data",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": ConfirmNoData,
     },
     "request_get": {
         "method": "GET",
@@ -976,6 +1005,8 @@ def build_policy_cases() -> None:
             "require_approval": True, "auto_erase_on_deprovision": False}
     put("valid empty object inherits everything", {})
     put("valid every field", full)
+    put("valid confirm_no_data false", {"confirm_no_data": False})
+    put("confirm_no_data not a boolean", {"confirm_no_data": "no"})
     put("valid bounds: retention 1, empty excluded_paths, one regulation",
         {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
          "excluded_paths": [], "regulations": ["ccpa"]})
@@ -1068,6 +1099,28 @@ def build_policy_cases() -> None:
     put_repo("repository with a NUL, body errors after path errors", "acme", "pay\u0000ments",
              {"regulations": [], "retension_days": 7})
     put_repo("both path params only a NUL", "\u0000", "\u0000", {})
+
+
+def build_review_cases() -> None:
+    rid = "pr_01J0000000000000000000000"
+
+    def ident(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("request_identity: " + name, "request_identity", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    def confirm(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("request_confirm_no_data: " + name, "request_confirm_no_data", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    ident("valid", {"subject_provider": "email", "subject_id": "ada@example.com", "reason": "typo at intake"})
+    ident("empty object", {})
+    ident("reason empty, subject_id too long", {"subject_provider": "github", "subject_id": "9" * 301, "reason": ""})
+    ident("subject_provider not a string", {"subject_provider": 5, "subject_id": "1", "reason": "r"})
+    ident("array body", None, raw="[]")
+    confirm("valid", {"reason": "searched every system by hand"})
+    confirm("reason missing", {})
+    confirm("reason too long", {"reason": "r" * 1001})
+    confirm("malformed JSON", None, raw='{"reason": "x",}')
 
 
 def build_request_get_cases() -> None:
@@ -1288,6 +1341,7 @@ def main() -> None:
     build_effective_cases()
     build_policy_cases()
     build_request_get_cases()
+    build_review_cases()
     build_controller_cases()
     build_data_task_cases()
     build_officer_cases()

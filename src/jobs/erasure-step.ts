@@ -52,7 +52,8 @@ export async function completeErasure(
       await deps.recorder.fanOutTasks(unit, request);
       const result = await handler({ ...context, tx });
       report = (await serializeOutcome(result, context.pause)).report;
-      await deps.recorder.storeErasureReport(unit, request, report, deps.leaseMs);
+      const found = result.status === 'completed' ? result.found : undefined;
+      await deps.recorder.storeErasureReport(unit, request, report, deps.leaseMs, found);
       return result;
     });
   }

@@ -57,6 +57,11 @@ export async function openConsoleWorld(database: TestDatabase): Promise<ConsoleW
   // First the request with a data task: the worker processes what is queued, and only this is, yet.
   time.set(new Date().toISOString());
   await addSystem(t, `Bearer ${officer.token}`, { workspace_id: 'gamma', key: 'crm-manual', name: 'CRM (by hand)' });
+  // A named controller: without one an access request waits before any work (PRODUCT §2.13).
+  await t.services.controllers.put('gamma', { name: 'Gamma Ltd', contact_email: 'privacy@gamma.example' }, 'test');
+  // Its subject is known to the CRM only, which the officer marks done by hand without counts
+  // (the form has none yet): no review of unmatched identities here (PRODUCT §2.13).
+  await t.services.policies.putLayer('gamma', null, { confirm_no_data: false }, 'test');
   const taskedId = await fileRequest(t, intake, { ...subject, subject_id: 'tasked-subject-1', workspace_id: 'gamma' });
   const worker = createWorker({
     database: t.services.database,

@@ -30,10 +30,17 @@ export interface LetterWorld {
   title: string;
 }
 
-/** Seeds the subject (name {@link MARKUP_NAME}) and its pull request in `workspace`. */
-export async function seedLetterWorld(t: TestApp, workspace: string): Promise<LetterWorld> {
+/**
+ * Seeds the subject (name {@link MARKUP_NAME}) and its pull request in `workspace`, which names
+ * a controller unless `options.controller` is false (addSources).
+ */
+export async function seedLetterWorld(
+  t: TestApp,
+  workspace: string,
+  options: { controller?: boolean } = {},
+): Promise<LetterWorld> {
   const r = unique();
-  const sources = await addSources(t, workspace, 'okta');
+  const sources = await addSources(t, workspace, 'okta', undefined, options);
   await t.services.policies.putLayer(workspace, null, { author_identity: 'full' }, 'test');
   const ghId = randomInt(1e6, 1e9);
   const world = {

@@ -106,7 +106,8 @@ async function authentication(c: Ctx): Promise<void> {
 async function policies(c: Ctx, repository: string, approvals: string): Promise<void> {
   const put = (path: string, body: object) => c.http('PUT', `/api/v1/policies/workspaces/${path}`, { headers: c.auth, body });
   expectStatus(await put(c.workspace, { author_identity: 'full', regulations: ['gdpr', 'ccpa'] }), 200);
-  expectStatus(await put(approvals, { require_approval: true }), 200);
+  // The person is known in the main workspace only: here their access answer needs no review (PRODUCT §2.13).
+  expectStatus(await put(approvals, { require_approval: true, confirm_no_data: false }), 200);
   const repoPath = `${c.workspace}/repositories/${encodeURIComponent(repository)}`;
   expectStatus(await put(repoPath, { retention_days: 30, excluded_paths: ['secrets/**'] }), 200);
   expectStatus(await c.http('GET', `/api/v1/policies/workspaces/${repoPath}`, { headers: c.auth }), 200);
@@ -154,6 +155,9 @@ async function download(c: Ctx, id: string, kind: 'package' | 'report'): Promise
 
 /** Access, export and correction, then deletion (which erases the packages), each through the worker. */
 async function requests(c: Ctx): Promise<void> {
+  // The controller named first: an access answer naming nobody would wait (PRODUCT §2.13).
+  const profile = { name: 'Ops Controller Ltd', contact_email: 'privacy@ops.example' };
+  expectStatus(await c.http('PUT', `/api/v1/workspaces/${c.workspace}/controller`, { headers: c.auth, body: profile }), 200);
   const access = await file(c, { request_type: 'access' });
   const exported = await file(c, { request_type: 'export' });
   const correction = await file(c, { request_type: 'correction', scope: ['user.contact.email', 'user.name'] });
@@ -193,6 +197,9 @@ async function operatorActions(c: Ctx, workspace: string): Promise<void> {
     await file(c, { request_type: 'export' }, workspace),
     await file(c, { request_type: 'access' }, workspace),
   ];
+  // Named, so the approved access request answers rather than waiting for a controller (PRODUCT §2.13).
+  const profile = { name: 'Approvals Controller Ltd', contact_email: 'privacy@approvals.example' };
+  expectStatus(await c.http('PUT', `/api/v1/workspaces/${workspace}/controller`, { headers: c.auth, body: profile }), 200);
   await act(a, 'extend', reason);
   // The filer's own approval is refused (403); another principal approves.
   expectStatus(await c.http('POST', `/api/v1/privacy/requests/${a}/approve`, { headers: c.auth, body: {} }), 403);

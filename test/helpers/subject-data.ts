@@ -32,8 +32,24 @@ export function unique(): string {
   return randomBytes(6).toString('hex');
 }
 
-/** Registers an identity integration (`standard`, provider `idp`) and a GitHub integration for `owner`. */
-export async function addSources(t: TestApp, workspace: string, idp = 'okta', owner = `zq-owner-${unique()}`): Promise<Sources> {
+/** The controller profile {@link addSources} gives a workspace (PRODUCT §2.10). */
+export const TEST_CONTROLLER = { name: 'Zq Test Controller Ltd', contact_email: 'privacy@controller.example' };
+
+/**
+ * Registers an identity integration (`standard`, provider `idp`) and a GitHub integration for
+ * `owner`, and names the workspace's controller ({@link TEST_CONTROLLER}): without one, access
+ * and export requests wait (PRODUCT §2.13, controller-unnamed.test.ts covers that case). With
+ * `options.controller: false` the workspace names none.
+ */
+export async function addSources(
+  t: TestApp,
+  workspace: string,
+  idp = 'okta',
+  owner = `zq-owner-${unique()}`,
+  options: { controller?: boolean } = {},
+): Promise<Sources> {
+  if (options.controller !== false && !(await t.services.controllers.get(workspace)))
+    await t.services.controllers.put(workspace, TEST_CONTROLLER, 'test');
   const identitySecret = newStandardSecret();
   const githubSecret = `gh-${unique()}`;
   const identity = await t.services.integrations.create(

@@ -25,14 +25,27 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
+/**
+ * Opens a fixture whose token covers `options.workspaces` (default `acme`). Each of them names a
+ * controller (PRODUCT §2.10; without one, access and export requests wait, §2.13) unless
+ * `options.controller` is false.
+ */
 export async function openFixture(
   create: () => Promise<TestDatabase>,
-  options: { start?: string; workspaces?: string[]; env?: Record<string, string> } = {},
+  options: { start?: string; workspaces?: string[]; env?: Record<string, string>; controller?: boolean } = {},
 ): Promise<Fixture> {
   const database = await create();
   const time = manualClock(options.start ?? '2026-05-04T09:00:00.000Z');
   const t = await startTestApp(database, { clock: time.clock, ...(options.env ? { env: options.env } : {}) });
-  const auth = await t.bearer(['privacy:write', 'privacy:read'], options.workspaces ?? ['acme']);
+  const workspaces = options.workspaces ?? ['acme'];
+  const auth = await t.bearer(['privacy:write', 'privacy:read'], workspaces);
+  if (options.controller !== false)
+    for (const workspace of workspaces.filter((w) => w !== '*'))
+      await t.services.controllers.put(
+        workspace,
+        { name: `${workspace} controller`, contact_email: 'privacy@controller.example' },
+        'test',
+      );
   const extra: Database[] = [];
   let closed = false;
   return {

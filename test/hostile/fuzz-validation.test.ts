@@ -55,6 +55,7 @@ const POLICY_FIELDS = [
   'regulations',
   'require_approval',
   'auto_erase_on_deprovision',
+  'confirm_no_data',
 ];
 
 /** A body close to `valid`: some fields replaced by any JSON value, some removed. */

@@ -6,12 +6,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  awaitsIdentityReview,
   decideFromTasks,
+  extensionTooLate,
   isAnnounced,
   namedSystems,
   type OperatorAction,
   retryDelayMs,
   statusAfter,
+  taskFoundSomething,
 } from '../../src/modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import { REQUEST_TYPE_TRAITS, traitsOf, UnknownRequestTypeError } from '../../src/modules/privacy-requests/request-types.js';
 import { isFinal } from '../../src/modules/request-model/request-model.js';
@@ -102,6 +105,14 @@ describe('statusAfter: the rules, one by one', () => {
       assert.equal(after('extend', request(status, 'access', '2026-04-28T10:00:00.000Z')), null);
     }
     for (const status of FINAL) assert.equal(after('extend', request(status)), null);
+  });
+
+  test('extensionTooLate: in time up to the due instant, too late a millisecond after (PRODUCT §2.13)', () => {
+    const r = { due_at: '2026-02-28T10:00:00.000Z', extended_due_at: null };
+    assert.equal(extensionTooLate(r, new Date('2026-02-01T00:00:00.000Z')), false);
+    assert.equal(extensionTooLate(r, new Date('2026-02-28T10:00:00.000Z')), false);
+    assert.equal(extensionTooLate(r, new Date('2026-02-28T10:00:00.001Z')), true);
+    assert.equal(extensionTooLate(r, new Date('2026-03-06T10:00:00.000Z')), true);
   });
 
   test('corrections: only a correction request in action_required → completed', () => {
@@ -207,5 +218,30 @@ describe('decideFromTasks: the request end from its tasks statuses (PRODUCT §2.
       'waiting for data tasks: sys-0000, sys-0001, sys-0002, sys-0003, sys-0004 and 995 more',
     );
     assert.equal(namedSystems(['b', 'a', 'a']), 'a, b');
+  });
+});
+
+describe('unmatched identities (PRODUCT §2.13)', () => {
+  const done = (result: object) => ({ status: 'completed', result: JSON.stringify(result) });
+  test('taskFoundSomething: data, non-zero counts, kept records or a separate delivery found something', () => {
+    assert.equal(taskFoundSomething(done({ data: { user: { id: 1 } } })), true);
+    assert.equal(taskFoundSomething(done({ data_categories: ['user'] })), true, 'data dropped into the package');
+    assert.equal(taskFoundSomething(done({ records: { user: 0, 'user.name': 2 } })), true);
+    assert.equal(taskFoundSomething(done({ erased: { user: 1 } })), true);
+    assert.equal(taskFoundSomething(done({ kept: [{ category: 'user', reason: 'tax law' }] })), true);
+    assert.equal(taskFoundSomething(done({ delivered_separately: true })), true);
+    assert.equal(taskFoundSomething(done({ records: { user: 0 }, data: {} })), false, 'all zero, no data');
+    assert.equal(taskFoundSomething(done({})), false);
+    assert.equal(taskFoundSomething({ status: 'not_applicable', result: JSON.stringify({ records: { user: 3 } }) }), false);
+    assert.equal(taskFoundSomething({ status: 'pending', result: null }), false);
+  });
+  test('awaitsIdentityReview: only when the own step found nothing, no task found anything, and the policy asks', () => {
+    const nothing = [done({ records: { user: 0 } })];
+    assert.equal(awaitsIdentityReview(0, nothing, true), true);
+    assert.equal(awaitsIdentityReview(0, [], true), true);
+    assert.equal(awaitsIdentityReview(0, nothing, false), false, 'confirm_no_data: false');
+    assert.equal(awaitsIdentityReview(1, nothing, true), false, 'found here');
+    assert.equal(awaitsIdentityReview(null, nothing, true), false, 'not said: taken as found');
+    assert.equal(awaitsIdentityReview(0, [...nothing, done({ records: { user: 1 } })], true), false, 'a system found it');
   });
 });

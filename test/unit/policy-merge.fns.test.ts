@@ -37,6 +37,9 @@ describe('mergePolicy: each field, both directions', () => {
     ['auto_erase_on_deprovision', true, false, true, 'workspace'], // OR
     ['auto_erase_on_deprovision', false, true, true, 'repository'],
     ['auto_erase_on_deprovision', false, false, false, 'workspace'],
+    ['confirm_no_data', false, true, true, 'repository'], // OR: a repository cannot skip the review
+    ['confirm_no_data', false, false, false, 'workspace'],
+    ['confirm_no_data', true, false, true, 'workspace'],
     ['regulations', ['ccpa'], [], ['ccpa'], 'workspace'], // the workspace replaces the default ["gdpr"]
     ['regulations', ['ccpa'], ['gdpr'], ['ccpa', 'gdpr'], 'repository'], // union
     ['regulations', ['gdpr'], ['ccpa'], ['gdpr', 'ccpa'], 'repository'],
@@ -80,6 +83,7 @@ describe('mergePolicy: sources', () => {
         regulations: ['ccpa'],
         require_approval: true,
         auto_erase_on_deprovision: true,
+        confirm_no_data: false,
       },
       {
         processing_allowed: false,
@@ -89,6 +93,7 @@ describe('mergePolicy: sources', () => {
         regulations: ['ccpa'],
         require_approval: true,
         auto_erase_on_deprovision: true,
+        confirm_no_data: false,
       },
     );
     assert.ok(
@@ -153,9 +158,9 @@ describe('mergePolicy: union order, dedup, no aliasing', () => {
 
 describe('effectiveVersion and normalizeRepository', () => {
   test('effectiveVersion is d<defaults>.w<n>.r<n>', () => {
-    assert.equal(effectiveVersion(3, 7), 'd1.w3.r7');
-    assert.equal(effectiveVersion(0, 0), 'd1.w0.r0');
-    assert.equal(effectiveVersion(12, 0), 'd1.w12.r0');
+    assert.equal(effectiveVersion(3, 7), 'd2.w3.r7');
+    assert.equal(effectiveVersion(0, 0), 'd2.w0.r0');
+    assert.equal(effectiveVersion(12, 0), 'd2.w12.r0');
     assert.notEqual(effectiveVersion(1, 12), effectiveVersion(11, 2));
   });
 
@@ -213,6 +218,10 @@ function randomLayer(rand: () => number): PolicyLayerSettings | null {
     'auto_erase_on_deprovision',
     maybe(() => rand() < 0.5),
   );
+  set(
+    'confirm_no_data',
+    maybe(() => rand() < 0.5),
+  );
   return layer;
 }
 
@@ -232,6 +241,7 @@ describe('property: a repository layer never loosens the workspace-only result',
       for (const r of base.regulations) assert.ok(both.regulations.includes(r), ctx);
       assert.ok(both.require_approval || !base.require_approval, ctx);
       assert.ok(both.auto_erase_on_deprovision || !base.auto_erase_on_deprovision, ctx);
+      assert.ok(both.confirm_no_data || !base.confirm_no_data, ctx);
       // "repository" is the source exactly when it changed the value.
       for (const field of Object.keys(DEFAULT_POLICY) as (keyof Policy)[]) {
         const changed = JSON.stringify(both[field]) !== JSON.stringify(base[field]);

@@ -20,6 +20,7 @@ describe('readStoredSettings', () => {
       regulations: ['ccpa', 'gdpr'],
       require_approval: true,
       auto_erase_on_deprovision: false,
+      confirm_no_data: false,
     };
     assert.deepEqual(readStoredSettings(JSON.stringify(layer)), layer);
   });
@@ -42,6 +43,7 @@ describe('readStoredSettings', () => {
       ['processing_allowed', 'false'],
       ['require_approval', 1],
       ['auto_erase_on_deprovision', null],
+      ['confirm_no_data', 'no'],
     ];
     for (const [field, value] of cases) {
       const kept = field === 'author_identity' ? { retention_days: 30 } : { author_identity: 'none' };
@@ -90,7 +92,7 @@ describe('merging stored layers', () => {
         assert.ok(Number.isInteger(policy.retention_days) && policy.retention_days >= 1 && policy.retention_days <= 3650);
         assert.ok(['full', 'pseudonymous', 'none'].includes(policy.author_identity));
         assert.ok(policy.excluded_paths.every((p) => typeof p === 'string'));
-        for (const flag of ['processing_allowed', 'require_approval', 'auto_erase_on_deprovision'] as const) {
+        for (const flag of ['processing_allowed', 'require_approval', 'auto_erase_on_deprovision', 'confirm_no_data'] as const) {
           assert.equal(typeof policy[flag], 'boolean');
         }
         const received = new Date('2026-01-31T12:00:00Z');

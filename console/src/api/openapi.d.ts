@@ -462,6 +462,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy/requests/{id}/confirm-no-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm no data for a privacy request
+         * @description For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): completes it with its answer and the confirmation that no personal data of the person is processed (GDPR Art. 15(1)). 409 for a request that does not wait for this review. Audited with the operator and the reason.
+         */
+        post: operations["confirmPrivacyRequestNoData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/privacy/requests/{id}/corrections": {
         parameters: {
             query?: never;
@@ -493,9 +513,29 @@ export interface paths {
         put?: never;
         /**
          * Extend a privacy request
-         * @description Extends the deadline once: GDPR by two months, CCPA by 45 days. Audited with the operator and the reason.
+         * @description Extends the deadline once: GDPR by two months, CCPA by 45 days; only before the due date has passed (409 afterwards: an overdue request stays overdue). Audited with the operator and the reason.
          */
         post: operations["extendPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/{id}/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-point the identity of a privacy request
+         * @description For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; its earlier data tasks are removed and it runs again from the start. 409 for a request that does not wait for this review. Audited with the operator and the reason.
+         */
+        post: operations["repointPrivacyRequestIdentity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -812,7 +852,7 @@ export interface paths {
         get: operations["getControllerProfile"];
         /**
          * Set the controller profile of a workspace
-         * @description The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it. Versioned and audited (field names and version only). Scope `admin`.
+         * @description The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it; access/export requests of the workspace waiting for it (`status_reason: controller_unnamed`) run on once it is saved. Versioned and audited (field names and version only). Scope `admin`.
          */
         put: operations["putControllerProfile"];
         post?: never;
@@ -3146,6 +3186,7 @@ export interface operations {
                             /** @enum {string} */
                             author_identity: "full" | "pseudonymous" | "none";
                             auto_erase_on_deprovision: boolean;
+                            confirm_no_data: boolean;
                             excluded_paths: string[];
                             processing_allowed: boolean;
                             regulations: ("gdpr" | "ccpa")[];
@@ -3256,6 +3297,7 @@ export interface operations {
                             /** @enum {string} */
                             author_identity?: "full" | "pseudonymous" | "none";
                             auto_erase_on_deprovision?: boolean;
+                            confirm_no_data?: boolean;
                             excluded_paths?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
@@ -3360,6 +3402,7 @@ export interface operations {
                     /** @enum {string} */
                     author_identity?: "full" | "pseudonymous" | "none";
                     auto_erase_on_deprovision?: boolean;
+                    confirm_no_data?: boolean;
                     excluded_paths?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
@@ -3381,6 +3424,7 @@ export interface operations {
                             /** @enum {string} */
                             author_identity?: "full" | "pseudonymous" | "none";
                             auto_erase_on_deprovision?: boolean;
+                            confirm_no_data?: boolean;
                             excluded_paths?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
@@ -3580,6 +3624,7 @@ export interface operations {
                             /** @enum {string} */
                             author_identity?: "full" | "pseudonymous" | "none";
                             auto_erase_on_deprovision?: boolean;
+                            confirm_no_data?: boolean;
                             excluded_paths?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
@@ -3685,6 +3730,7 @@ export interface operations {
                     /** @enum {string} */
                     author_identity?: "full" | "pseudonymous" | "none";
                     auto_erase_on_deprovision?: boolean;
+                    confirm_no_data?: boolean;
                     excluded_paths?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
@@ -3706,6 +3752,7 @@ export interface operations {
                             /** @enum {string} */
                             author_identity?: "full" | "pseudonymous" | "none";
                             auto_erase_on_deprovision?: boolean;
+                            confirm_no_data?: boolean;
                             excluded_paths?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
@@ -4813,6 +4860,174 @@ export interface operations {
             };
         };
     };
+    confirmPrivacyRequestNoData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
+                        client_request_id: string;
+                        /** Format: date-time */
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        due_at: string;
+                        /** Format: date-time */
+                        extended_due_at: string | null;
+                        id: string;
+                        intake_ref: string;
+                        links: {
+                            self: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
+                        /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
+                        regulation: string;
+                        /** @enum {string} */
+                        request_type: "access" | "export" | "correction" | "deletion";
+                        scope: string[];
+                        /** @enum {string} */
+                        status: "pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled";
+                        status_reason: string | null;
+                        subject_id: string;
+                        subject_provider: string;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     correctPrivacyRequest: {
         parameters: {
             query?: never;
@@ -4997,6 +5212,176 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
+                        client_request_id: string;
+                        /** Format: date-time */
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        due_at: string;
+                        /** Format: date-time */
+                        extended_due_at: string | null;
+                        id: string;
+                        intake_ref: string;
+                        links: {
+                            self: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
+                        /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
+                        regulation: string;
+                        /** @enum {string} */
+                        request_type: "access" | "export" | "correction" | "deletion";
+                        scope: string[];
+                        /** @enum {string} */
+                        status: "pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled";
+                        status_reason: string | null;
+                        subject_id: string;
+                        subject_provider: string;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    repointPrivacyRequestIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    subject_id: string;
+                    subject_provider: string;
                 };
             };
         };

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { PrivacyRequest } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-import { extendedDueDate, formatTime, isFinal } from '../lib/deadline';
+import { bindingDue, extendedDueDate, formatTime, isFinal } from '../lib/deadline';
 
 type Action = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
 
@@ -16,13 +16,20 @@ const LABELS: Record<Action, string> = {
   corrections: 'Submit corrections',
 };
 
+/** Whether the binding due date has passed: no extension then (PRODUCT §2.13; the API answers 409). */
+function deadlinePassed(request: PrivacyRequest, now: number): boolean {
+  return Date.parse(bindingDue(request)) < now;
+}
+
 /**
  * The actions the lifecycle allows in this state (the API decides; this only hides the hopeless
- * ones): none without `privacy:write`, no Approve for the request's filer (separation of duties).
+ * ones): none without `privacy:write`, no Approve for the request's filer (separation of duties),
+ * no extension once the binding due date has passed.
  */
 export function allowedActions(
   request: PrivacyRequest,
   who: { canWrite: boolean; isFiler: boolean } = { canWrite: true, isFiler: false },
+  now: number = Date.now(),
 ): Action[] {
   if (isFinal(request.status) || !who.canWrite) return [];
   const actions: Action[] = [];
@@ -30,7 +37,7 @@ export function allowedActions(
     if (!who.isFiler) actions.push('approve');
     actions.push('reject');
   }
-  if (!request.extended_due_at) actions.push('extend');
+  if (!request.extended_due_at && !deadlinePassed(request, now)) actions.push('extend');
   if (request.request_type === 'correction' && request.status === 'action_required') actions.push('corrections');
   actions.push('cancel');
   return actions;
@@ -153,6 +160,12 @@ export function RequestActions(props: {
           </button>
         ))}
       </div>
+      {!isFinal(props.request.status) && !props.request.extended_due_at && deadlinePassed(props.request, Date.now()) && (
+        <p>
+          The deadline has passed, so it can no longer be extended: an extension must be given, and the person told, before the
+          deadline. The request stays overdue until it ends.
+        </p>
+      )}
       {open && (
         <ActionForm
           key={open}

@@ -15,6 +15,8 @@ import * as dataTasks from './2026-11-24T0301-data-tasks.js';
 import * as leanerFilingIndexes from './2026-11-24T0401-leaner-filing-indexes.js';
 import * as receivedAt from './2026-11-25T0201-received-at.js';
 import * as taskRuns from './2026-11-25T0401-task-runs.js';
+import * as subjectEmail from './2026-11-28T0101-subject-email.js';
+import * as subjectFound from './2026-11-28T0102-subject-found.js';
 import * as connectors from './2026-11-25T0301-connectors.js';
 import * as fairDelivery from './2026-11-28T0201-fair-delivery.js';
 import * as privacyCenter from './2026-11-28T0301-privacy-center.js';
@@ -42,6 +44,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0201-received-at': receivedAt,
   '2026-11-25T0301-connectors': connectors,
   '2026-11-25T0401-task-runs': taskRuns,
+  '2026-11-28T0101-subject-email': subjectEmail,
+  '2026-11-28T0102-subject-found': subjectFound,
   '2026-11-28T0201-fair-delivery': fairDelivery,
   '2026-11-28T0301-privacy-center': privacyCenter,
   '2026-11-28T0401-officer-day': officerDay,

@@ -36,6 +36,13 @@ export interface PrivacyRequestTable {
    * entry is missing (docs/decisions.md).
    */
   filed_by: string | null;
+  /**
+   * Whether the request's own step found its identity here (PRODUCT §2.13): 1 when a subject,
+   * linked account or change-event author matched, 0 when nothing did, null before the own step
+   * (or when a stand-in handler did not say). With 0, a request whose systems found nothing
+   * either waits as `identity_unmatched`.
+   */
+  subject_found: ColumnType<number | null, never, number | null>;
   /** When the deadline sweep enqueued `privacy_request.due_soon` / `.overdue` (once each); null before. */
   due_soon_notified_at: ColumnType<string | null, never, string | null>;
   overdue_notified_at: ColumnType<string | null, never, string | null>;

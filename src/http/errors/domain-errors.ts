@@ -1,5 +1,7 @@
 import { InvalidCursorError } from '../../lib/cursor.js';
 import {
+  DeadlinePassedError,
+  NotAwaitingIdentityReviewError,
   InvalidTransitionError,
   ReceivedAtOutOfRangeError,
   RequestNotFoundError,
@@ -43,6 +45,8 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof RequestNotFoundError) return errors.notFound('Privacy request');
   if (error instanceof InvalidTransitionError) return errors.invalidTransition(error.action, error.status);
   if (error instanceof SelfApprovalError) return errors.selfApproval();
+  if (error instanceof DeadlinePassedError) return errors.deadlinePassed(error.dueAt);
+  if (error instanceof NotAwaitingIdentityReviewError) return errors.notAwaitingIdentityReview(error.status);
   if (error instanceof ReceivedAtOutOfRangeError) return errors.receivedAtOutOfRange(error.input, error.problem);
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);

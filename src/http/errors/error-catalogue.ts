@@ -94,6 +94,18 @@ export const errors = {
     ]),
   invalidTransition: (action: string, status: string) =>
     new HttpError(409, `Cannot ${action === 'corrections' ? 'correct' : action} a request in status ${status}`),
+  /** An extension after the binding due date (PRODUCT §2.13, GDPR Art. 12(3), CCPA §7021(b)). */
+  deadlinePassed: (dueAt: string) =>
+    new HttpError(
+      409,
+      `The deadline has passed (the request was due at ${dueAt}): an extension must be given, and the person told, before the deadline; the request stays overdue until it ends`,
+    ),
+  /** `…/identity` or `…/confirm-no-data` on a request that is not `identity_unmatched` (PRODUCT §2.13). */
+  notAwaitingIdentityReview: (status: string) =>
+    new HttpError(
+      409,
+      `This request does not wait for an identity review (status ${status}); only a request in action_required with status_reason identity_unmatched does`,
+    ),
   selfApproval: () =>
     new HttpError(403, 'The principal that filed this request cannot approve it; another principal must approve it'),
   namespaceTaken: (kind: string) =>

@@ -1,7 +1,7 @@
 import { categoriesPart } from './categories-part.js';
 import { controllerName, controllerPart } from './controller-part.js';
 import { escapeHtml } from './escape.js';
-import { element, type Html, readableTime } from './html.js';
+import { element, type Html, raw, readableTime } from './html.js';
 import { LETTER_CSS } from './letter-style.js';
 import type { LetterInput } from './letter.types.js';
 import { requestPart } from './request-part.js';
@@ -27,6 +27,12 @@ function footerPart(input: LetterInput): Html {
   ]);
 }
 
+/** "No personal data about you" (PRODUCT §2.13): the confirmed no-data answer, first; absent otherwise. */
+function confirmationPart(statement: string | undefined): Html {
+  if (!statement) return raw('');
+  return element('section', [element('h2', 'No personal data about you'), element('p', statement)]);
+}
+
 /**
  * The readable letter of an access or export answer (PRODUCT §2.11): a complete, self-contained
  * HTML document (inline CSS only; no script and nothing to load), printable, with every value
@@ -39,6 +45,7 @@ export function renderAccessLetter(input: LetterInput): string {
     headerPart(input),
     controllerPart(input.controller),
     requestPart(input),
+    confirmationPart(input.no_data_confirmation),
     categoriesPart(input.categories),
     systemsPart(input.systems),
     rightsPart(input.rights, input.controller, input.automated_decision_making),

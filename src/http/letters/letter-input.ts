@@ -56,6 +56,7 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
   const controller = isObject(pkg.controller) ? (pkg.controller as unknown as ControllerProfileFields) : null;
   const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
   const systems = systemParts(pkg.systems, systemNames);
+  const confirmation = isObject(pkg.no_data_confirmation) ? text(pkg.no_data_confirmation.statement) : '';
   return {
     request: {
       id: request.id,
@@ -76,5 +77,6 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
     automated_decision_making: adm
       ? { applies: false, statement: text(adm.statement, NO_AUTOMATED_DECISIONS.statement) }
       : NO_AUTOMATED_DECISIONS,
+    ...(confirmation ? { no_data_confirmation: confirmation } : {}),
   };
 }

@@ -43,4 +43,9 @@ export interface LetterInput {
   systems?: SystemPart[];
   rights: RightStatement[];
   automated_decision_making: AutomatedDecisionStatement;
+  /**
+   * The officer's confirmation that no personal data of the person is processed (PRODUCT §2.13,
+   * GDPR Art. 15(1)), when the request was confirmed after nothing matched its identity.
+   */
+  no_data_confirmation?: string;
 }

@@ -209,7 +209,24 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   },
   'POST /api/v1/privacy/requests/{id}/extend': {
     operationId: 'extendPrivacyRequest',
-    ...request('Extend', 'Extends the deadline once: GDPR by two months, CCPA by 45 days.'),
+    ...request(
+      'Extend',
+      'Extends the deadline once: GDPR by two months, CCPA by 45 days; only before the due date has passed (409 afterwards: an overdue request stays overdue).',
+    ),
+  },
+  'POST /api/v1/privacy/requests/{id}/identity': {
+    operationId: 'repointPrivacyRequestIdentity',
+    ...request(
+      'Re-point the identity of',
+      'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; its earlier data tasks are removed and it runs again from the start. 409 for a request that does not wait for this review.',
+    ),
+  },
+  'POST /api/v1/privacy/requests/{id}/confirm-no-data': {
+    operationId: 'confirmPrivacyRequestNoData',
+    ...request(
+      'Confirm no data for',
+      'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): completes it with its answer and the confirmation that no personal data of the person is processed (GDPR Art. 15(1)). 409 for a request that does not wait for this review.',
+    ),
   },
   'POST /api/v1/privacy/requests/{id}/corrections': {
     operationId: 'correctPrivacyRequest',
@@ -240,7 +257,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'putControllerProfile',
     summary: 'Set the controller profile of a workspace',
     description:
-      'The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it. Versioned and audited (field names and version only). Scope `admin`.',
+      'The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it; access/export requests of the workspace waiting for it (`status_reason: controller_unnamed`) run on once it is saved. Versioned and audited (field names and version only). Scope `admin`.',
   },
   'GET /api/v1/policies/effective': {
     operationId: 'getEffectivePolicy',

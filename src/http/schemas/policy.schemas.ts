@@ -20,6 +20,7 @@ export const PolicyLayerBody = Type.Object(
     regulations: Type.Optional(Type.Array(StringEnum(REGULATIONS), { minItems: 1, maxItems: 2, uniqueItems: true })),
     require_approval: Type.Optional(Type.Boolean()),
     auto_erase_on_deprovision: Type.Optional(Type.Boolean()),
+    confirm_no_data: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -33,6 +34,7 @@ export const PolicySchema = Type.Object({
   regulations: Type.Array(StringEnum(REGULATIONS)),
   require_approval: Type.Boolean(),
   auto_erase_on_deprovision: Type.Boolean(),
+  confirm_no_data: Type.Boolean(),
 });
 
 const LayerName = StringEnum(['default', 'workspace', 'repository'] as const);

@@ -128,6 +128,13 @@ export const RequestIdParams = Type.Object({ id: Type.String({ minLength: 1, max
 /** `…/reject`, `…/cancel`, `…/extend` body: why (audited; no personal data, please). */
 export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) });
 
+/** `…/identity` body (PRODUCT §2.13): the identity the request meant, and why; lengths as on create. */
+export const IdentityBody = Type.Object({
+  subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
+  subject_id: Type.String({ minLength: 1, maxLength: 300 }),
+  reason: Type.String({ minLength: 1, maxLength: 1000 }),
+});
+
 /** `…/corrections` body: corrected values by field (email, name, username; within the request's scope). */
 export const CorrectionsBody = Type.Object({
   changes: Type.Record(Type.String(), Type.Unknown(), { description: 'field → corrected value' }),

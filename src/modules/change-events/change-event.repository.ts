@@ -112,15 +112,16 @@ export async function listChangeEvents(
  * stored with the event, or by provider and account id), oldest first. Every branch of the OR
  * names the workspace, so each one is an index search (SQLite's multi-index OR, PostgreSQL's
  * BitmapOr); with `workspace_id = ?` outside the OR, SQLite searched the pseudonym index by
- * workspace alone and read every event of the workspace.
+ * workspace alone and read every event of the workspace. `limit`: at most that many (the first).
  */
 export async function findChangeEventIdsByAuthors(
   db: Executor,
   workspaceId: string,
   pseudonyms: readonly string[],
   accounts: readonly { provider: string; account_id: string }[],
+  limit?: number,
 ): Promise<string[]> {
-  const rows = await db
+  const query = db
     .selectFrom('change_events')
     .select('id')
     .where((eb) =>
@@ -135,8 +136,8 @@ export async function findChangeEventIdsByAuthors(
         ),
       ]),
     )
-    .orderBy('id')
-    .execute();
+    .orderBy('id');
+  const rows = await (limit === undefined ? query : query.limit(limit)).execute();
   return rows.map((r) => r.id);
 }
 

@@ -301,3 +301,13 @@ export const storedResultBytes = byDialect<[requestId: string], Promise<number>>
     return Number(row?.bytes ?? 0);
   },
 });
+
+/**
+ * Removes a request's data tasks (PRODUCT §2.13: its identity was re-pointed, so what its systems
+ * answered was about another identity: they found nothing, and new tasks ask again for the new
+ * one). Their audit entries stay. @returns how many were removed.
+ */
+export async function deleteTasksOfRequest(db: Executor, requestId: string): Promise<number> {
+  const result = await db.deleteFrom('data_tasks').where('request_id', '=', requestId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -9,10 +9,11 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   regulations: ['gdpr'],
   require_approval: false,
   auto_erase_on_deprovision: false,
+  confirm_no_data: true,
 });
 
 /** Revision of {@link DEFAULT_POLICY}; part of every effective policy version. */
-export const DEFAULTS_REVISION = 1;
+export const DEFAULTS_REVISION = 2;
 
 const PRIVACY_RANK: Record<AuthorIdentity, number> = { full: 0, pseudonymous: 1, none: 2 };
 
@@ -29,6 +30,7 @@ const STRICTER: { [K in keyof Policy]: (a: Policy[K], b: Policy[K]) => Policy[K]
   regulations: union,
   require_approval: (a, b) => a || b,
   auto_erase_on_deprovision: (a, b) => a || b,
+  confirm_no_data: (a, b) => a || b,
 };
 
 const FIELDS = Object.keys(DEFAULT_POLICY) as (keyof Policy)[];
@@ -52,7 +54,7 @@ export interface MergedPolicy {
  * default field by field (its owner decides, e.g. `regulations: ["ccpa"]` or 365 retention days);
  * the repository layer can only tighten what that gives: AND for `processing_allowed`, minimum
  * `retention_days`, the most private `author_identity`, union of `excluded_paths` and
- * `regulations`, OR for `require_approval` and `auto_erase_on_deprovision`.
+ * `regulations`, OR for `require_approval`, `auto_erase_on_deprovision` and `confirm_no_data`.
  *
  * @param layers - each layer's settings, or null when it is not set. Inputs are not mutated.
  */

@@ -15,6 +15,12 @@ export interface Policy {
   regulations: Regulation[];
   require_approval: boolean;
   auto_erase_on_deprovision: boolean;
+  /**
+   * A request for an identity nothing here or in any data system matched waits for an operator's
+   * review (`action_required`, `identity_unmatched`) instead of completing with "no data"
+   * (PRODUCT §2.13); false lets it complete without review.
+   */
+  confirm_no_data: boolean;
 }
 
 /** One layer's settings: the fields it sets; an absent field inherits. */

@@ -30,6 +30,7 @@ const STORED_FIELD: { [K in keyof Required<PolicyLayerSettings>]: (value: unknow
   regulations: (value) => isRegulations(value) && value.length > 0,
   require_approval: isBoolean,
   auto_erase_on_deprovision: isBoolean,
+  confirm_no_data: isBoolean,
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -14,6 +14,29 @@ export class InvalidTransitionError extends Error {
 }
 
 /**
+ * An extension asked for after the binding due date has passed (409, PRODUCT §2.13): the person
+ * must be told of an extension within the first period, so an overdue request stays overdue.
+ */
+export class DeadlinePassedError extends Error {
+  constructor(readonly dueAt: string) {
+    super(`the deadline passed at ${dueAt}`);
+  }
+}
+
+/**
+ * `…/identity` or `…/confirm-no-data` on a request that does not wait for an identity review
+ * (`action_required` with `status_reason: "identity_unmatched"`, PRODUCT §2.13): 409.
+ */
+export class NotAwaitingIdentityReviewError extends Error {
+  constructor(
+    readonly status: string,
+    readonly statusReason: string | null,
+  ) {
+    super(`not waiting for an identity review (status ${status})`);
+  }
+}
+
+/**
  * Separation of duties: the principal that filed a request may not approve it (403). Only a
  * request whose filer is unknown (`filed_by` null, docs/decisions.md) can be approved by anyone.
  */

@@ -4,7 +4,10 @@ import { preparedQuery } from '../../db/prepared-query.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** A request as filed: every column but those later steps set (the deadline sweep's marks). */
-export type NewRequestRow = Omit<PrivacyRequestRow, 'due_soon_notified_at' | 'overdue_notified_at' | 'assignee'>;
+export type NewRequestRow = Omit<
+  PrivacyRequestRow,
+  'due_soon_notified_at' | 'overdue_notified_at' | 'assignee' | 'subject_found'
+>;
 
 /** Every column of `privacy_requests`, in insert order (also the growth bench's bulk seed). */
 export const REQUEST_COLUMNS = [
@@ -71,4 +74,21 @@ export async function findIdByClientRequestId(
 /** The request, locked for this transaction (PostgreSQL `FOR UPDATE`), or undefined. */
 export async function lockRequest(tx: Executor, id: string): Promise<PrivacyRequestRow | undefined> {
   return forUpdate(tx, tx.selectFrom('privacy_requests').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+/**
+ * Ids of the workspace's requests waiting in `action_required` for `reason` (`status_reason`),
+ * oldest first, at most `limit`.
+ */
+export async function idsWaitingFor(db: Executor, workspaceId: string, reason: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('privacy_requests')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', 'action_required')
+    .where('status_reason', '=', reason)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -112,6 +112,9 @@ export async function applyCorrections(
   return { format: 'correction-report/1', corrected };
 }
 
+/** Why a correction has nothing to correct when the service holds no profile of its subject. */
+export const UNKNOWN_SUBJECT = 'the service holds no profile of this subject';
+
 /**
  * Whether a correction request can wait for values: null when it can, else why there is nothing
  * to correct (`no correctable field in scope`, or `the service holds no profile of this subject`),
@@ -120,6 +123,6 @@ export async function applyCorrections(
 export async function correctionReadiness(db: Executor, request: PrivacyRequestRow): Promise<string | null> {
   const scope = parseScope(request.scope);
   if (!Object.values(CORRECTABLE_FIELDS).some((f) => covers(scope, f.category))) return 'no correctable field in scope';
-  if (!(await resolveSubject(db, request))) return 'the service holds no profile of this subject';
+  if (!(await resolveSubject(db, request))) return UNKNOWN_SUBJECT;
   return null;
 }

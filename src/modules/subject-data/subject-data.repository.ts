@@ -5,7 +5,7 @@ import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { nextTurn } from '../../lib/yielding.js';
 import type { ChangeEventRow } from '../change-events/change-event.repository.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
-import { type IdentityEventRow, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
+import { type IdentityEventRow, isTombstoned, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
 import { accountSet } from './accounts.fns.js';
 import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';
 
@@ -13,10 +13,19 @@ function subjectQuery(db: Executor) {
   return db.selectFrom('subjects').selectAll();
 }
 
+/** The `subject_provider` of a request by e-mail address (PRODUCT §2.13). */
+export const EMAIL_PROVIDER = 'email';
+
+/** An e-mail address as requests by e-mail are matched: trimmed, lower-cased. */
+export function normalizeEmail(address: string): string {
+  return address.trim().toLowerCase();
+}
+
 /**
- * The subject a request names: the `subjects` row of (workspace, provider, id), else the subject
- * a code-host account (provider, id) of the workspace is linked to (provider compared
- * lower-cased, as linked identities are stored).
+ * The subject a request names: the `subjects` row of (workspace, provider, id); for
+ * `subject_provider: "email"`, the subject whose identity events gave it that address (trimmed,
+ * without regard to case); else the subject a code-host account (provider, id) of the workspace
+ * is linked to (provider compared lower-cased, as linked identities are stored).
  *
  * @param lock - take the row `FOR UPDATE` (PostgreSQL), so identity events for the subject wait
  *   for an erasure or correction to commit.
@@ -29,6 +38,16 @@ export async function resolveSubject(db: Executor, key: SubjectKey, lock = false
     .where('subject_id', '=', key.subject_id);
   const found = await (lock ? forUpdate(db, direct) : direct).executeTakeFirst();
   if (found) return found;
+  if (key.subject_provider === EMAIL_PROVIDER) {
+    // PRODUCT §2.13: the address identity events gave a subject, compared trimmed and lower-cased
+    // (the subjects_workspace_email index); of several subjects with one address, the oldest.
+    const byEmail = subjectQuery(db)
+      .where('workspace_id', '=', key.workspace_id)
+      .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['email'])]), '=', normalizeEmail(key.subject_id)))
+      .orderBy('id')
+      .limit(1);
+    return (lock ? forUpdate(db, byEmail) : byEmail).executeTakeFirst();
+  }
   const link = await db
     .selectFrom('linked_identities')
     .select('subject_ref')
@@ -206,4 +225,19 @@ export async function recordCorrection(
     .set({ ...values, last_event_at: lastEventAt, updated_at: at })
     .where('id', '=', subject.id)
     .execute();
+}
+
+/**
+ * Whether this service's store knows the identity a request names (PRODUCT §2.13): a subject
+ * (by provider and id, by e-mail address, or through a linked account), a change event
+ * authored by the named account, or a tombstone of it (an earlier erasure: the answer "nothing
+ * is held any more" is then known, not guessed). Read before any erasure (which removes what it finds).
+ */
+export async function identityFound(db: Executor, request: SubjectKey, pseudonymKey: string): Promise<boolean> {
+  if (await resolveSubject(db, request)) return true;
+  const accounts = accountSet(request, null, []);
+  const pseudonyms = accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));
+  if ((await findChangeEventIdsByAuthors(db, request.workspace_id, pseudonyms, accounts, 1)).length > 0) return true;
+  for (const hash of pseudonyms) if (await isTombstoned(db, request.workspace_id, hash)) return true;
+  return false;
 }

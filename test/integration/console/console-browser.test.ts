@@ -159,7 +159,14 @@ for (const dialect of dialects()) {
       await page.getByText('github: overdue-subject-4711').waitFor(); // opened, the subject shows
     });
 
-    it('extends the overdue request with a reason (asked for before anything is sent)', async () => {
+    it('offers no extension for the overdue request (its deadline has passed: PRODUCT §2.13)', async () => {
+      await page.getByText('The deadline has passed, so it can no longer be extended').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Extend deadline' }).count(), 0, 'no extension offered');
+    });
+
+    it('extends a request in time with a reason (asked for before anything is sent)', async () => {
+      await page.goto(`${world.origin}/console/#/requests/${world.pendingId}`);
+      await page.getByRole('heading', { level: 1, name: `Request ${world.pendingId}` }).waitFor();
       await page.getByRole('button', { name: 'Extend deadline' }).click();
       await page.getByRole('button', { name: 'Confirm: extend deadline' }).click();
       await page.getByText('Give a reason').waitFor();
@@ -176,10 +183,11 @@ for (const dialect of dialects()) {
         /extended by officer \(token\).*\n?Reason: Complex request: several systems hold data \(Art\. 12\(3\)\)/s,
       );
       const stored = await world.t.app.inject({
-        url: `/api/v1/privacy/requests/${world.overdueId}`,
+        url: `/api/v1/privacy/requests/${world.pendingId}`,
         headers: { authorization: world.intake },
       });
       assert.notEqual(stored.json().extended_due_at, null);
+      assert.equal(stored.json().status, 'pending_approval');
       assert.equal(
         await page.getByRole('button', { name: 'Extend deadline' }).count(),
         0,
@@ -187,6 +195,8 @@ for (const dialect of dialects()) {
       );
       assert.doesNotMatch(await page.innerText('main'), /not extended/);
       writeFileSync(new URL(`request-${dialect.name}.png`, SCRATCH), await page.screenshot({ fullPage: true }));
+      await page.goto(`${world.origin}/console/#/requests/${world.overdueId}`);
+      await page.getByRole('heading', { level: 1, name: `Request ${world.overdueId}` }).waitFor();
     });
 
     it("shows the API's refusal when the request changed meanwhile (409)", async () => {

@@ -105,7 +105,7 @@ for (const dialect of dialects()) {
         async () => {
           throw new TaskRunError('shop-db: customers: the database did not answer', true);
         },
-        async () => ({ outcome: 'completed', records: { 'user.name': 0 } }),
+        async () => ({ outcome: 'completed', records: { 'user.name': 1 } }),
       ]);
       const r = runner(executor);
       assert.equal(await r.runOnce(), true);

@@ -274,17 +274,28 @@ for (const dialect of dialects()) {
         release.open();
         assert.equal(await run, true);
         const row = await requestRow(f, filed.id);
-        assert.deepEqual([row.status, row.status_reason, row.attempts], ['completed', null, 1]);
+        // The attempt was recorded once (not failed, not retried): a subject nothing knows waits for review (PRODUCT §2.13).
+        assert.deepEqual([row.status, row.status_reason, row.attempts], ['action_required', 'identity_unmatched', 1]);
       },
     );
 
     for (const type of ['access', 'export'] as const) {
-      it(`real handlers: an ${type} request for a subject never seen completes with an empty package`, async () => {
+      it(`real handlers: an ${type} request for a subject never seen waits for review; confirmed, it completes with an empty package`, async () => {
         f = await openFixture(dialect.create, { start: '2026-05-04T09:00:00.000Z' });
         const filed = await fileRequest(f, { request_type: type, subject_id: 'never-seen-4711', subject_provider: 'github' });
         const worker = testWorker(f, REQUEST_HANDLERS);
         f.time.set('2026-05-04T09:00:01.000Z');
         assert.equal(await worker.runOnce(), true);
+        const waiting = await requestRow(f, filed.id);
+        // PRODUCT §2.13: nothing matched the identity, so no "we hold nothing" without an operator's review.
+        assert.deepEqual([waiting.status, waiting.status_reason], ['action_required', 'identity_unmatched']);
+        const confirmed = await f.t.app.inject({
+          method: 'POST',
+          url: `/api/v1/privacy/requests/${filed.id}/confirm-no-data`,
+          headers: { authorization: f.auth },
+          payload: { reason: 'checked by hand: no data' },
+        });
+        assert.equal(confirmed.statusCode, 200, confirmed.body);
         const row = await requestRow(f, filed.id);
         assert.equal(row.status, 'completed', `status ${row.status}: ${row.status_reason}`);
         const res = await f.t.app.inject({
@@ -298,6 +309,7 @@ for (const dialect of dialects()) {
         assert.equal(pkg.request_id, filed.id);
         assert.deepEqual(pkg.subject, { provider: 'github', id: 'never-seen-4711' });
         assert.equal(pkg.format, type === 'access' ? 'privacy-access/1' : 'privacy-export/1');
+        assert.match(pkg.no_data_confirmation.statement, /we do not process any personal data about you/);
         assert.deepEqual(pkg.data, {
           'user.account': {
             identity: null,
@@ -326,6 +338,13 @@ for (const dialect of dialects()) {
           headers: { authorization: f.auth },
         });
         assert.equal(report.statusCode, 409, 'an access/export request has no report');
+        const letter = await f.t.app.inject({
+          method: 'GET',
+          url: `/api/v1/privacy/requests/${filed.id}/package?format=html`,
+          headers: { authorization: f.auth },
+        });
+        assert.equal(letter.statusCode, 200);
+        assert.match(letter.body, /<h2>No personal data about you<\/h2>\s*<p>We have checked this service/);
       });
     }
   });

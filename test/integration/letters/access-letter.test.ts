@@ -19,6 +19,7 @@ import {
   putProfile,
   seedLetterWorld,
 } from '../../helpers/letters.js';
+import { fileRequest, runHandler } from '../../helpers/subject-data.js';
 
 /** Every place `<script` occurs in `html`, case-insensitively. */
 const scriptTags = (html: string) => html.match(/<script/gi) ?? [];
@@ -40,7 +41,7 @@ for (const dialect of dialects()) {
       admin = await t.bearer(['admin'], ['acme', 'bare']);
       reader = await t.bearer(['privacy:read'], ['acme', 'bare']);
       world = await seedLetterWorld(t, 'acme');
-      bare = await seedLetterWorld(t, 'bare');
+      bare = await seedLetterWorld(t, 'bare', { controller: false });
       await putProfile(t, admin, 'acme', FULL_PROFILE);
     });
     after(async () => {
@@ -132,15 +133,30 @@ for (const dialect of dialects()) {
       assert.deepEqual(JSON.parse(stored.package ?? '{}').controller, FULL_PROFILE);
     });
 
-    it('says plainly when no controller is named, and still answers', async () => {
-      const id = await answeredRequest(t, admin, bare);
-      const pkg = (await get(`${id}/package`)).json();
-      assert.equal(pkg.controller, null);
-      assert.match(pkg.rights.at(-1).statement, /Member State of your habitual residence/);
+    it('gives no letter naming nobody: without a controller the request waits, and runs on once one is named (PRODUCT §2.13)', async () => {
+      const id = await fileRequest(t, admin, {
+        request_type: 'access',
+        scope: ['user'],
+        subject_provider: bare.sources.idp,
+        subject_id: bare.userId,
+        workspace_id: 'bare',
+      });
+      const waiting = await runHandler(t, id, { record: true });
+      assert.deepEqual(waiting, { status: 'action_required', reason: 'controller_unnamed', beforeWork: true });
+      assert.equal((await get(`${id}/package?format=html`)).statusCode, 409, 'no letter without a controller');
+      await putProfile(t, admin, 'bare', { name: 'Bare Ltd', contact_email: 'privacy@bare.example' });
+      const row = await t.services.database.db
+        .selectFrom('privacy_requests')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual([row.status, row.status_reason], ['queued', null], 'runs on once the profile is saved');
+      assert.equal((await runHandler(t, id, { record: true })).status, 'completed');
       const res = await get(`${id}/package?format=html`);
       assert.equal(res.statusCode, 200);
-      assert.ok(res.body.includes('has not named its controller here yet (no controller profile is set)'));
-      assert.ok(res.body.includes('Your personal data held by this service'));
+      assert.ok(res.body.includes('Bare Ltd'));
+      assert.ok(!res.body.includes('has not named its controller'));
+      assert.equal((await get(`${id}/package`)).json().controller.name, 'Bare Ltd');
       await assertValidHtml(res.body);
     });
 

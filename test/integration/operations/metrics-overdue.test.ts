@@ -181,16 +181,35 @@ for (const dialect of dialects()) {
       }
     });
 
-    it('follow the extended due date once a request is extended', async () => {
+    it('follow the extended due date once a request is extended in time', async () => {
       const filed = await file('globex');
-      time.set('2026-04-20T10:00:00.000Z');
-      assert.equal((await gauges('ccpa')).overdue, 1);
+      time.set('2026-04-10T10:00:00.000Z'); // CCPA: due 2026-04-16T10:00Z, due soon
+      assert.deepEqual(await gauges('ccpa'), { overdue: 0, due_soon: 1 });
       await act(filed.id, 'extend'); // CCPA: 45 more days, due 2026-05-31T10:00Z
+      assert.deepEqual(await gauges('ccpa'), { overdue: 0, due_soon: 0 });
+      time.set('2026-04-20T10:00:00.000Z');
       assert.deepEqual(await gauges('ccpa'), { overdue: 0, due_soon: 0 });
       time.set('2026-05-25T10:00:00.000Z');
       assert.deepEqual(await gauges('ccpa'), { overdue: 0, due_soon: 1 });
       time.set('2026-06-01T10:00:00.000Z');
       assert.deepEqual(await gauges('ccpa'), { overdue: 1, due_soon: 0 });
+      await act(filed.id, 'cancel');
+    });
+
+    it('an overdue request cannot be extended (409) and stays overdue (PRODUCT §2.13)', async () => {
+      time.set(RECEIVED);
+      const filed = await file('globex');
+      time.set('2026-04-20T10:00:00.000Z');
+      assert.equal((await gauges('ccpa')).overdue, 1);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/privacy/requests/${filed.id}/extend`,
+        headers: { authorization: auth },
+        payload: { reason: 'ticket 4821' },
+      });
+      assert.equal(res.statusCode, 409, res.body);
+      assert.match(res.json().detail, /^The deadline has passed/);
+      assert.equal((await gauges('ccpa')).overdue, 1);
     });
   });
 }

@@ -42,10 +42,11 @@ for (const dialect of dialects()) {
         regulations: ['gdpr'],
         require_approval: false,
         auto_erase_on_deprovision: false,
+        confirm_no_data: true,
       });
       assert.ok(Object.values(body.sources).every((s) => s === 'default'));
-      assert.equal(body.version, 'd1.w0.r0');
-      assert.equal(res.headers.etag, '"d1.w0.r0"');
+      assert.equal(body.version, 'd2.w0.r0');
+      assert.equal(res.headers.etag, '"d2.w0.r0"');
       assert.equal(body.repository, 'acme/api');
     });
 
@@ -72,6 +73,7 @@ for (const dialect of dialects()) {
         regulations: ['gdpr', 'ccpa'],
         require_approval: false,
         auto_erase_on_deprovision: false,
+        confirm_no_data: true,
       });
       assert.deepEqual(body.sources, {
         processing_allowed: 'workspace',
@@ -81,8 +83,9 @@ for (const dialect of dialects()) {
         regulations: 'repository',
         require_approval: 'default',
         auto_erase_on_deprovision: 'default',
+        confirm_no_data: 'default',
       });
-      assert.equal(body.version, 'd1.w1.r1');
+      assert.equal(body.version, 'd2.w1.r1');
     });
 
     it('answers 304 to a matching If-None-Match, and 200 once a layer changes', async () => {
@@ -118,7 +121,7 @@ for (const dialect of dialects()) {
         headers: { authorization: auth },
       });
       assert.equal(again.statusCode, 404);
-      assert.equal((await effective('acme/api')).json().version, 'd1.w2.r0');
+      assert.equal((await effective('acme/api')).json().version, 'd2.w2.r0');
       const rewritten = await put('acme/repositories/acme%2Fapi', { retention_days: 7 });
       assert.equal(rewritten.json().version, 3, 'version 1 written, 2 deleted, 3 written');
       const missing = await t.app.inject({

@@ -277,9 +277,10 @@ for (const dialect of dialects()) {
       assert.deepEqual([row.status, row.extended_due_at], ['pending_approval', null]);
     });
 
-    it('overdue: a request past its due date is listed, after the extension it is not, past the extension it is again', async () => {
+    it('overdue: a request past its due date is listed; one extended in time is not, until past the extension', async () => {
       const workspace = 'both';
       const late = await file(workspace);
+      const early = await file(workspace);
       const finalLate = await file(workspace);
       await act(finalLate.id, 'reject', { reason: 'not a valid request' });
       const overdue = async () => {
@@ -294,20 +295,52 @@ for (const dialect of dialects()) {
       try {
         time.set('2026-02-28T10:00:00.000Z');
         assert.ok(!(await overdue()).includes(late.id), 'not overdue at the due instant');
+        // The due instant itself is still in time for an extension.
+        const res = await act(early.id, 'extend', { reason: 'complex request' });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().extended_due_at, '2026-04-28T10:00:00.000Z');
         time.set('2026-02-28T10:00:00.001Z');
         assert.ok((await overdue()).includes(late.id), 'overdue just after');
+        assert.ok(!(await overdue()).includes(early.id), 'not overdue once extended in time');
         assert.ok(!(await overdue()).includes(finalLate.id), 'a rejected request is never overdue');
-        const res = await act(late.id, 'extend', { reason: 'complex request' });
-        assert.equal(res.json().extended_due_at, '2026-04-28T10:00:00.000Z');
-        assert.ok(!(await overdue()).includes(late.id), 'not overdue once extended');
         const onTime = await t.app.inject({
           method: 'GET',
           url: `/api/v1/privacy/requests?workspace_id=${workspace}&overdue=false`,
           headers: { authorization: auth },
         });
-        assert.ok(onTime.json().items.some((r: { id: string }) => r.id === late.id));
+        assert.ok(onTime.json().items.some((r: { id: string }) => r.id === early.id));
         time.set('2026-04-28T10:00:00.001Z');
-        assert.ok((await overdue()).includes(late.id), 'overdue past the extended date');
+        assert.ok((await overdue()).includes(early.id), 'overdue past the extended date');
+      } finally {
+        time.set(RECEIVED);
+      }
+    });
+
+    it('extend after the due date has passed → 409 with a plain detail; nothing changes; it stays overdue (PRODUCT §2.13)', async () => {
+      const workspace = 'calif';
+      const late = await file(workspace);
+      assert.equal(late.due_at, '2026-03-17T10:00:00.000Z');
+      try {
+        time.set('2026-03-23T10:00:00.000Z'); // 6 days past the CCPA deadline
+        const before = await get(late.id);
+        const res = await act(late.id, 'extend', { reason: 'complex request' });
+        assert.equal(res.statusCode, 409, res.body);
+        assert.deepEqual(res.json(), {
+          detail:
+            'The deadline has passed (the request was due at 2026-03-17T10:00:00.000Z): an extension must be given, and the person told, before the deadline; the request stays overdue until it ends',
+        });
+        assert.deepEqual(await get(late.id), before);
+        assert.equal(before.extended_due_at, null);
+        assert.deepEqual(await audit(late.id, 'privacy_request.extend'), []);
+        const listed = await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/privacy/requests?workspace_id=${workspace}&overdue=true`,
+          headers: { authorization: auth },
+        });
+        assert.ok(
+          listed.json().items.some((r: { id: string }) => r.id === late.id),
+          'still overdue',
+        );
       } finally {
         time.set(RECEIVED);
       }

@@ -177,9 +177,20 @@ for (const dialect of dialects()) {
       assert.equal(pkg.json().data['user.contact.email'].email, NEW_EMAIL);
     });
 
-    it('a correction request for a subject never seen completes at once with an empty report', async () => {
+    it('a correction request for a subject never seen waits for review; confirmed, it completes with an empty report', async () => {
       const filed = await fileRequest(f, { request_type: 'correction', subject_provider: 'okta', subject_id: 'u_nobody' });
       assert.equal(await testWorker(f, REQUEST_HANDLERS).runOnce(), true);
+      const waiting = await requestRow(f, filed.id);
+      // PRODUCT §2.13: nothing matched the identity, so an operator reviews it before any answer.
+      assert.deepEqual([waiting.status, waiting.status_reason], ['action_required', 'identity_unmatched']);
+      assert.ok((await act(filed.id, { email: NEW_EMAIL })).statusCode >= 400, 'no values for a subject never seen');
+      const confirmed = await f.t.app.inject({
+        method: 'POST',
+        url: `/api/v1/privacy/requests/${filed.id}/confirm-no-data`,
+        headers: { authorization: f.auth },
+        payload: { reason: 'no profile of this person anywhere' },
+      });
+      assert.equal(confirmed.statusCode, 200, confirmed.body);
       assert.equal((await requestRow(f, filed.id)).status, 'completed');
       const report = await f.t.app.inject({
         method: 'GET',

@@ -175,11 +175,13 @@ for (const dialect of dialects()) {
         );
       });
 
-      it('correction completes at once with an empty report; applying values is refused', async () => {
+      it('correction ends its own step at once with an empty report, saying nothing matched; applying values is refused', async () => {
         const id = await file(s, 'correction', ['user'], 'okta', 'nobody');
+        // found: false: with no system finding anything either, the request waits for review (PRODUCT §2.13).
         assert.deepEqual(await runHandler(t, id), {
           status: 'completed',
           report: { format: 'correction-report/1', corrected: [], note: 'the service holds no profile of this subject' },
+          found: false,
         });
         const request = await requestRow(t, id);
         await assert.rejects(

@@ -1,4 +1,4 @@
-import { type CorrectionReport, correctionReadiness } from '../../subject-data/correction.js';
+import { type CorrectionReport, correctionReadiness, UNKNOWN_SUBJECT } from '../../subject-data/correction.js';
 import type { RequestHandler } from './handler.types.js';
 
 /**
@@ -12,7 +12,8 @@ export const correctionHandler: RequestHandler = async ({ tx, request }) => {
   const nothing = await correctionReadiness(tx, request);
   if (nothing !== null) {
     const report: CorrectionReport = { format: 'correction-report/1', corrected: [], note: nothing };
-    return { status: 'completed', report };
+    // An unknown subject is an unmatched identity (PRODUCT §2.13): reviewed unless no system knows it either.
+    return { status: 'completed', report, found: nothing !== UNKNOWN_SUBJECT };
   }
   return { status: 'action_required', reason: 'waiting for corrected values' };
 };

@@ -1,4 +1,5 @@
 import { eraseSubjectData } from '../../subject-data/erasure.js';
+import { identityFound } from '../../subject-data/subject-data.repository.js';
 import type { RequestHandler } from './handler.types.js';
 
 /**
@@ -10,9 +11,10 @@ import type { RequestHandler } from './handler.types.js';
  * `pause` between them. Idempotent inside `tx`: a rolled-back attempt leaves nothing, a rerun erases what is left.
  */
 export const deletionHandler: RequestHandler = Object.assign(
-  async ({ tx, request, now, pseudonymKey, pause }: Parameters<RequestHandler>[0]) => ({
-    status: 'completed' as const,
-    report: await eraseSubjectData(tx, request, pseudonymKey, now, pause),
-  }),
+  async ({ tx, request, now, pseudonymKey, pause }: Parameters<RequestHandler>[0]) => {
+    // Read before the erasure, which removes what it finds (PRODUCT §2.13).
+    const found = await identityFound(tx, request, pseudonymKey);
+    return { status: 'completed' as const, report: await eraseSubjectData(tx, request, pseudonymKey, now, pause), found };
+  },
   { erases: true },
 );

@@ -25,10 +25,23 @@ export interface HandlerContext {
 /**
  * What a handler decided. `completed` stores `package` (access/export, personal data) and/or
  * `report` (deletion/correction, no personal data) in `request_results`; `action_required`
- * parks the request until an operator acts (correction waits for corrected values).
+ * parks the request until an operator acts (correction waits for corrected values). `beforeWork`:
+ * the request waits before any work is done (no data task is created: the workspace has no
+ * controller profile, PRODUCT §2.13); it runs again from the start once the wait ends.
  */
 export type HandlerOutcome =
-  { status: 'completed'; package?: unknown; report?: unknown } | { status: 'action_required'; reason: string };
+  | {
+      status: 'completed';
+      package?: unknown;
+      report?: unknown;
+      /**
+       * Whether the own step found the identity in this service's store (PRODUCT §2.13); false
+       * lets the request wait as `identity_unmatched` when no system found anything either.
+       * Absent: not said (taken as found).
+       */
+      found?: boolean;
+    }
+  | { status: 'action_required'; reason: string; beforeWork?: boolean };
 
 /**
  * Processes one request. Must be idempotent: if the worker dies before commit, the transaction

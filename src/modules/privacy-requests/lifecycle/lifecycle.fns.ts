@@ -38,6 +38,58 @@ export function isAnnounced(from: string, to: string): boolean {
   return from !== to && !(from === 'processing' && to === 'queued');
 }
 
+/**
+ * Whether an extension comes too late (PRODUCT §2.13): the binding due date (`due_at`; an
+ * extended request cannot be extended again anyway) has passed at `now`. GDPR Art. 12(3) lets the
+ * controller extend only by telling the person within the first month; CCPA §7021(b) within the
+ * first 45 days. Times are RFC 3339 UTC strings; the due instant itself is still in time.
+ */
+export function extensionTooLate(request: { due_at: string; extended_due_at: string | null }, now: Date): boolean {
+  return new Date(request.extended_due_at ?? request.due_at).getTime() < now.getTime();
+}
+
+/** The `status_reason` of a request for an identity nothing matched (PRODUCT §2.13). */
+export const IDENTITY_UNMATCHED = 'identity_unmatched';
+
+/**
+ * Whether a data task's stored result (JSON text) says its system holds something of the
+ * subject (PRODUCT §2.13): `data` with any category, a non-zero `records` or `erased` count, or
+ * a `kept` record. A `not_applicable` or failed task, or all-zero counts, found nothing.
+ */
+export function taskFoundSomething(task: { status: string; result: string | null }): boolean {
+  if (task.status !== 'completed' || task.result === null) return false;
+  const result = JSON.parse(task.result) as {
+    data?: Record<string, unknown>;
+    data_categories?: string[];
+    records?: Record<string, number>;
+    erased?: Record<string, number>;
+    kept?: unknown[];
+    delivered_separately?: boolean;
+  };
+  const nonZero = (counts?: Record<string, number>) => Object.values(counts ?? {}).some((n) => n > 0);
+  return (
+    Object.keys(result.data ?? {}).length > 0 ||
+    (result.data_categories ?? []).length > 0 ||
+    nonZero(result.records) ||
+    nonZero(result.erased) ||
+    (result.kept ?? []).length > 0 ||
+    result.delivered_separately === true
+  );
+}
+
+/**
+ * Whether a request that would complete waits instead as `identity_unmatched` (PRODUCT §2.13):
+ * its own step found nothing (`subjectFound` 0), no data task found anything, and the workspace
+ * policy's `confirm_no_data` asks for a review.
+ */
+export function awaitsIdentityReview(
+  subjectFound: number | null,
+  tasks: readonly { status: string; result: string | null }[],
+  confirmNoData: boolean,
+): boolean {
+  return subjectFound === 0 && confirmNoData && !tasks.some(taskFoundSomething);
+}
+
 /** Retry delay after failed attempt `attempt` (1-based): 2^attempt seconds, at most 5 minutes, in ms. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(2 ** attempt, 300) * 1000;

@@ -5,12 +5,19 @@ import { coversWorkspace, type Principal } from '../../principals/principal.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { applyCorrections } from '../../subject-data/correction.js';
 import { type Regulation, computeExtendedDueAt } from '../deadline.fns.js';
-import { InvalidTransitionError, RequestNotFoundError, SelfApprovalError } from '../privacy-request.errors.js';
+import {
+  DeadlinePassedError,
+  InvalidTransitionError,
+  RequestNotFoundError,
+  SelfApprovalError,
+} from '../privacy-request.errors.js';
 import { toResource } from '../privacy-request.fns.js';
-import { lockRequest } from '../privacy-request.repository.js';
+import { idsWaitingFor, lockRequest } from '../privacy-request.repository.js';
+import { CONTROLLER_UNNAMED } from '../handlers/controller-named.js';
+import { runAgain } from './run-again.js';
 import type { PrivacyRequestResource } from '../privacy-request.types.js';
 import { traitsOf } from '../request-types.js';
-import { type OperatorAction, statusAfter } from './lifecycle.fns.js';
+import { extensionTooLate, type OperatorAction, statusAfter } from './lifecycle.fns.js';
 import { assignRequest } from './assignment.js';
 import { afterOwnStep } from './request-end.js';
 import { commitTransition, type RequestChange, type Transition } from './transition.js';
@@ -47,7 +54,7 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
     /**
      * @throws RequestNotFoundError, InvalidTransitionError, SelfApprovalError (approve by the
      *   principal that filed it; checked after the transition, so nothing is written),
-     *   NotCorrectableError (corrections).
+     *   NotCorrectableError (corrections), DeadlinePassedError (extend after the binding due date).
      */
     async act(principal: Principal, id: string, action: OperatorAction, input: ActionInput): Promise<PrivacyRequestResource> {
       return runUnitOfWork(db, async (unit) => {
@@ -57,6 +64,8 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
         const next = statusAfter(action, row, traitsOf(row.request_type));
         if (next === null) throw new InvalidTransitionError(action, row.status);
         if (action === 'approve' && row.filed_by === principal.id) throw new SelfApprovalError();
+        // Extensions only in time (PRODUCT §2.13): an overdue request stays overdue until it ends.
+        if (action === 'extend' && extensionTooLate(row, clock())) throw new DeadlinePassedError(row.due_at);
         const at = toTimestamp(clock());
         const audit = (to: string, report?: unknown): Transition['audit'] => ({
           actor: principal,
@@ -94,7 +103,37 @@ export function createPrivacyRequestActions(deps: { db: Executor; clock: Clock }
     assign(principal: Principal, id: string, input: { assignee: string | null; reason?: string | undefined }) {
       return assignRequest({ db, clock }, principal, id, input);
     },
+
+    /**
+     * The workspace's controller profile was saved (PRODUCT §2.13): every access/export request
+     * of it waiting with `status_reason: "controller_unnamed"` goes back to `queued` and runs on,
+     * each audited as `privacy_request.controller_named` by `principal`. Called after the profile
+     * is committed; a request that stopped waiting meanwhile (canceled) is left alone.
+     *
+     * @returns how many requests run on.
+     */
+    async controllerNamed(principal: Principal, workspaceId: string): Promise<number> {
+      let resumed = 0;
+      for (;;) {
+        const ids = await idsWaitingFor(db, workspaceId, CONTROLLER_UNNAMED, RESUME_BATCH);
+        let moved = 0;
+        await runUnitOfWork(db, async (unit) => {
+          const at = toTimestamp(clock());
+          for (const id of ids) {
+            const row = await lockRequest(unit.tx, id);
+            if (row?.status !== 'action_required' || row.status_reason !== CONTROLLER_UNNAMED) continue;
+            await runAgain(unit, row, { at, actor: principal, action: 'privacy_request.controller_named', details: {} });
+            moved += 1;
+          }
+        });
+        resumed += moved;
+        if (ids.length < RESUME_BATCH || moved === 0) return resumed;
+      }
+    },
   };
 }
+
+/** How many waiting requests one transaction sends on when a controller is named. */
+const RESUME_BATCH = 200;
 
 export type PrivacyRequestActions = ReturnType<typeof createPrivacyRequestActions>;

@@ -51,21 +51,27 @@ export function createOwnStepRecorder(deps: {
     result: SerializedResult,
     tasks: { fanOut: boolean; withTasks?: boolean } = { fanOut: true },
   ): Promise<void> {
-    const systems = tasks.fanOut ? await fanOut(unit, request) : 0;
-    if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks)) return recordWithTasks(unit, request, result);
+    // A request that waits before any work (no controller named) sends nothing to its systems yet.
+    const waitsFirst = outcome.status === 'action_required' && outcome.beforeWork === true;
+    const systems = tasks.fanOut && !waitsFirst ? await fanOut(unit, request) : 0;
+    // Whether the own step found the identity (PRODUCT §2.13): said now, or stored by an earlier step (an erasure's).
+    const said = outcome.status === 'completed' ? outcome.found : undefined;
+    const subject_found = said === undefined ? request.subject_found : said ? 1 : 0;
+    if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks || subject_found === 0))
+      return recordWithTasks(unit, { ...request, subject_found }, result);
     const at = toTimestamp(clock());
     const done = outcome.status === 'completed';
     await commitTransition(unit, request, {
       at,
       leaseOwner: owner,
       change: done
-        ? { status: 'completed', completed_at: at, status_reason: null }
+        ? { status: 'completed', completed_at: at, status_reason: null, subject_found }
         : { status: 'action_required', status_reason: outcome.reason },
       ...(done ? { result: { pkg: result.pkg, report: result.report, stored: 'saved' as const } } : {}),
       audit: {
         actor: 'worker',
         action: `privacy_request.${done ? 'completed' : 'action_required'}`,
-        details: { attempt: request.attempts },
+        details: { attempt: request.attempts, ...(done ? {} : { reason: outcome.reason }) },
       },
     });
   }
@@ -85,7 +91,12 @@ export function createOwnStepRecorder(deps: {
     await commitTransition(unit, request, {
       at,
       leaseOwner: owner,
-      change: { status: next.status, status_reason: next.status_reason, completed_at: next.completed_at },
+      change: {
+        status: next.status,
+        status_reason: next.status_reason,
+        completed_at: next.completed_at,
+        subject_found: request.subject_found,
+      },
       result: { pkg: next.pkg, report: next.report, stored: 'saved' },
       audit: {
         actor: 'worker',
@@ -94,7 +105,7 @@ export function createOwnStepRecorder(deps: {
         // Without tasks the entry is the one a request without data systems always had.
         details:
           next.tasks === 0
-            ? { attempt: request.attempts }
+            ? { attempt: request.attempts, ...(next.status === 'action_required' ? { reason: next.status_reason } : {}) }
             : { attempt: request.attempts, tasks: next.tasks, ...(next.status_reason ? { reason: next.status_reason } : {}) },
       },
     });
@@ -140,9 +151,17 @@ export function createOwnStepRecorder(deps: {
    * committed its effects, and the lease extended by `leaseMs`, while this worker holds it.
    * @throws LeaseLost when it does not.
    */
-  async function storeErasureReport(unit: UnitOfWork, request: PrivacyRequestRow, report: string | null, leaseMs: number) {
+  async function storeErasureReport(
+    unit: UnitOfWork,
+    request: PrivacyRequestRow,
+    report: string | null,
+    leaseMs: number,
+    found?: boolean,
+  ) {
     const until = toTimestamp(new Date(clock().getTime() + leaseMs));
-    if (!(await extendLease(unit.tx, request.id, owner, until))) throw new LeaseLost();
+    // Whether the erasure found the identity is kept with its report: a resumed attempt reads it back.
+    const subjectFound = found === undefined ? undefined : found ? 1 : 0;
+    if (!(await extendLease(unit.tx, request.id, owner, until, subjectFound))) throw new LeaseLost();
     await saveResultJson(unit.tx, request.id, null, report, toTimestamp(clock()));
   }
 

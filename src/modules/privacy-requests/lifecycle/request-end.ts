@@ -4,11 +4,19 @@ import { dropTaskData, systemNames, taskStatusesOfRequest, tasksOfRequest } from
 import { withSystems } from '../../data-systems/data-task-result.fns.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { traitsOf } from '../request-types.js';
-import { decideFromTasks } from './lifecycle.fns.js';
+import { findLayers } from '../../policies/policy.repository.js';
+import { mergePolicy } from '../../policies/policy-merge.fns.js';
+import { awaitsIdentityReview, decideFromTasks, IDENTITY_UNMATCHED } from './lifecycle.fns.js';
+
+/** The workspace policy's `confirm_no_data` (PRODUCT §2.13; default true). */
+async function confirmsNoData(tx: Executor, workspaceId: string): Promise<boolean> {
+  const workspace = (await findLayers(tx, workspaceId, '')).find((layer) => layer.repository === '');
+  return mergePolicy({ workspace: workspace ? JSON.parse(workspace.settings) : null, repository: null }).policy.confirm_no_data;
+}
 
 /** What a request whose own step is done becomes, given its tasks, with its result to store. */
 export interface AfterOwnStep {
-  status: 'processing' | 'completed' | 'failed';
+  status: 'processing' | 'completed' | 'failed' | 'action_required';
   status_reason: string | null;
   /** Set when `completed`. */
   completed_at: string | null;
@@ -27,14 +35,16 @@ export interface AfterOwnStep {
  * task failed; the result stays the own step's. Completed: the results are read once, now, and
  * the package (or report) gets the systems' part (`systems.<key>`, built yielding to the event
  * loop between systems); the tasks' stored results then lose their `data` ({@link dropTaskData}:
- * the package is its one copy).
+ * the package is its one copy). A request whose own step found nothing (`subject_found` 0) and
+ * whose systems found nothing either waits in `action_required` as `identity_unmatched` with
+ * that result stored, unless the workspace policy's `confirm_no_data` is false (PRODUCT §2.13).
  *
  * @param own - the package and report this service produced (JSON text or null).
  * @param pause - awaited between systems while the package is assembled (default: the next turn).
  */
 export async function afterOwnStep(
   tx: Executor,
-  request: Pick<PrivacyRequestRow, 'id' | 'request_type' | 'workspace_id'>,
+  request: Pick<PrivacyRequestRow, 'id' | 'request_type' | 'workspace_id' | 'subject_found'>,
   own: { pkg: string | null; report: string | null },
   at: string,
   pause: () => Promise<void> = nextTurn,
@@ -47,8 +57,15 @@ export async function afterOwnStep(
     if (statuses.length > 0) await dropTaskData(tx, await tasksOfRequest(tx, request.id), at);
     return { ...base, status: 'failed', status_reason: decision.reason, completed_at: null };
   }
-  if (statuses.length === 0) return { ...base, status: 'completed', status_reason: null, completed_at: at };
+  const review = async (tasks: readonly { status: string; result: string | null }[]) =>
+    request.subject_found === 0 &&
+    awaitsIdentityReview(request.subject_found, tasks, await confirmsNoData(tx, request.workspace_id));
+  if (statuses.length === 0) {
+    if (await review([])) return { ...base, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
+    return { ...base, status: 'completed', status_reason: null, completed_at: at };
+  }
   const tasks = await tasksOfRequest(tx, request.id);
+  const unmatched = await review(tasks);
   const assembled =
     traitsOf(request.request_type).result === 'package'
       ? { pkg: await withSystems('package', own.pkg, tasks, new Map(), pause), report: own.report }
@@ -67,5 +84,7 @@ export async function afterOwnStep(
           ),
         };
   await dropTaskData(tx, tasks, at);
+  if (unmatched)
+    return { ...base, ...assembled, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
   return { ...base, ...assembled, status: 'completed', status_reason: null, completed_at: at };
 }

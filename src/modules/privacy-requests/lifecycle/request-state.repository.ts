@@ -68,8 +68,16 @@ function whileHeld(db: Executor, id: string, owner: string) {
 }
 
 /** Extends the lease while the owner still holds it. @returns false when the lease was lost. */
-export async function extendLease(db: Executor, id: string, owner: string, leaseUntil: string): Promise<boolean> {
-  const result = await whileHeld(db, id, owner).set({ lease_expires_at: leaseUntil }).executeTakeFirst();
+export async function extendLease(
+  db: Executor,
+  id: string,
+  owner: string,
+  leaseUntil: string,
+  subjectFound?: number,
+): Promise<boolean> {
+  const result = await whileHeld(db, id, owner)
+    .set({ lease_expires_at: leaseUntil, ...(subjectFound === undefined ? {} : { subject_found: subjectFound }) })
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
