@@ -80,6 +80,15 @@ describe('3 serve + 2 worker processes on one PostgreSQL schema', { skip }, () =
       const res = await call(server(0), 'POST', '/api/v1/integrations', { authorization: auth }, integration);
       assert.equal(res.status, 201, res.body);
     }
+    // The subjects are unknown on purpose (the test is about filing and processing across
+    // processes): a named controller and no review of unmatched identities (PRODUCT §2.13) let
+    // every request complete.
+    const controller = { name: 'Acme GmbH', contact_email: 'privacy@acme.example' };
+    const named = await call(server(0), 'PUT', '/api/v1/workspaces/acme/controller', { authorization: auth }, controller);
+    assert.equal(named.status, 200, named.body);
+    const policy = { confirm_no_data: false };
+    const set = await call(server(0), 'PUT', '/api/v1/policies/workspaces/acme', { authorization: auth }, policy);
+    assert.equal(set.status, 200, set.body);
     startWorker();
     startWorker();
   });
