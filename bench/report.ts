@@ -23,7 +23,7 @@ export interface GoalResult {
 export function addRatios(results: ScenarioResult[]): void {
   const bare = results.filter((r) => r.target === 'baseline' && r.requestsPerSec > 0);
   const mean = bare.length > 0 ? bare.reduce((sum, r) => sum + r.requestsPerSec, 0) / bare.length : 0;
-  for (const r of results) r.ratioToBaseline = mean > 0 ? r.requestsPerSec / mean : null;
+  for (const r of results) r.ratioToBaseline = mean > 0 && !r.probe ? r.requestsPerSec / mean : null;
 }
 
 /** The goals: throughput relative to bare node, p99 latency, and peak RSS. */

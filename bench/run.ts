@@ -11,7 +11,9 @@
  * BENCH_WARMUP (s, default 1; 0 with --quick), BENCH_LOG_LEVEL (service LOG_LEVEL, default warn),
  * BENCH_ONLY (comma-separated scenario ids; the baseline always runs, first and last), BENCH_DATABASE_URL
  * (postgres://…: adds the PostgreSQL leg), BENCH_DATABASES (`sqlite`, `postgres` or both), BENCH_PROFILE=1
- * (service under --cpu-prof, profiles in .bench/profiles/; its numbers are not comparable).
+ * (service under --cpu-prof, profiles in .bench/profiles/; its numbers are not comparable),
+ * BENCH_TASK_RESULT_BYTES (each posted task result's `data`, default 65536) and BENCH_TASK_SYSTEMS
+ * (tasks per seeded request, default 50) for the task-result scenario and its /healthz probe.
  * Exit code: 0, or 1 when setup failed or any request errored, was non-2xx or was a wrong 2xx.
  */
 import { randomBytes } from 'node:crypto';
@@ -38,6 +40,8 @@ import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from '.
 import { type BenchDatabase, benchDatabases } from './databases.js';
 import { createBody, seedDatabase, seedThroughApi } from './seed.js';
 import { seedDataTasks } from './seed-tasks.js';
+import { taskResultBody } from './task-result-body.js';
+import { printTaskResultProbe, runTaskResultWithProbe } from './task-result-probe.js';
 import { measureWorker, type WorkerResult } from './worker-phase.js';
 import { type BacklogResult, measureHealthzUnderBacklog, printBacklog } from './backlog-phase.js';
 import { type DeliveryResult, measureDelivery, printDelivery } from './delivery-phase.js';
@@ -72,7 +76,12 @@ function settings() {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return { load, only, logLevel: process.env.BENCH_LOG_LEVEL || 'warn', profiled: process.env.BENCH_PROFILE === '1' };
+  // Each posted result's `data` (bytes of JSON; 0: the small one of earlier runs) and the systems a seeded request waits for.
+  const tasks = {
+    resultBytes: numberFromEnv('BENCH_TASK_RESULT_BYTES', 64 * 1024),
+    systems: numberFromEnv('BENCH_TASK_SYSTEMS', 50),
+  };
+  return { load, only, tasks, logLevel: process.env.BENCH_LOG_LEVEL || 'warn', profiled: process.env.BENCH_PROFILE === '1' };
 }
 
 async function startBaseline(): Promise<string> {
@@ -128,18 +137,19 @@ type Settings = ReturnType<typeof settings>;
 async function runLeg(database: BenchDatabase, baselineUrl: string, runId: string, options: Settings, receiver: Receiver) {
   const { load, only, logLevel, profiled } = options;
   console.error(`\n== ${database.name}`);
+  const taskBody = taskResultBody(options.tasks.resultBytes);
   const { token, webhooks } = await seedDatabase(database.url, receiver.url);
   // One pending task per answer the task-result scenario can send (closed loop; generous).
   const wantsTasks = only.length === 0 || only.includes('task-result');
   const taskIds = wantsTasks
-    ? await seedDataTasks(database.url, runId, TASKS_PER_SECOND * (load.durationSec + load.warmupSec + 1))
+    ? await seedDataTasks(database.url, runId, TASKS_PER_SECOND * (load.durationSec + load.warmupSec + 1), options.tasks.systems)
     : [];
   const service = await startService(database.url, logLevel, profiled, database.name);
   try {
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
     await seedThroughApi(service.url, token, replay.key, replay.body);
     const results: ScenarioResult[] = [];
-    const all = scenarios(token, runId, replay, webhooks, taskIds);
+    const all = scenarios(token, runId, replay, webhooks, { ids: taskIds, body: taskBody });
     // The baseline runs first and again last: the machine's speed drifts, and the ratios use the mean.
     const bare = all.find((scenario) => scenario.target === 'baseline')!;
     const again = { ...bare, id: 'baseline-after', label: `${bare.label} (again, last)` };
@@ -147,6 +157,11 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
       if (only.length > 0 && scenario.target !== 'baseline' && !only.includes(scenario.id)) continue;
       if (READ_SCENARIOS.has(scenario.id)) await refreshPlannerStatistics(database);
       console.error(`  ${scenario.label}…`);
+      if (scenario.id === 'task-result') {
+        // With a /healthz probe beside it: the scenario's row, then the probe idle and during it.
+        results.push(...(await runTaskResultWithProbe(scenario, service, load)));
+        continue;
+      }
       const result = await runScenario(scenario, scenario.target === 'baseline' ? baselineUrl : service.url, load);
       result.serviceMemory = readMemory(service.child.process.pid);
       results.push(result);
@@ -193,6 +208,7 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
     const ok = allRequestsSucceeded(results);
     console.log(`\n### ${database.name}`);
     printReport(results, peakRssMb, goals, worker);
+    printTaskResultProbe(results, { ...options.tasks, connections: load.connections });
     printBacklog(backlog);
     printDelivery(deliveries);
     printFairness(fairness);

@@ -39,6 +39,8 @@ export interface ScenarioResult {
   /** The first wrong answer seen, for diagnosis. */
   firstProblem: string | null;
   ratioToBaseline: number | null;
+  /** A probe's row (bench/task-result-probe.ts): a fixed rate, not a load, so no ratio to the baseline. */
+  probe?: true;
   serviceMemory: { peakMb: number; rssMb: number } | null;
 }
 
@@ -156,7 +158,7 @@ export function scenarios(
   runId: string,
   replay: { key: string; body: string },
   webhookSecrets: WebhookSecrets,
-  taskIds: readonly string[] = [],
+  tasks: { ids: readonly string[]; body: string } = { ids: [], body: '' },
 ): Scenario[] {
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
@@ -223,23 +225,17 @@ export function scenarios(
       check: (_headers, body) => (body.startsWith('{"items":[{') ? null : `no items: ${body.slice(0, 200)}`),
     },
     ...webhookScenarios(webhookSecrets, runId),
-    ...(taskIds.length > 0 ? [taskResultScenario(json, taskIds)] : []),
+    ...(tasks.ids.length > 0 ? [taskResultScenario(json, tasks.ids, tasks.body)] : []),
   ];
 }
 
-/** A system's result with data for the package: each request answers the next seeded pending task. */
-const TASK_RESULT_BODY = JSON.stringify({
-  outcome: 'completed',
-  records: { 'user.contact.email': 1 },
-  data: { 'user.contact.email': ['someone@crm.example'] },
-});
-
 /**
  * `POST /api/v1/data-tasks/{id}/result` (PRODUCT.md §2.9): every request answers a new pending task
- * (bench/seed-tasks.ts), the last of its request, so it also completes the request. Right: 200
+ * (bench/seed-tasks.ts) with `body` (a system's result with data for the package,
+ * bench/task-result-body.ts); the last task of each seeded request also completes it. Right: 200
  * with the task `completed`; once the seeded tasks run out, answers are 409s and fail the check.
  */
-function taskResultScenario(json: Headers, taskIds: readonly string[]): Scenario {
+function taskResultScenario(json: Headers, taskIds: readonly string[], body: string): Scenario {
   let next = 0;
   return {
     id: 'task-result',
@@ -249,7 +245,7 @@ function taskResultScenario(json: Headers, taskIds: readonly string[]): Scenario
       method: 'POST',
       path: `/api/v1/data-tasks/${taskIds[0]}/result`,
       headers: json,
-      body: TASK_RESULT_BODY,
+      body,
       setupRequest: (request) => {
         const id = taskIds[next % taskIds.length];
         next += 1;
@@ -269,9 +265,18 @@ export interface LoadOptions {
   warmupSec: number;
 }
 
-/** Runs `scenario` against `baseUrl` (warm-up first, if any) and returns the measured run. */
-export async function runScenario(scenario: Scenario, baseUrl: string, load: LoadOptions): Promise<ScenarioResult> {
+/**
+ * Runs `scenario` against `baseUrl` (warm-up first, if any) and returns the measured run.
+ * @param onMeasuredStart - called right before the measured run starts (after the warm-up).
+ */
+export async function runScenario(
+  scenario: Scenario,
+  baseUrl: string,
+  load: LoadOptions,
+  onMeasuredStart?: () => void,
+): Promise<ScenarioResult> {
   if (load.warmupSec > 0) await fire(scenario, baseUrl, load.connections, load.warmupSec);
+  onMeasuredStart?.();
   const { result, checkFailures, firstProblem } = await fire(scenario, baseUrl, load.connections, load.durationSec);
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
   return {

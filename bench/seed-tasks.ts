@@ -1,9 +1,11 @@
 /**
- * Seeding for the data-task result scenario: `count` requests of workspace `acme-tasks` whose own step
- * is done (`processing`, unleased, their package stored), each waiting for one pending data task
- * of system `crm`, written straight into the database before the service starts. Each result the
- * scenario posts is then the request's last one: it also completes the request (package with
- * `systems.crm`, status, audit), the full cost of a system answering.
+ * Seeding for the data-task result scenario: requests of workspace `acme-tasks` whose own step is
+ * done (`processing`, unleased, their package stored), each waiting for one pending data task per
+ * seeded system (`crm-00`, `crm-01`, … ; `BENCH_TASK_SYSTEMS`, default 50), written straight into
+ * the database before the service starts. The tasks are answered request by request, so the
+ * systems of one request answer at about the same time (a fan-out whose systems all answer
+ * promptly); each request's last result also completes it (the package with every system's
+ * `data` under `systems.<key>`, status, audit), the full cost of systems answering (issue 23 item 2).
  */
 import { createDatabase } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
@@ -18,8 +20,26 @@ const WORKSPACE = 'acme-tasks';
 /** Rows per insert statement (well under PostgreSQL's parameter limit). */
 const CHUNK = 500;
 
-/** The task ids, in the order the scenario answers them. */
-export async function seedDataTasks(databaseUrl: string, runId: string, count: number): Promise<string[]> {
+/** The most systems one seeded request fans out to. */
+const MAX_SYSTEMS = 500;
+
+/** The system keys of a request fanned out to `systems` systems: `crm-00`, `crm-01`, … (`crm` alone for one). */
+function systemKeys(systems: number): string[] {
+  if (systems === 1) return ['crm'];
+  const width = String(systems - 1).length;
+  return Array.from({ length: systems }, (_, i) => `crm-${String(i).padStart(width, '0')}`);
+}
+
+/**
+ * Seeds at least `count` pending tasks, `systems` per request.
+ * @returns the task ids in the order the scenario answers them: the tasks of one request
+ *   together, request after request.
+ */
+export async function seedDataTasks(databaseUrl: string, runId: string, count: number, systems = 1): Promise<string[]> {
+  if (!Number.isInteger(systems) || systems < 1 || systems > MAX_SYSTEMS)
+    throw new Error(`BENCH_TASK_SYSTEMS must be an integer from 1 to ${MAX_SYSTEMS}`);
+  const keys = systemKeys(systems);
+  const requestCount = Math.ceil(count / systems);
   const database = createDatabase(databaseUrl);
   const db = database.db;
   const now = new Date().toISOString();
@@ -28,23 +48,27 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
   try {
     await db
       .insertInto('data_systems')
-      .values({
-        id: newId('sys'),
-        workspace_id: WORKSPACE,
-        key: 'crm',
-        name: 'Bench CRM',
-        categories: '["user.contact"]',
-        request_types: '["access"]',
-        endpoint_id: null,
-        due_days: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
+      .values(
+        keys.map((key) => ({
+          id: newId('sys'),
+          workspace_id: WORKSPACE,
+          key,
+          name: `Bench ${key}`,
+          categories: '["user.contact"]',
+          request_types: '["access"]',
+          endpoint_id: null,
+          due_days: null,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        })),
+      )
       .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
       .execute();
-    for (let start = 0; start < count; start += CHUNK) {
-      const n = Math.min(CHUNK, count - start);
+    // Requests per chunk so that its tasks also stay within CHUNK rows.
+    const perChunk = Math.max(1, Math.floor(CHUNK / systems));
+    for (let start = 0; start < requestCount; start += perChunk) {
+      const n = Math.min(perChunk, requestCount - start);
       const requests = Array.from({ length: n }, (_, i) => {
         const id = newId('pr');
         const row: Record<(typeof REQUEST_COLUMNS)[number], unknown> = {
@@ -59,7 +83,7 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
           regulation: 'gdpr',
           received_at: now,
           status: 'processing',
-          status_reason: 'waiting for data tasks: crm',
+          status_reason: `waiting for data tasks: ${keys.slice(0, 3).join(', ')}${systems > 3 ? ', …' : ''}`,
           created_at: now,
           due_at: due,
           extended_due_at: null,
@@ -88,27 +112,33 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
           })),
         )
         .execute();
-      const tasks = requestIds.map((requestId) => ({
-        id: newId('task'),
-        request_id: requestId,
-        workspace_id: WORKSPACE,
-        system_key: 'crm',
-        request_type: 'access',
-        categories: '["user.contact"]',
-        status: 'pending' as const,
-        due_at: due,
-        created_at: now,
-        updated_at: now,
-        completed_at: null,
-        result: null,
-        overdue_notified_at: null,
-        executor: 'manual',
-        attempts: 0,
-        lease_owner: null,
-        lease_expires_at: null,
-        next_attempt_at: null,
-      }));
-      await db.insertInto('data_tasks').values(tasks).execute();
+      const tasks = requestIds.flatMap((requestId) =>
+        keys.map((key) => ({
+          id: newId('task'),
+          request_id: requestId,
+          workspace_id: WORKSPACE,
+          system_key: key,
+          request_type: 'access',
+          categories: '["user.contact"]',
+          status: 'pending' as const,
+          due_at: due,
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+          result: null,
+          overdue_notified_at: null,
+          executor: 'manual',
+          attempts: 0,
+          lease_owner: null,
+          lease_expires_at: null,
+          next_attempt_at: null,
+        })),
+      );
+      for (let at = 0; at < tasks.length; at += CHUNK)
+        await db
+          .insertInto('data_tasks')
+          .values(tasks.slice(at, at + CHUNK))
+          .execute();
       ids.push(...tasks.map((t) => t.id));
     }
     return ids;
