@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
 import { type TestDatabase, dialects } from '../helpers/databases.js';
 import { type BuiltCli, buildPrivacyctl } from '../helpers/privacyctl.js';
-import { type Answer, type ServiceProcess, startService } from '../helpers/service-process.js';
+import { type Answer, answerUnknownSubjects, type ServiceProcess, startService } from '../helpers/service-process.js';
 import { startLoad, until } from './fault-load.js';
 import { checkCreates } from './request-records.js';
 
@@ -48,6 +48,9 @@ describe('SIGTERM under load', () => {
           'privacy:write',
         ]);
         assert.equal(token.status, 0, token.stderr);
+        const admin = cli.run({ DATABASE_URL: database.url }, ['token', 'create', '--workspace', 'acme', '--scope', 'admin']);
+        assert.equal(admin.status, 0, admin.stderr);
+        await answerUnknownSubjects(service.url, `Bearer ${admin.stdout.trim()}`);
         let phase = 'up';
         const load = startLoad({
           url: service.url,

@@ -15,7 +15,7 @@ import {
   privatePostgresSkipReason,
   type StopMode,
 } from '../helpers/private-postgres.js';
-import { type Answer, call, type ServiceProcess, startService } from '../helpers/service-process.js';
+import { type Answer, answerUnknownSubjects, call, type ServiceProcess, startService } from '../helpers/service-process.js';
 import { type Outcome, readPolicy, startLoad, until } from './fault-load.js';
 import { assertRetries, checkCreates } from './request-records.js';
 
@@ -52,6 +52,9 @@ describe('PostgreSQL stopped under load', { skip: privatePostgresSkipReason() },
     ]);
     assert.equal(token.status, 0, token.stderr);
     auth = `Bearer ${token.stdout.trim()}`;
+    const admin = cli.run({ DATABASE_URL: cluster.url }, ['token', 'create', '--workspace', 'acme', '--scope', 'admin']);
+    assert.equal(admin.status, 0, admin.stderr);
+    await answerUnknownSubjects(service.url, `Bearer ${admin.stdout.trim()}`);
   });
   after(async () => {
     service?.kill();

@@ -113,3 +113,19 @@ export async function call(
     body,
   };
 }
+
+/**
+ * Readies workspace `workspaceId` of a running service for load whose subjects are unknown on
+ * purpose (fault and scale tests): names its controller and turns off the review of unmatched
+ * identities (PRODUCT §2.13, policy `confirm_no_data: false`), so that every request completes
+ * instead of waiting in `action_required`. `adminAuth` is an `Authorization` value of an admin token.
+ */
+export async function answerUnknownSubjects(url: string, adminAuth: string, workspaceId = 'acme'): Promise<void> {
+  const headers = { authorization: adminAuth };
+  const controller = { name: 'Acme GmbH', contact_email: 'privacy@acme.example' };
+  const named = await call(`${url}/api/v1/workspaces/${workspaceId}/controller`, { method: 'PUT', headers, body: controller });
+  if (named.status !== 200) throw new Error(`controller profile: ${named.status} ${JSON.stringify(named.body)}`);
+  const policy = { confirm_no_data: false };
+  const set = await call(`${url}/api/v1/policies/workspaces/${workspaceId}`, { method: 'PUT', headers, body: policy });
+  if (set.status !== 200) throw new Error(`policy: ${set.status} ${JSON.stringify(set.body)}`);
+}
