@@ -18,10 +18,16 @@ export interface Child {
 const children = new Set<Child>();
 
 /**
- * The service's environment for load: rate limits off (docs/protection.md), since one token and
- * one address send everything here; with the defaults most requests would be 429s.
+ * The service's environment for load: rate limits off (docs/protection.md), and the privacy
+ * center's abuse limits off (docs/privacy-center.md), since one token and one address send
+ * everything here; with the defaults most requests would be 429s.
  */
-export const NO_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_SOURCE: '0' } as const;
+export const NO_RATE_LIMITS = {
+  RATE_LIMIT_PER_TOKEN: '0',
+  RATE_LIMIT_PER_SOURCE: '0',
+  PRIVACY_CENTER_SUBMISSIONS_PER_MINUTE: '0',
+  PRIVACY_CENTER_CODES_PER_HOUR: '0',
+} as const;
 
 /**
  * Node flags the service runs with in production (`npm start` in package.json, bin/privacyctl.js):
@@ -32,7 +38,12 @@ export const NO_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_SOURCE
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=100'] as const;
 
 /** Limits on but never reached: what counting costs per request (`BENCH_RATE_LIMITS=on`). */
-export const UNREACHABLE_RATE_LIMITS = { RATE_LIMIT_PER_TOKEN: '1000000', RATE_LIMIT_PER_SOURCE: '1000000' } as const;
+export const UNREACHABLE_RATE_LIMITS = {
+  RATE_LIMIT_PER_TOKEN: '1000000',
+  RATE_LIMIT_PER_SOURCE: '1000000',
+  PRIVACY_CENTER_SUBMISSIONS_PER_MINUTE: '1000000',
+  PRIVACY_CENTER_CODES_PER_HOUR: '1000000',
+} as const;
 
 /**
  * Starts `node ARGS…` with `env` added to this process's environment.

@@ -13,7 +13,7 @@ type Headers = NonNullable<Request['headers']>;
 
 /** One scenario: where it goes, what it sends, and what a right answer looks like. */
 export interface Scenario {
-  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity, task-result. */
+  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity, task-result, center-submit. */
   readonly id: string;
   readonly label: string;
   readonly target: 'baseline' | 'service';
@@ -226,7 +226,34 @@ export function scenarios(
     },
     ...webhookScenarios(webhookSecrets, runId),
     ...(tasks.ids.length > 0 ? [taskResultScenario(json, tasks.ids, tasks.body)] : []),
+    centerSubmitScenario(runId),
   ];
+}
+
+/**
+ * `POST /privacy-center/v1/acme/requests` (PRODUCT §2.15): the public submission, no token, a
+ * **new** address on every request, with the center's abuse limits off (bench/processes.ts) and
+ * no SMTP server (each code mail waits in the outbox). Each one stores a submission and its code
+ * mail in one commit. Right: 202 `identity_unverified`.
+ */
+function centerSubmitScenario(runId: string): Scenario {
+  let n = 0;
+  return {
+    id: 'center-submit',
+    label: 'POST privacy-center submission (new address)',
+    target: 'service',
+    request: {
+      method: 'POST',
+      path: `/privacy-center/v1/${WORKSPACE}/requests`,
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        n += 1;
+        return { ...request, body: JSON.stringify({ request_type: 'access', email: `bench-${runId}-${n}@example.com` }) };
+      },
+    },
+    check: (_headers, body, status) =>
+      status === 202 && body.includes('"status":"identity_unverified"') ? null : `HTTP ${status}: ${body.slice(0, 200)}`,
+  };
 }
 
 /**

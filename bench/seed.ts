@@ -36,6 +36,8 @@ export interface Seeded {
 
 /** The workspace layer the issue names, and a repository layer that tightens it. */
 const WORKSPACE_LAYER = { retention_days: 30 };
+/** The privacy center of `acme`, on for the center-submit scenario. */
+const CENTER = { enabled: true, request_types: ['access', 'deletion'] };
 const REPOSITORY_LAYER = { retention_days: 14, excluded_paths: ['vendor/**', 'fixtures/**'], regulations: ['ccpa'] };
 
 /**
@@ -113,7 +115,8 @@ function expect(what: string, ok: boolean, got: { status: number; text: string }
 
 /**
  * Writes the workspace and repository policy layers, checks the effective policy merges both,
- * and files the replay scenario's first request (then checks that a second send is a replay).
+ * files the replay scenario's first request (then checks that a second send is a replay), and
+ * turns on `acme`'s privacy center.
  * @returns the id of that request.
  */
 export async function seedThroughApi(baseUrl: string, token: string, replayKey: string, replayBody: string): Promise<string> {
@@ -130,6 +133,10 @@ export async function seedThroughApi(baseUrl: string, token: string, replayKey: 
   expect('first POST of the replay request', first.status === 202 && !first.headers.has('idempotent-replayed'), first);
   const again = await call(baseUrl, token, 'POST', '/api/v1/privacy/requests', replayBody, { 'idempotency-key': replayKey });
   expect('second POST is a replay', again.status === 202 && again.headers.get('idempotent-replayed') === 'true', again);
+
+  // The privacy center of `acme`, for the center-submit scenario (PRODUCT §2.15).
+  const center = await call(baseUrl, token, 'PUT', `/api/v1/workspaces/${WORKSPACE}/privacy-center`, JSON.stringify(CENTER));
+  expect('PUT privacy center settings', center.status === 200, center);
   return (JSON.parse(first.text) as { id: string }).id;
 }
 

@@ -5,7 +5,9 @@
  * (@octokit/webhooks-examples) and Clerk's `user.created` example linked to the PR author's
  * GitHub account, both signed as the providers sign them; then files an access request and a
  * deletion request for the Clerk user, waits for the worker, and prints what happened, with the
- * signed outbound events a receiver on loopback verified with `standardwebhooks`. Exit 0
+ * signed outbound events a receiver on loopback verified with `standardwebhooks`; then the person
+ * files a request of their own through the privacy center, verified with the code from the mail a
+ * real SMTP server on loopback received (scripts/demo/privacy-center.ts). Exit 0
  * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,9 +19,14 @@ import { type DemoStack, startStack } from './demo/stack.js';
 import { clerkUserCreated, githubPullRequest } from './demo/payloads.js';
 import { type DemoReceiver, startReceiver } from './demo/receiver.js';
 import { SHOP_DATASET, type ShopDatabase, startShopDatabase } from './demo/shop-database.js';
+import { privacyCenterStep } from './demo/privacy-center.js';
+// The tests' SMTP receiver (smtp-server, a devDependency): the demo runs from the dev checkout.
+import { type SmtpReceiver, startSmtpReceiver } from '../test/helpers/smtp-receiver.js';
 
 const WORKSPACE = 'acme';
 const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
+/** The address of Clerk's example user (test/fixtures/clerk-user.created.json). */
+const CLERK_EMAIL = 'example@example.org';
 /** The PR author of GitHub's example (Codertocat). */
 const GITHUB_ACCOUNT = '21031067';
 const FINAL = ['completed', 'failed', 'rejected', 'canceled', 'action_required'];
@@ -89,9 +96,15 @@ async function addShopDatabase(api: Api, shop: ShopDatabase | null): Promise<voi
   );
 }
 
-async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver, shop: ShopDatabase | null): Promise<void> {
+async function run(
+  { baseUrl, services }: DemoStack,
+  receiver: DemoReceiver,
+  shop: ShopDatabase | null,
+  mailbox: SmtpReceiver,
+): Promise<void> {
   step('Service');
   line(`listening on ${baseUrl} (fresh SQLite database in a temporary folder), worker polling every 50 ms`);
+  line(`mail goes out over SMTP_URL=${mailbox.url}, an SMTP server on loopback that keeps what it receives`);
   const { token } = await services.tokens.create({ name: 'demo', scopes: ['admin'], workspaces: [WORKSPACE], actor: 'demo' });
   const api = apiClient(baseUrl, token);
   line(`admin token created for workspace "${WORKSPACE}" (shown once; only its SHA-256 is stored)`);
@@ -195,6 +208,9 @@ async function run({ baseUrl, services }: DemoStack, receiver: DemoReceiver, sho
   }
   if (receiver.rejected > 0) throw new DemoFailure(`${receiver.rejected} deliveries failed verification`);
 
+  step('Privacy center (the person files their own request, GDPR Art. 12)');
+  await privacyCenterStep(api, baseUrl, WORKSPACE, mailbox, CLERK_EMAIL);
+
   step('Audit trail');
   const { entries, head } = await readChain(services.database.db);
   const problem = verifyChain(entries, head);
@@ -264,12 +280,14 @@ async function main(): Promise<number> {
   let stack: DemoStack | undefined;
   let receiver: DemoReceiver | undefined;
   let shop: ShopDatabase | null = null;
+  let mailbox: SmtpReceiver | undefined;
   try {
     receiver = await startReceiver();
+    mailbox = await startSmtpReceiver();
     // Clerk's example user (test/fixtures/clerk-user.created.json) and the GitHub account linked to it.
-    shop = await startShopDatabase('example@example.org', GITHUB_ACCOUNT);
-    stack = await startStack();
-    await run(stack, receiver, shop);
+    shop = await startShopDatabase(CLERK_EMAIL, GITHUB_ACCOUNT);
+    stack = await startStack({ SMTP_URL: mailbox.url, SMTP_FROM: 'privacy@demo.example' });
+    await run(stack, receiver, shop, mailbox);
     console.log('\nDemo finished: every step succeeded.');
     return 0;
   } catch (error) {
@@ -282,6 +300,7 @@ async function main(): Promise<number> {
       ?.stop()
       .catch((error: unknown) => console.error(`cleanup failed: ${error instanceof Error ? error.message : error}`));
     await receiver?.stop();
+    await mailbox?.close();
     await shop
       ?.drop()
       .catch((error: unknown) => console.error(`shop cleanup failed: ${error instanceof Error ? error.message : error}`));

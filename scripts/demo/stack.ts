@@ -20,11 +20,12 @@ export interface DemoStack {
 }
 
 /**
- * loadConfig (DATABASE_URL only) → migrateToLatest → openServices → buildApp → listen on
- * 127.0.0.1 at a free port, plus the worker polling every 50 ms. Logs are silenced: the demo
- * prints its own story. If starting fails half-way, what was started is stopped again.
+ * loadConfig (DATABASE_URL, and `env`, e.g. `SMTP_URL`) → migrateToLatest → openServices →
+ * buildApp → listen on 127.0.0.1 at a free port, plus the worker (and, with `SMTP_URL`, its mail
+ * loop) polling every 50 ms. Logs are silenced: the demo prints its own story. If starting fails
+ * half-way, what was started is stopped again.
  */
-export async function startStack(): Promise<DemoStack> {
+export async function startStack(env: Record<string, string> = {}): Promise<DemoStack> {
   const dir = mkdtempSync(join(tmpdir(), 'privacy-demo-'));
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
   const stop = async () => {
@@ -38,6 +39,7 @@ export async function startStack(): Promise<DemoStack> {
       OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
       // The demo's shop database (scripts/demo/shop-database.ts) is on this machine.
       CONNECTOR_ALLOWED_HOSTS: '127.0.0.1',
+      ...env,
     });
     const database = createDatabase(config.databaseUrl);
     cleanups.push(() => database.close());
