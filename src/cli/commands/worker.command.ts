@@ -27,6 +27,18 @@ function lockOrFail(url: string) {
  * starts the worker and the sweeper, and stops them at SIGTERM/SIGINT.
  */
 async function runUntilSignal(database: Database, config: Config): Promise<void> {
+  // Listen for the signals before anything slow (migrations, services, the metrics port): a stop
+  // that comes while the worker is still starting, or whoever waits for "started" and stops us at
+  // once, ends it cleanly (exit 0) instead of killing it half-way with the signal's default action.
+  let stopRequested = false;
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      stopRequested = true;
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
   await prepareSchema(database.db, config.migrateOnStart);
   const services = await openServices({ config, database });
   const log = pino(loggerOptions(config.logLevel));
@@ -35,11 +47,11 @@ async function runUntilSignal(database: Database, config: Config): Promise<void>
   const port = config.worker.metricsPort;
   const endpoint = port === undefined ? null : await startMetricsServer(metrics.registry, config.host, port, config.metricsToken);
   if (endpoint) log.info({ url: endpoint.url }, 'worker metrics listening');
-  // Listen for the signals before saying "started": whoever waits for that line may stop us at once.
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGTERM', resolve);
-    process.once('SIGINT', resolve);
-  });
+  if (stopRequested) {
+    await endpoint?.close();
+    log.info('worker stopped before it started');
+    return;
+  }
   const worker = startWorker(services, config.worker, log, metrics);
   log.info({ owner: worker.owner }, 'worker started');
   await stopped;
