@@ -28,6 +28,14 @@ export function hasScope(me: WhoAmI | null, scope: string): boolean {
   return me !== null && (me.scopes.includes('admin') || me.scopes.includes(scope));
 }
 
+/**
+ * True for an admin of every workspace (`*`): only such a principal may verify the audit chain,
+ * which is one chain over the whole service (GET /api/v1/audit-events/verify answers 403 to others).
+ */
+export function isServiceAdmin(me: WhoAmI | null): boolean {
+  return me !== null && me.scopes.includes('admin') && me.workspaces === '*';
+}
+
 /** The principal id of an audit entry's actor (`token:tok_…`, `oidc:<sub>`, `integration:int_…`). */
 export function actorPrincipal(actor: AuditEvent['actor']): string {
   const prefix =

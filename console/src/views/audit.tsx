@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
 import type { AuditEvent, AuditEventPage, AuditVerification } from '../api/types';
-import { hasScope, useWhoAmI } from '../api/whoami';
+import { hasScope, isServiceAdmin, useWhoAmI } from '../api/whoami';
 import { ErrorText, Field, fieldErrors, Section, useSubmit } from '../components/forms';
 import { formatTime } from '../lib/deadline';
 import { hashParams, requestHref, setHashParams } from '../lib/router';
@@ -143,7 +143,10 @@ export function AuditView() {
           </button>
         )}
       </Section>
-      {hasScope(me, 'admin') && <Verification />}
+      {isServiceAdmin(me) && <Verification />}
+      {!isServiceAdmin(me) && hasScope(me, 'admin') && (
+        <p class="hint">Verifying the audit chain covers the whole service: it needs an admin token for every workspace (*).</p>
+      )}
     </>
   );
 }
