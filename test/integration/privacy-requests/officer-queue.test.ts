@@ -232,6 +232,9 @@ for (const dialect of dialects()) {
     });
 
     it("erases the notes' text when the subject is deleted; the chain still verifies", async () => {
+      // The subject is known only by these requests: no review of unmatched identities (PRODUCT
+      // §2.13), so the deletion completes and its erasure reaches the notes.
+      await f.t.services.policies.putLayer('acme', null, { confirm_no_data: false }, 'test');
       const access = await fileRequest(f, { subject_id: 'erase-me', request_type: 'access' });
       await call('POST', `/api/v1/privacy/requests/${access.id}/notes`, tokens.bob!, {
         text: 'subject phoned about the access request',
