@@ -33,6 +33,10 @@ describe('worker processes', () => {
       before(async () => {
         database = await dialect.create();
         t = await startTestApp(database, { env: { WORKER_IN_SERVER: 'false' } });
+        // Its subjects are unknown on purpose (the test is about worker processes): a named
+        // controller and no review of unmatched identities (PRODUCT §2.13) let every request complete.
+        await t.services.controllers.put('acme', { name: 'Acme GmbH', contact_email: 'privacy@acme.example' }, 'test');
+        await t.services.policies.putLayer('acme', null, { confirm_no_data: false }, 'test');
       });
       after(async () => {
         for (const w of workers) w.kill('SIGKILL');
