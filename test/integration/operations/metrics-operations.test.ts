@@ -348,6 +348,10 @@ for (const dialect of dialects()) {
       let filed: string;
       try {
         const auth = await t.bearer(['privacy:write'], ['acme']);
+        // An unknown subject on purpose: a named controller and no review of unmatched identities
+        // (PRODUCT §2.13) let the access request complete, which is what the metric counts.
+        await t.services.controllers.put('acme', { name: 'Acme GmbH', contact_email: 'privacy@acme.example' }, 'test');
+        await t.services.policies.putLayer('acme', null, { confirm_no_data: false }, 'test');
         const res = await t.app.inject({
           method: 'POST',
           url: '/api/v1/privacy/requests',
