@@ -78,6 +78,10 @@ for (const dialect of dialects()) {
       auth = await t.bearer(['privacy:write', 'privacy:read'], ['acme', 'globex', 'initech']);
       await t.services.policies.putLayer('globex', null, { regulations: ['ccpa'] }, 'test');
       await t.services.policies.putLayer('initech', null, { regulations: ['gdpr', 'ccpa'] }, 'test');
+      // acme's requests are for an unknown subject on purpose: a named controller and no review of
+      // unmatched identities (PRODUCT §2.13) let the worker complete them.
+      await t.services.controllers.put('acme', { name: 'Acme GmbH', contact_email: 'privacy@acme.example' }, 'test');
+      await t.services.policies.putLayer('acme', null, { confirm_no_data: false }, 'test');
     });
     beforeEach(async () => {
       time.set(RECEIVED);
