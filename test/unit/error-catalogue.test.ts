@@ -25,6 +25,7 @@ const SPECIAL_ARGS: Record<string, unknown[]> = {
   taskDataTooLarge: ['MAX_TASK_DATA_BYTES', 5000, 4096],
   dataSystemLimit: [500],
   endpointLimit: [100],
+  requestTypeNotOffered: ['deletion', ['access', 'export']],
   dataSystemRefused: [
     [{ loc: ['body', 'dataset', 'collections', 0], msg: 'unknown data category user.nope', type: 'value_error' }],
     { dataset: { collections: [{ name: 'customer' }] } },
