@@ -87,23 +87,28 @@ export async function centerPageRoutes(
     const title = settings.title ?? `${controller?.name ?? 'Privacy'} privacy center`;
     return { settings, controller, title };
   }
+  type Center = NonNullable<Awaited<ReturnType<typeof center>>>;
+  /** The form of workspace `workspaceId`'s center, with a problem and the values to show again. */
+  const formOf = (
+    workspaceId: string,
+    c: Center,
+    again: { problem?: string; values?: { request_type: string; email: string } } = {},
+  ) =>
+    formPage({
+      workspaceId,
+      title: c.title,
+      controllerName: c.controller?.name ?? null,
+      types: c.settings.request_types,
+      captchaSiteKey: opts.captchaSiteKey,
+      ...again,
+    });
   const off = (reply: FastifyReply) =>
     html(reply, 404, page('Not found', '<p>There is no privacy center at this address.</p>', 'Not found'));
 
   app.get<{ Params: { workspace_id: string } }>('/:workspace_id/', { schema: HIDDEN }, async (request, reply) => {
     const c = await center(request.params.workspace_id);
     if (!c) return off(reply);
-    return html(
-      reply,
-      200,
-      formPage({
-        workspaceId: request.params.workspace_id,
-        title: c.title,
-        controllerName: c.controller?.name ?? null,
-        types: c.settings.request_types,
-        captchaSiteKey: opts.captchaSiteKey,
-      }),
-    );
+    return html(reply, 200, formOf(request.params.workspace_id, c));
   });
 
   app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
@@ -117,19 +122,7 @@ export async function centerPageRoutes(
       const requestType = String(body.request_type ?? '');
       const email = String(body.email ?? '').trim();
       const again = (status: number, text: string, headers: Record<string, string> = {}) =>
-        html(
-          reply.headers(headers),
-          status,
-          formPage({
-            workspaceId: ws,
-            title: c.title,
-            controllerName: c.controller?.name ?? null,
-            types: c.settings.request_types,
-            problem: text,
-            values: { request_type: requestType, email },
-            captchaSiteKey: opts.captchaSiteKey,
-          }),
-        );
+        html(reply.headers(headers), status, formOf(ws, c, { problem: text, values: { request_type: requestType, email } }));
       if (
         !(REQUEST_TYPES as readonly string[]).includes(requestType) ||
         !c.settings.request_types.includes(requestType as never)
