@@ -70,8 +70,8 @@ export function renderMail(
         subject: `${who} needs more time for your request`,
         text:
           `${who} needs more time to answer your request for ${what}.\n\n` +
-          `The reason: ${payload.reason ?? 'the number or complexity of requests'}\n\n` +
-          `We now answer by ${readableDate(payload.due_at)} at the latest (GDPR Article 12(3) allows up to two further months).` +
+          (payload.reason ? `The reason: ${payload.reason}\n\n` : '') +
+          `We now answer by ${readableDate(payload.due_at)} at the latest. A deadline is extended once only.` +
           link +
           contact +
           sign,
