@@ -99,6 +99,27 @@ export async function startServer(bin: string, env: Record<string, string>): Pro
   return { ...proc, url };
 }
 
+/**
+ * Starts `privacyctl worker` with its own `/metrics` on a free port and resolves once that answers
+ * 200: the worker has migrated, opened its services and is about to claim work, and its SIGTERM
+ * handler is in place (a signal that arrives while Node is still loading the CLI would end it
+ * with the signal's default action instead of a clean exit 0).
+ *
+ * @throws AssertionError with the process's stderr when it exits or never becomes ready.
+ */
+export async function startWorkerProcess(bin: string, env: Record<string, string>): Promise<Proc> {
+  const port = await freePort();
+  const proc = spawnCli(bin, ['worker'], { ...env, HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  let exit: number | string | undefined;
+  void proc.exited.then((code) => (exit = code));
+  await waitFor(`worker metrics on port ${port}`, async () => {
+    if (exit !== undefined) assert.fail(`worker exited with ${exit}: ${proc.stderr()}`);
+    return (await call(url, 'GET', '/metrics')).status === 200;
+  });
+  return proc;
+}
+
 /** Sends SIGTERM and waits for the exit; SIGKILL after `graceMs`. @returns the exit code or signal. */
 export async function stop(proc: Proc, graceMs = 15_000): Promise<number | string> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.exited;

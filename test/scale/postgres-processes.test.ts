@@ -17,8 +17,8 @@ import {
   type Server,
   call,
   killAll,
-  spawnCli,
   startServer,
+  startWorkerProcess,
   stop,
   waitFor,
 } from '../helpers/cluster.js';
@@ -57,7 +57,7 @@ describe('3 serve + 2 worker processes on one PostgreSQL schema', { skip }, () =
   let env: Record<string, string> = {};
 
   const server = (i: number) => servers[i % servers.length]!.url;
-  const startWorker = () => workers.push(spawnCli(cli.bin, ['worker'], env));
+  const startWorker = async () => workers.push(await startWorkerProcess(cli.bin, env));
   const json = (a: HttpAnswer) => JSON.parse(a.body) as Record<string, unknown>;
   const rowsWith = async (clientRequestId: string) =>
     (await db.db.selectFrom('privacy_requests').select('id').where('client_request_id', '=', clientRequestId).execute()).map(
@@ -89,8 +89,7 @@ describe('3 serve + 2 worker processes on one PostgreSQL schema', { skip }, () =
     const policy = { confirm_no_data: false };
     const set = await call(server(0), 'PUT', '/api/v1/policies/workspaces/acme', { authorization: auth }, policy);
     assert.equal(set.status, 200, set.body);
-    startWorker();
-    startWorker();
+    await Promise.all([startWorker(), startWorker()]);
   });
 
   after(async () => {
@@ -196,7 +195,7 @@ describe('3 serve + 2 worker processes on one PostgreSQL schema', { skip }, () =
     for (let round = 0; round < 5 && victim === null; round++) {
       const target = workers.findLast((w) => w.child.exitCode === null && w.child.signalCode === null)!;
       victim = await killMidRequest(db, target, refill);
-      if (target.child.signalCode === 'SIGKILL') startWorker(); // a replacement keeps two workers running
+      if (target.child.signalCode === 'SIGKILL') await startWorker(); // a replacement keeps two workers running
     }
     assert.ok(victim, 'never caught a worker holding an unfinished request');
     await waitFor('the victim to complete', async () => {
