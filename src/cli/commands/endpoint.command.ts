@@ -5,7 +5,6 @@ import type { CreateEndpointInput, WebhookEndpointResource } from '../../modules
 import { EVENT_TYPES } from '../../modules/outbound-events/event-types.js';
 import {
   cell,
-  checkedFlag,
   type CommandHelp,
   CommandFailure,
   commandGroup,
@@ -14,10 +13,10 @@ import {
   printLine,
   printTable,
   UsageError,
-  withExistingServices,
   withServices,
 } from '../command.js';
 import { bodyFromFlags } from '../flag-body.js';
+import { listFlagsHelp, listInWorkspaces, positionalId } from '../resource-commands.js';
 
 const USAGE = [
   'endpoint add --workspace W --url URL [--event-types T[,T…]]… [--description D]',
@@ -52,10 +51,7 @@ const HELP: Record<string, CommandHelp> = {
   },
   'endpoint list': {
     summary: 'lists webhook endpoints, oldest first, with their status (enabled, failing since …, disabled); never a secret.',
-    flags: [
-      { flag: '--workspace W', meaning: "only this workspace's endpoints (default: every workspace)." },
-      { flag: '--json', meaning: 'print the API resources as JSON instead of a table.' },
-    ],
+    flags: listFlagsHelp('endpoints'),
   },
   'endpoint remove': { summary: 'removes the endpoint ID (ep_…) and its pending messages.' },
   'endpoint rotate': {
@@ -116,21 +112,7 @@ function printEndpoints(items: WebhookEndpointResource[]): void {
 
 /** Lists endpoints (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { workspace: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  limitPositionals(positionals, 0, USAGE);
-  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE, false);
-  const items = await withExistingServices((services) =>
-    services.webhookEndpoints.list(workspace === undefined ? '*' : [workspace]),
-  );
-  if (values.json) printLine(JSON.stringify(items, null, 2));
-  else printEndpoints(items);
-}
-
-/** The one positional ID of `remove` and `rotate`. */
-function idOf(args: string[]): string {
-  const { positionals } = parseCommandArgs(args, {}, USAGE);
-  limitPositionals(positionals, 1, USAGE);
-  return checkedFlag(positionals[0], 'ID', 40, USAGE) ?? '';
+  await listInWorkspaces(args, USAGE, (services, workspaces) => services.webhookEndpoints.list(workspaces), printEndpoints);
 }
 
 /** Runs `work`; an unknown endpoint is a CommandFailure (exit 1). */
@@ -145,14 +127,14 @@ async function onEndpoint<T>(id: string, work: () => Promise<T>): Promise<T> {
 
 /** Removes an endpoint and its messages. */
 async function remove(args: string[]): Promise<void> {
-  const id = idOf(args);
+  const id = positionalId(args, USAGE);
   await withServices((services) => onEndpoint(id, () => services.webhookEndpoints.remove(id, ACTOR, everywhere)));
   printLine(`removed ${id}`);
 }
 
 /** Rotates an endpoint's secret and prints only the new one (the old one signs too for 24 h). */
 async function rotate(args: string[]): Promise<void> {
-  const id = idOf(args);
+  const id = positionalId(args, USAGE);
   const rotated = await withServices((services) =>
     onEndpoint(id, () => services.webhookEndpoints.rotateSecret(id, ACTOR, everywhere)),
   );

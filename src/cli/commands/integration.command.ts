@@ -5,19 +5,18 @@ import { IntegrationInputError, NamespaceTakenError } from '../../modules/integr
 import type { CreateIntegrationInput, IntegrationResource } from '../../modules/integrations/integration.types.js';
 import { INTEGRATION_KINDS, IDENTITY_FORMATS } from '../../modules/integrations/integration.types.js';
 import { flagOfField } from '../flag-body.js';
+import { listFlagsHelp, listInWorkspaces, positionalId } from '../resource-commands.js';
 import {
   commandGroup,
   type CommandHelp,
   CommandFailure,
   cell,
-  checkedFlag,
   limitPositionals,
   parseCommandArgs,
   printLine,
   printTable,
   readStdin,
   UsageError,
-  withExistingServices,
   withServices,
 } from '../command.js';
 
@@ -55,10 +54,7 @@ const HELP: Record<string, CommandHelp> = {
   },
   'integration list': {
     summary: 'lists integrations, oldest first, with their webhook path; never a secret.',
-    flags: [
-      { flag: '--workspace W', meaning: "only this workspace's integrations (default: every workspace)." },
-      { flag: '--json', meaning: 'print the API resources as JSON instead of a table.' },
-    ],
+    flags: listFlagsHelp('integrations'),
   },
   'integration remove': { summary: 'removes the integration ID (int_…); its deliveries are then refused (401).' },
 };
@@ -167,19 +163,12 @@ function printIntegrations(items: IntegrationResource[]): void {
 
 /** Lists integrations (all, or of one workspace), oldest first, as a table or `--json`. Never a secret. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { workspace: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  limitPositionals(positionals, 0, USAGE);
-  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE, false);
-  const items = await withExistingServices((services) => services.integrations.list(workspace === undefined ? '*' : [workspace]));
-  if (values.json) printLine(JSON.stringify(items, null, 2));
-  else printIntegrations(items);
+  await listInWorkspaces(args, USAGE, (services, workspaces) => services.integrations.list(workspaces), printIntegrations);
 }
 
 /** Removes one integration by id; its deliveries are then refused (401). @throws CommandFailure when there is none. */
 async function remove(args: string[]): Promise<void> {
-  const { positionals } = parseCommandArgs(args, {}, USAGE);
-  limitPositionals(positionals, 1, USAGE);
-  const id = checkedFlag(positionals[0], 'ID', 40, USAGE) ?? '';
+  const id = positionalId(args, USAGE);
   const removed = await withServices((services) => services.integrations.remove(id, ACTOR));
   if (!removed) throw new CommandFailure(`no integration ${cell(id)}`);
   printLine(`removed ${id}`);

@@ -14,16 +14,15 @@ import {
   type CommandHelp,
   CommandFailure,
   cell,
-  checkedFlag,
   limitPositionals,
   parseCommandArgs,
   printLine,
   printTable,
   UsageError,
-  withExistingServices,
   withServices,
 } from '../command.js';
 import { bodyFromFlags } from '../flag-body.js';
+import { listFlagsHelp, listInWorkspaces, positionalId } from '../resource-commands.js';
 
 const USAGE = [
   'system add --workspace W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
@@ -60,10 +59,7 @@ const HELP: Record<string, CommandHelp> = {
   },
   'system list': {
     summary: 'lists live data systems with their categories, request types and endpoint.',
-    flags: [
-      { flag: '--workspace W', meaning: "only this workspace's systems (default: every workspace)." },
-      { flag: '--json', meaning: 'print the API resources as JSON instead of a table.' },
-    ],
+    flags: listFlagsHelp('systems'),
   },
   'system remove': { summary: 'deletes the data system ID (sys_…); its open tasks stay.' },
 };
@@ -146,19 +142,12 @@ function printSystems(items: DataSystemResource[]): void {
 
 /** Lists live data systems (all, or of one workspace), as a table or `--json`. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { workspace: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  limitPositionals(positionals, 0, USAGE);
-  const workspace = checkedFlag(values.workspace, '--workspace', 200, USAGE, false);
-  const items = await withExistingServices((services) => services.dataSystems.list(workspace === undefined ? '*' : [workspace]));
-  if (values.json) printLine(JSON.stringify(items, null, 2));
-  else printSystems(items);
+  await listInWorkspaces(args, USAGE, (services, workspaces) => services.dataSystems.list(workspaces), printSystems);
 }
 
 /** Deletes one data system by id (its open tasks stay). @throws CommandFailure when there is no live one. */
 async function remove(args: string[]): Promise<void> {
-  const { positionals } = parseCommandArgs(args, {}, USAGE);
-  limitPositionals(positionals, 1, USAGE);
-  const id = checkedFlag(positionals[0], 'ID', 40, USAGE) ?? '';
+  const id = positionalId(args, USAGE);
   await withServices(async (services) => {
     try {
       await services.dataSystems.remove(CLI, id);

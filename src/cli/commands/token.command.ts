@@ -14,6 +14,7 @@ import {
   withExistingServices,
   withServices,
 } from '../command.js';
+import { positionalId } from '../resource-commands.js';
 
 const USAGE = [
   "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--system KEY [--system KEY2]] [--name N]",
@@ -94,9 +95,7 @@ async function list(args: string[]): Promise<void> {
 
 /** Revokes one token by id. @throws CommandFailure when no active token has that id. */
 async function revoke(args: string[]): Promise<void> {
-  const { positionals } = parseCommandArgs(args, {}, USAGE);
-  limitPositionals(positionals, 1, USAGE);
-  const id = checkedFlag(positionals[0], 'ID', 200, USAGE) ?? '';
+  const id = positionalId(args, USAGE, 200);
   const revoked = await withServices((services) => services.tokens.revoke(id, 'cli'));
   if (!revoked) throw new CommandFailure(`no active token ${id}`);
   printLine(`revoked ${id}`);
