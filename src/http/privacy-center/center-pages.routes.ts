@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import type { ControllerService } from '../../modules/controllers/controller.service.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
@@ -111,64 +111,66 @@ export async function centerPageRoutes(
     return html(reply, 200, formOf(request.params.workspace_id, c));
   });
 
-  app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
-    '/:workspace_id/',
-    { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
-    async (request, reply) => {
-      const ws = request.params.workspace_id;
-      const c = await center(ws);
-      if (!c) return off(reply);
-      const body = (request.body ?? {}) as Record<string, string>;
-      const requestType = String(body.request_type ?? '');
-      const email = String(body.email ?? '').trim();
-      const again = (status: number, text: string, headers: Record<string, string> = {}) =>
-        html(reply.headers(headers), status, formOf(ws, c, { problem: text, values: { request_type: requestType, email } }));
-      if (
-        !(REQUEST_TYPES as readonly string[]).includes(requestType) ||
-        !c.settings.request_types.includes(requestType as never)
-      ) {
-        return again(422, 'Please choose one of the listed requests.');
-      }
-      if (email.length > 254 || !EMAIL.test(email))
-        return again(422, 'Please enter a valid e-mail address, like name@example.com.');
-      try {
-        const captcha = body.captcha_token ? { captcha_token: body.captcha_token } : {};
-        await guards.admit(request, { email, ...captcha });
-      } catch (error) {
-        const m = messageOf(error);
-        if (!m) throw error;
-        return again(
-          m.status,
-          m.status === 429 ? 'Too many requests from here right now; please try again later.' : m.text,
-          m.headers,
-        );
-      }
-      const outcome = await s.centerSubmissions.submit(ws, { request_type: requestType as never, email });
-      if (outcome.kind !== 'submitted') return again(422, 'Please choose one of the listed requests.');
-      return html(reply, 200, codePage({ workspaceId: ws, title: c.title, submissionId: outcome.id }));
-    },
-  );
+  /** What a POST handler gets: the workspace, its enabled center, the form fields and the reply. */
+  interface CenterPost {
+    ws: string;
+    c: Center;
+    body: Record<string, string>;
+    request: FastifyRequest;
+    reply: FastifyReply;
+  }
+  /** Registers a form POST under `/:workspace_id{path}`; a workspace without an enabled center is a 404 page. */
+  const centerPost = (path: string, handle: (post: CenterPost) => Promise<FastifyReply>) =>
+    app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
+      `/:workspace_id${path}`,
+      { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
+      async (request, reply) => {
+        const ws = request.params.workspace_id;
+        const c = await center(ws);
+        if (!c) return off(reply);
+        return handle({ ws, c, body: (request.body ?? {}) as Record<string, string>, request, reply });
+      },
+    );
 
-  app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
-    '/:workspace_id/verify',
-    { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
-    async (request, reply) => {
-      const ws = request.params.workspace_id;
-      const c = await center(ws);
-      if (!c) return off(reply);
-      const body = (request.body ?? {}) as Record<string, string>;
-      const id = String(body.id ?? '');
-      const code = String(body.code ?? '').trim();
-      const again = (status: number, text: string, headers: Record<string, string> = {}) =>
-        html(reply.headers(headers), status, codePage({ workspaceId: ws, title: c.title, submissionId: id, problem: text }));
-      if (!/^[0-9]{6}$/.test(code)) return again(422, 'The code is six digits.');
-      if (!/^pcs_[0-9A-Z]{26}$/.test(id)) return again(404, 'This request is unknown; please start again.');
-      const outcome = await s.centerIntake.verify(ws, id, code);
-      if (outcome.kind === 'filed') return html(reply, 200, verifiedPage(c.title, outcome.status));
-      const m = messageOf(verifyError(outcome))!;
-      return again(m.status, m.text, m.headers);
-    },
-  );
+  centerPost('/', async ({ ws, c, body, request, reply }) => {
+    const requestType = String(body.request_type ?? '');
+    const email = String(body.email ?? '').trim();
+    const again = (status: number, text: string, headers: Record<string, string> = {}) =>
+      html(reply.headers(headers), status, formOf(ws, c, { problem: text, values: { request_type: requestType, email } }));
+    if (!(REQUEST_TYPES as readonly string[]).includes(requestType) || !c.settings.request_types.includes(requestType as never)) {
+      return again(422, 'Please choose one of the listed requests.');
+    }
+    if (email.length > 254 || !EMAIL.test(email))
+      return again(422, 'Please enter a valid e-mail address, like name@example.com.');
+    try {
+      const captcha = body.captcha_token ? { captcha_token: body.captcha_token } : {};
+      await guards.admit(request, { email, ...captcha });
+    } catch (error) {
+      const m = messageOf(error);
+      if (!m) throw error;
+      return again(
+        m.status,
+        m.status === 429 ? 'Too many requests from here right now; please try again later.' : m.text,
+        m.headers,
+      );
+    }
+    const outcome = await s.centerSubmissions.submit(ws, { request_type: requestType as never, email });
+    if (outcome.kind !== 'submitted') return again(422, 'Please choose one of the listed requests.');
+    return html(reply, 200, codePage({ workspaceId: ws, title: c.title, submissionId: outcome.id }));
+  });
+
+  centerPost('/verify', async ({ ws, c, body, reply }) => {
+    const id = String(body.id ?? '');
+    const code = String(body.code ?? '').trim();
+    const again = (status: number, text: string, headers: Record<string, string> = {}) =>
+      html(reply.headers(headers), status, codePage({ workspaceId: ws, title: c.title, submissionId: id, problem: text }));
+    if (!/^[0-9]{6}$/.test(code)) return again(422, 'The code is six digits.');
+    if (!/^pcs_[0-9A-Z]{26}$/.test(id)) return again(404, 'This request is unknown; please start again.');
+    const outcome = await s.centerIntake.verify(ws, id, code);
+    if (outcome.kind === 'filed') return html(reply, 200, verifiedPage(c.title, outcome.status));
+    const m = messageOf(verifyError(outcome))!;
+    return again(m.status, m.text, m.headers);
+  });
 
   async function openStatus(ws: string, id: string, token: string) {
     const opened = await s.centerStatus.open(ws, id, token);
