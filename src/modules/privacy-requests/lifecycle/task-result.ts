@@ -13,6 +13,7 @@ import { type DataTaskResource, toTaskResource } from '../../data-systems/data-t
 import { resultProblems, storedResult, type TaskResultInput } from '../../data-systems/data-task-result.fns.js';
 import { mayReadTask } from '../../data-systems/data-task.service.js';
 import type { Principal } from '../../principals/principal.js';
+import { noteHash } from '../../request-notes/request-notes.fns.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { lockRequest } from '../privacy-request.repository.js';
 import { traitsOf } from '../request-types.js';
@@ -101,7 +102,11 @@ async function checkDataSize(tx: Executor, task: DataTaskRow, input: TaskResultI
   if (total > limits.requestDataBytes) throw new TaskDataTooLargeError('MAX_REQUEST_DATA_BYTES', total, limits.requestDataBytes);
 }
 
-/** The task's audit entry: outcome, counts and categories, never the data. */
+/**
+ * The task's audit entry: outcome, counts and categories, never the data; the note by its
+ * SHA-256 (`note_sha256`, as request notes are: the text is shown from the task, and the chain
+ * holds no free text a system or officer wrote), and `delivered_separately` when set.
+ */
 function taskAudit(task: DataTaskRow, input: TaskResultInput) {
   return {
     request_id: task.request_id,
@@ -112,6 +117,8 @@ function taskAudit(task: DataTaskRow, input: TaskResultInput) {
     ...(input.erased ? { erased: input.erased } : {}),
     ...(input.kept ? { kept: input.kept.map((k) => k.category) } : {}),
     ...(input.data ? { data_categories: Object.keys(input.data) } : {}),
+    ...(input.delivered_separately === true ? { delivered_separately: true } : {}),
+    ...(input.note !== undefined ? { note_sha256: noteHash(input.note) } : {}),
   };
 }
 
