@@ -1372,6 +1372,8 @@ def build_data_task_cases() -> None:
            {"outcome": "completed", "delivered_separately": False,
             "kept": [{"category": "user", "reason": "tax law"}]})
     answer("completed with a field error: only the field's error", {"outcome": "completed", "note": 5})
+    answer("completed with an unknown field: echoed in the input",
+           {"outcome": "completed", "ticket_count": 3, "note": "3 tickets found"})
     answer("valid completed with zero counts", {"outcome": "completed", "records": {"user": 0}})
     answer("valid completed with data", {"outcome": "completed", "data": {"user.name": "Ada"}})
     answer("valid completed delivered separately", {"outcome": "completed", "delivered_separately": True})

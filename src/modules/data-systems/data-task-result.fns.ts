@@ -154,10 +154,15 @@ export function lacksAnswer(input: TaskResultInput, takesData: boolean): boolean
  * Every category a result names, with where, checked against the task's categories; and `data`,
  * refused unless the task's request type produces a package (`takesData`: access and export,
  * said by the request type's traits, modules/privacy-requests/request-types.ts); and a completed
- * access/export result with no answer ({@link lacksAnswer}), at `["body"]` with the body as input
- * (a Pydantic `model_validator`).
+ * access/export result with no answer ({@link lacksAnswer}), at `["body"]` with `sent` (the body
+ * as the client sent it) as input, as a Pydantic `model_validator` reports it.
  */
-export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesData: boolean): ResultProblem[] {
+export function resultProblems(
+  task: DataTaskRow,
+  input: TaskResultInput,
+  takesData: boolean,
+  sent: unknown = input,
+): ResultProblem[] {
   const categories = JSON.parse(task.categories) as string[];
   // A connector's data is by collection (its rows hold only fields in the task's categories).
   const dataCategories = input.data_by === 'collection' ? [] : Object.keys(input.data ?? {});
@@ -184,7 +189,7 @@ export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesD
       input: '[redacted]',
       problem: `data is only reported for access and export tasks`,
     });
-  if (lacksAnswer(input, takesData)) problems.push({ loc: ['body'], input, problem: ANSWER_NEEDED });
+  if (lacksAnswer(input, takesData)) problems.push({ loc: ['body'], input: sent, problem: ANSWER_NEEDED });
   return problems;
 }
 

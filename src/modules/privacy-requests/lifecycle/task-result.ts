@@ -137,7 +137,13 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
    * Records `input` as the result of task `id`, in one unit of work under the request's lock,
    * once `allowed(task)` says the actor may report it.
    */
-  async function record(id: string, input: TaskResultInput, actor: ActorRef, allowed: (task: DataTaskRow) => boolean) {
+  async function record(
+    id: string,
+    input: TaskResultInput,
+    actor: ActorRef,
+    allowed: (task: DataTaskRow) => boolean,
+    sent: unknown = input,
+  ) {
     return runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
       const seen = await findTask(tx, id);
@@ -147,7 +153,7 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
       const task = await findTask(tx, id);
       if (!task || !request) throw new DataTaskNotFoundError(id);
       if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
-      const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package');
+      const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package', sent);
       if (problems.length > 0) throw new TaskResultRefusedError(problems);
       await checkDataSize(tx, task, input, limits);
       const at = toTimestamp(clock());
@@ -172,12 +178,13 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
   return {
     /**
      * Records the result of task `id`, reported by `principal` (its workspace, and its system
-     * when the token is limited to systems).
+     * when the token is limited to systems). `sent`: the body as the client sent it, echoed as the
+     * `input` of a refusal at `["body"]` (default: `input`).
      * @throws DataTaskNotFoundError, TaskAlreadyFinalError, TaskResultRefusedError,
      *   TaskDataTooLargeError.
      */
-    async report(principal: Principal, id: string, input: TaskResultInput): Promise<DataTaskResource> {
-      return record(id, input, principal, (task) => mayReadTask(principal, task));
+    async report(principal: Principal, id: string, input: TaskResultInput, sent?: unknown): Promise<DataTaskResource> {
+      return record(id, input, principal, (task) => mayReadTask(principal, task), sent);
     },
 
     /**
