@@ -252,6 +252,26 @@ class TaskResult(BaseModel):
     erased: dict[str, Annotated[int, Field(ge=0)]] = INHERIT
     kept: Annotated[list[KeptRecord], Field(max_length=50)] = INHERIT
     note: Str(max_length=2000) = INHERIT
+    delivered_separately: bool = INHERIT
+
+
+# src/modules/data-systems/data-task-result.fns.ts ANSWER_NEEDED.
+ANSWER_NEEDED = ("a completed access or export result carries data or records (counts, zeros included), "
+                 "or delivered_separately: true when the answer reaches the person another way")
+
+
+class PackageTaskResult(TaskResult):
+    """The same body posted to an access/export task (PRODUCT §2.13): a completed result says what
+    the system holds. The service knows the task's type only once it has read the task, so these
+    cases run against a real access task (test/integration/data-systems/system-answers.test.ts),
+    not in the generic golden test."""
+
+    @model_validator(mode="after")
+    def _answer(self) -> "PackageTaskResult":
+        if (self.outcome == "completed" and self.data is INHERIT and self.records is INHERIT
+                and self.delivered_separately is not True):
+            raise ValueError(ANSWER_NEEDED)
+        return self
 
 
 # The officer's day (PRODUCT §2.16): src/http/schemas/officer.schemas.ts.
@@ -464,6 +484,12 @@ ROUTES: dict[str, dict[str, Any]] = {
         "path": "/api/v1/data-tasks/{id}/result",
         "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
         "body": TaskResult,
+    },
+    "task_result_package": {
+        "method": "POST",
+        "path": "/api/v1/data-tasks/{id}/result",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": PackageTaskResult,
     },
     "request_identity": {
         "method": "POST",
@@ -1332,6 +1358,27 @@ def build_data_task_cases() -> None:
     result("note too long", {"outcome": "failed", "note": "n" * 2001})
     result("id with a NUL and a bad body", {"outcome": "x"}, task="task_\u0000")
     result("malformed JSON", None, raw='{"outcome": "completed",}')
+    result("delivered_separately not a boolean", {"outcome": "completed", "delivered_separately": "yes"})
+    result("delivered_separately null", {"outcome": "completed", "delivered_separately": None})
+    result("valid delivered_separately", {"outcome": "completed", "delivered_separately": True})
+
+    # PRODUCT §2.13: on an access/export task (the id is the test's own task, see PackageTaskResult).
+    def answer(name: str, body: Any) -> None:
+        add("task_result_package: " + name, "task_result_package", headers=JSON_CT,
+            path={"id": "ACCESS_TASK"}, body=dumps(body))
+
+    answer("completed with neither data nor records", {"outcome": "completed", "note": "3 tickets found"})
+    answer("completed with delivered_separately false and kept",
+           {"outcome": "completed", "delivered_separately": False,
+            "kept": [{"category": "user", "reason": "tax law"}]})
+    answer("completed with a field error: only the field's error", {"outcome": "completed", "note": 5})
+    answer("completed with an unknown field: echoed in the input",
+           {"outcome": "completed", "ticket_count": 3, "note": "3 tickets found"})
+    answer("valid completed with zero counts", {"outcome": "completed", "records": {"user": 0}})
+    answer("valid completed with data", {"outcome": "completed", "data": {"user.name": "Ada"}})
+    answer("valid completed delivered separately", {"outcome": "completed", "delivered_separately": True})
+    answer("valid not_applicable with nothing", {"outcome": "not_applicable"})
+    answer("valid failed with nothing", {"outcome": "failed"})
 
 
 def main() -> None:

@@ -59,9 +59,8 @@ export async function openConsoleWorld(database: TestDatabase): Promise<ConsoleW
   await addSystem(t, `Bearer ${officer.token}`, { workspace_id: 'gamma', key: 'crm-manual', name: 'CRM (by hand)' });
   // A named controller: without one an access request waits before any work (PRODUCT §2.13).
   await t.services.controllers.put('gamma', { name: 'Gamma Ltd', contact_email: 'privacy@gamma.example' }, 'test');
-  // Its subject is known to the CRM only, which the officer marks done by hand without counts
-  // (the form has none yet): no review of unmatched identities here (PRODUCT §2.13).
-  await t.services.policies.putLayer('gamma', null, { confirm_no_data: false }, 'test');
+  // Its subject is known to the CRM only: the officer's counts and data for it (the console's
+  // "Mark done") are what match the identity, so the request completes without a review (PRODUCT §2.13).
   const taskedId = await fileRequest(t, intake, { ...subject, subject_id: 'tasked-subject-1', workspace_id: 'gamma' });
   const worker = createWorker({
     database: t.services.database,

@@ -127,4 +127,22 @@ describe('a letter from its parts', () => {
     );
     await assertValidHtml(html);
   });
+
+  it('says "holds no data" only when the system said so (PRODUCT §2.13)', async () => {
+    const said = (data: unknown, answer?: NonNullable<LetterInput['systems']>[number]['answer']) =>
+      renderAccessLetter(input({ systems: [{ key: 'zendesk', name: 'Zendesk', data, ...(answer ? { answer } : {}) }] }));
+    const counted = said({}, { records: { 'user.content': 3 } });
+    assert.ok(!counted.includes('holds no data'));
+    assert.ok(counted.includes('Records it holds about you: Content written or uploaded: 3.'));
+    assert.ok(counted.includes('did not send their content'));
+    const separately = said({}, { delivered_separately: true });
+    assert.ok(separately.includes('sent to you separately') && !separately.includes('holds no data'));
+    assert.ok(said({}, { records: { user: 0 } }).includes('This system holds no data of yours.'));
+    assert.ok(said({ 'user.name': [] }, {}).includes('This system holds no data of yours.'));
+    const legacy = said({});
+    assert.ok(!legacy.includes('holds no data') && legacy.includes('This system sent no data for this answer.'));
+    const both = said({ 'user.name': 'Ada' }, { records: { 'user.name': 1 } });
+    assert.ok(both.includes('Ada') && both.includes('Records it holds about you: Name: 1.') && !both.includes('did not send'));
+    await assertValidHtml(counted);
+  });
 });

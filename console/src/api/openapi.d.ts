@@ -2587,6 +2587,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description access/export: the system's answer reaches the person another way (by post, from the system itself); a completed result then needs no data or records (PRODUCT §2.13) */
+                    delivered_separately?: boolean;
                     /** @description data category → number of records */
                     erased?: {
                         [key: string]: number;

@@ -44,13 +44,19 @@ export function Field(props: {
   );
 }
 
+/** One 422 item: `field.sub: message`, or the message alone for the whole body (`loc` `["body"]`). */
+function itemText(item: ValidationItem): string {
+  const where = item.loc.slice(1).join('.');
+  return where ? `${where}: ${item.msg}` : item.msg;
+}
+
 /** A refusal in the API's words (role=alert, so screen readers hear it). */
 export function ErrorText({ error }: { error: unknown }) {
   if (!error) return null;
   const text =
     error instanceof ApiError
       ? error.items.length
-        ? `The service refused the input (${error.status}): ${error.items.map((item) => `${item.loc.slice(1).join('.')}: ${item.msg}`).join('; ')}`
+        ? `The service refused the input (${error.status}): ${error.items.map(itemText).join('; ')}`
         : `${error.detail as string} (${error.status})`
       : error instanceof Error
         ? error.message

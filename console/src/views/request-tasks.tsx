@@ -1,65 +1,17 @@
 // A request's data tasks (PRODUCT.md §2.9), one per data system, found in its timeline; a manual
-// task (its system has no endpoint) can be marked done here, with a note.
+// task (its system has no endpoint) can be marked done here (task-result-form.tsx). What a task's
+// system answered shows on it: counts, an answer sent separately, and its note (PRODUCT §2.13).
 import { useEffect, useState } from 'preact/hooks';
 import { systemLabel, systemNames } from '../lib/system-names';
 import { api, queryString } from '../api/client';
-import type { AuditEvent, DataSystemList, DataTask, DataTaskResult } from '../api/types';
-import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
+import type { AuditEvent, DataSystemList, DataTask } from '../api/types';
+import { ErrorText, useSubmit } from '../components/forms';
 import { formatTime } from '../lib/deadline';
+import { MarkDone } from './task-result-form';
 
 /** The task ids the timeline names (entries about `data_task` targets). */
 export function taskIds(events: AuditEvent[]): string[] {
   return [...new Set(events.filter((event) => event.target_type === 'data_task').map((event) => event.target_id))];
-}
-
-function MarkDone(props: { task: DataTask; onDone: (task: DataTask) => void }) {
-  const [open, setOpen] = useState(false);
-  const [outcome, setOutcome] = useState<DataTaskResult['outcome']>('completed');
-  const [note, setNote] = useState('');
-  const submit = useSubmit();
-  if (!open)
-    return (
-      <button type="button" class="secondary small" onClick={() => setOpen(true)}>
-        Mark done…
-      </button>
-    );
-  return (
-    <form
-      class="action-form"
-      aria-label={`Result of ${props.task.system_key}`}
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit.run(async () => {
-          const body: DataTaskResult = { outcome, ...(note.trim() ? { note: note.trim() } : {}) };
-          const task = await api<DataTask>('POST', `/api/v1/data-tasks/${encodeURIComponent(props.task.id)}/result`, { body });
-          props.onDone(task);
-        });
-      }}
-    >
-      <Field id={`outcome-${props.task.id}`} label="Outcome" errors={fieldErrors(submit.error, 'outcome')}>
-        {(a11y) => (
-          <select {...a11y} value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as DataTaskResult['outcome'])}>
-            <option value="completed">Completed</option>
-            <option value="not_applicable">Not applicable (the system holds nothing)</option>
-            <option value="failed">Failed</option>
-          </select>
-        )}
-      </Field>
-      <Field id={`note-${props.task.id}`} label="Note (what was done; recorded)" errors={fieldErrors(submit.error, 'note')}>
-        {(a11y) => <textarea {...a11y} rows={2} value={note} onInput={(e) => setNote(e.currentTarget.value)} />}
-      </Field>
-      <div class="buttons">
-        <button type="submit" disabled={submit.busy}>
-          Confirm the result
-        </button>
-        <button type="button" class="secondary" onClick={() => setOpen(false)}>
-          Close
-        </button>
-      </div>
-      <ErrorText error={submit.error} />
-    </form>
-  );
 }
 
 /** Keys of the workspace's manual systems (their tasks are done by hand); null when the token may not list systems. */
@@ -86,7 +38,38 @@ export function collectionCounts(result: DataTask['result']): string | null {
     .join('; ');
 }
 
-export function DataTasks(props: { workspace: string; ids: string[]; onChanged: () => void }) {
+/** "user.content: 3, user.name: 0": a result's `records`, or null without any. */
+export function recordCounts(result: DataTask['result']): string | null {
+  const records = result?.records as Record<string, number> | undefined;
+  if (!records || Object.keys(records).length === 0) return null;
+  return Object.entries(records)
+    .map(([category, n]) => `${category}: ${n}`)
+    .join(', ');
+}
+
+/** What the task's result says besides its status: counts, an answer sent separately, the note. */
+function TaskAnswer({ task }: { task: DataTask }) {
+  const counts = recordCounts(task.result);
+  const note = typeof task.result?.note === 'string' ? task.result.note : null;
+  return (
+    <>
+      {counts && <p class="hint">Records found: {counts}</p>}
+      {task.result?.delivered_separately === true && <p class="hint">The answer is sent to the person separately.</p>}
+      {note && <p class="reason">Note: {note}</p>}
+    </>
+  );
+}
+
+/**
+ * The request's tasks; `onTasks` hands them to the caller as loaded or changed (the timeline
+ * shows each task's note with its entry).
+ */
+export function DataTasks(props: {
+  workspace: string;
+  ids: string[];
+  onChanged: () => void;
+  onTasks?: (tasks: DataTask[]) => void;
+}) {
   const [tasks, setTasks] = useState<DataTask[] | null>(null);
   const [manual, setManual] = useState<Set<string> | null>(null);
   const [names, setNames] = useState<Map<string, string>>(new Map());
@@ -96,7 +79,11 @@ export function DataTasks(props: { workspace: string; ids: string[]; onChanged: 
     void load.run(async () => {
       setManual(await manualSystems(props.workspace));
       setNames(await systemNames(props.workspace));
-      setTasks(await Promise.all(props.ids.map((id) => api<DataTask>('GET', `/api/v1/data-tasks/${encodeURIComponent(id)}`))));
+      const loaded = await Promise.all(
+        props.ids.map((id) => api<DataTask>('GET', `/api/v1/data-tasks/${encodeURIComponent(id)}`)),
+      );
+      setTasks(loaded);
+      props.onTasks?.(loaded);
     });
   }, [key]);
   if (props.ids.length === 0) return <p>No data task: no data system of the workspace takes part in this request.</p>;
@@ -114,11 +101,14 @@ export function DataTasks(props: { workspace: string; ids: string[]; onChanged: 
                 {task.completed_at ? `, done ${formatTime(task.completed_at)}` : ''}
               </p>
               {collectionCounts(task.result) && <p class="hint">Rows by table: {collectionCounts(task.result)}</p>}
+              <TaskAnswer task={task} />
               {task.status === 'pending' && (manual === null || manual.has(task.system_key)) && (
                 <MarkDone
                   task={task}
                   onDone={(updated) => {
-                    setTasks(tasks.map((item) => (item.id === updated.id ? updated : item)));
+                    const next = tasks.map((item) => (item.id === updated.id ? updated : item));
+                    setTasks(next);
+                    props.onTasks?.(next);
                     props.onChanged();
                   }}
                 />

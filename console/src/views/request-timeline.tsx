@@ -38,9 +38,15 @@ function actionLabel(event: AuditEvent): string {
 
 /**
  * The timeline list. `version` reloads it (after an action); `onEvents` hands the entries to the
- * caller (the data tasks are named in them).
+ * caller (the data tasks are named in them); a data task's result entry shows the task's note.
  */
-export function Timeline(props: { requestId: string; version: number; onEvents?: (events: AuditEvent[]) => void }) {
+export function Timeline(props: {
+  requestId: string;
+  version: number;
+  onEvents?: (events: AuditEvent[]) => void;
+  /** Task id → its note (from the task: its audit entry holds only the note's SHA-256, PRODUCT §2.13). */
+  taskNotes?: ReadonlyMap<string, string>;
+}) {
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
   const load = useSubmit();
   useEffect(() => {
@@ -63,6 +69,9 @@ export function Timeline(props: { requestId: string; version: number; onEvents?:
                 {event.target_type !== 'privacy_request' ? ` — ${event.target_id}` : ''}
               </p>
               {event.reason && <p class="reason">Reason: {event.reason}</p>}
+              {typeof event.details.note_sha256 === 'string' && props.taskNotes?.get(event.target_id) && (
+                <p class="reason">Note: {props.taskNotes.get(event.target_id)}</p>
+              )}
             </li>
           ))}
         </ol>

@@ -44,6 +44,7 @@ export function RequestView({ id }: { id: string }) {
   const [request, setRequest] = useState<PrivacyRequest | null>(null);
   const [events, setEvents] = useState<AuditEvent[]>([]);
   const [version, setVersion] = useState(0);
+  const [taskNotes, setTaskNotes] = useState<ReadonlyMap<string, string>>(new Map());
   const load = useSubmit();
   const me = useWhoAmI();
   const canWrite = hasScope(me, 'privacy:write');
@@ -85,6 +86,11 @@ export function RequestView({ id }: { id: string }) {
             <DataTasks
               workspace={request.workspace_id}
               ids={taskIds(events)}
+              onTasks={(tasks) =>
+                setTaskNotes(
+                  new Map(tasks.flatMap((task) => (typeof task.result?.note === 'string' ? [[task.id, task.result.note]] : []))),
+                )
+              }
               onChanged={() => {
                 reload();
                 setVersion((n) => n + 1);
@@ -92,7 +98,7 @@ export function RequestView({ id }: { id: string }) {
             />
           </Section>
           <Section title="Timeline">
-            <Timeline requestId={request.id} version={version} onEvents={setEvents} />
+            <Timeline requestId={request.id} version={version} onEvents={setEvents} taskNotes={taskNotes} />
           </Section>
           <Section title="Results">
             <RequestResults request={request} />

@@ -27,18 +27,35 @@ function categoriesOf(pkg: Json): CategoryPart[] {
   return Object.entries(data).map(([key, value]) => ({ key, data: value, processing: processingOf(processing[key]) }));
 }
 
+function answerOf(value: unknown): SystemPart['answer'] {
+  if (!isObject(value)) return undefined;
+  const records = isObject(value.records)
+    ? Object.fromEntries(Object.entries(value.records).filter((e): e is [string, number] => typeof e[1] === 'number'))
+    : undefined;
+  return { ...(records ? { records } : {}), ...(value.delivered_separately === true ? { delivered_separately: true } : {}) };
+}
+
 /**
  * The package's `systems` (PRODUCT §2.9: `systems.<key>` holds each system's data) as parts,
- * each named by `names` (the workspace's data systems by key). An entry shaped `{name, data}`
- * gives its own name; a key without a name is its own name.
+ * each named by `names` (the workspace's data systems by key), with what each system said
+ * besides its data from `answers` (the package's `system_answers`, PRODUCT §2.13). An entry
+ * shaped `{name, data}` gives its own name; a key without a name is its own name.
  */
-export function systemParts(value: unknown, names: ReadonlyMap<string, string> = new Map()): SystemPart[] | undefined {
+export function systemParts(
+  value: unknown,
+  names: ReadonlyMap<string, string> = new Map(),
+  answers: unknown = undefined,
+): SystemPart[] | undefined {
   if (!isObject(value)) return undefined;
-  return Object.entries(value).map(([key, part]) =>
-    isObject(part) && typeof part.name === 'string' && 'data' in part
-      ? { key, name: part.name, data: part.data }
-      : { key, name: names.get(key) ?? key, data: part },
-  );
+  const answered = isObject(answers) ? answers : {};
+  return Object.entries(value).map(([key, part]) => {
+    const answer = answerOf(answered[key]);
+    const named =
+      isObject(part) && typeof part.name === 'string' && 'data' in part
+        ? { key, name: part.name, data: part.data }
+        : { key, name: names.get(key) ?? key, data: part };
+    return answer ? { ...named, answer } : named;
+  });
 }
 
 function rightsOf(value: unknown, controller: ControllerProfileFields | null): RightStatement[] {
@@ -55,7 +72,7 @@ function rightsOf(value: unknown, controller: ControllerProfileFields | null): R
 export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?: ReadonlyMap<string, string>): LetterInput {
   const controller = isObject(pkg.controller) ? (pkg.controller as unknown as ControllerProfileFields) : null;
   const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
-  const systems = systemParts(pkg.systems, systemNames);
+  const systems = systemParts(pkg.systems, systemNames, pkg.system_answers);
   const confirmation = isObject(pkg.no_data_confirmation) ? text(pkg.no_data_confirmation.statement) : '';
   return {
     request: {

@@ -8,6 +8,12 @@ export interface SystemPart {
   name: string;
   /** The system's data, any JSON. */
   data: unknown;
+  /**
+   * What the system said besides its data (the package's `system_answers.<key>`, PRODUCT §2.13):
+   * record counts by category, and whether its answer reaches the person separately. Absent in a
+   * package built before answers were recorded: the letter then claims nothing about the system.
+   */
+  answer?: { records?: Record<string, number>; delivered_separately?: boolean };
 }
 
 /** One category of the answer: its key, its data (any JSON) and, for access, its processing. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DataTaskService } from '../../modules/data-systems/data-task.service.js';
 import type { TaskResults } from '../../modules/privacy-requests/lifecycle/task-result.js';
 import { listedWorkspaces } from '../auth/authenticate.js';
+import { sentBody } from '../validation/validate-request.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
 
@@ -53,6 +54,6 @@ export async function dataTaskRoutes(
         response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse }),
       },
     },
-    async (request) => taskResults.report(request.principal, request.params.id, request.body),
+    async (request) => taskResults.report(request.principal, request.params.id, request.body, sentBody(request)),
   );
 }

@@ -192,4 +192,10 @@ export const TaskResultBody = Type.Object({
     ),
   ),
   note: Type.Optional(Type.String({ maxLength: 2000 })),
+  delivered_separately: Type.Optional(
+    Type.Boolean({
+      description:
+        "access/export: the system's answer reaches the person another way (by post, from the system itself); a completed result then needs no data or records (PRODUCT §2.13)",
+    }),
+  ),
 });

@@ -70,6 +70,18 @@ export function validateRequest(request: FastifyRequest, schemas: RouteSchemas |
   atTime(now, () => validateParts(request, schemas));
 }
 
+/** Each request's body as it arrived, before validation replaced it (see {@link sentBody}). */
+const sentBodies = new WeakMap<FastifyRequest, unknown>();
+
+/**
+ * The request's body as the client sent it (parsed JSON, unknown fields and their order kept):
+ * what a rule across the whole body echoes as `input` at `["body"]`, as Pydantic's
+ * `model_validator` does. The validated body when the route has no body schema.
+ */
+export function sentBody(request: FastifyRequest): unknown {
+  return sentBodies.has(request) ? sentBodies.get(request) : request.body;
+}
+
 function validateParts(request: FastifyRequest, schemas: RouteSchemas): void {
   const errors: ErrorItem[] = [];
   const params = validateParameters(schemas.params, request.params, 'path', errors);
@@ -79,5 +91,6 @@ function validateParts(request: FastifyRequest, schemas: RouteSchemas): void {
   if (errors.length > 0) throw new RequestValidationError(errors);
   request.params = params;
   request.query = query;
+  if (schemas.body) sentBodies.set(request, request.body);
   request.body = body;
 }

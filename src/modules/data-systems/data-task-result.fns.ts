@@ -18,6 +18,8 @@ export interface TaskResult {
   erased?: Record<string, number>;
   kept?: { category: string; reason: string }[];
   note?: string;
+  /** The system's answer reaches the person another way (PRODUCT §2.13); set only when true. */
+  delivered_separately?: true;
   /** A connector's answer: `data` by collection (PRODUCT §2.14: `systems.<key>.<collection>`). */
   data_by?: 'collection';
   /** A connector's deletion or correction: rows masked/deleted (or updated) per collection. */
@@ -53,20 +55,38 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
   });
 }
 
-/** A package's or report's JSON text with `systems` (JSON text) added as its last member. */
-function withSystemsMember(json: string, systems: string): string {
+/** A package's or report's JSON text with `member` (its value as JSON text) added as its last member. */
+function withMember(json: string, member: 'systems' | 'system_answers', value: string): string {
   const parsed = JSON.parse(json) as Record<string, unknown>;
-  // A document that already names systems keeps its member order (JSON.parse + assign does that).
-  if (Object.hasOwn(parsed, 'systems')) return JSON.stringify({ ...parsed, systems: JSON.parse(systems) as unknown });
+  // A document that already has the member keeps its member order (JSON.parse + assign does that).
+  if (Object.hasOwn(parsed, member)) return JSON.stringify({ ...parsed, [member]: JSON.parse(value) as unknown });
   return Object.keys(parsed).length === 0
-    ? `{"systems":${systems}}`
-    : `${json.slice(0, json.lastIndexOf('}'))},"systems":${systems}}`;
+    ? `{${JSON.stringify(member)}:${value}}`
+    : `${json.slice(0, json.lastIndexOf('}'))},${JSON.stringify(member)}:${value}}`;
+}
+
+/**
+ * What a completed task's system said besides its data, as the package's `system_answers.<key>`
+ * holds it (PRODUCT §2.13): its `records` counts and `delivered_separately`, when given. The
+ * letter reads it to say what the system answered (docs/true-answers.md, "What a system answered").
+ */
+export interface SystemAnswer {
+  records?: Record<string, number>;
+  delivered_separately?: true;
+}
+
+function answerOf(result: TaskResult | null): SystemAnswer {
+  return {
+    ...(result?.records !== undefined ? { records: result.records } : {}),
+    ...(result?.delivered_separately === true ? { delivered_separately: true as const } : {}),
+  };
 }
 
 /**
  * A stored package or report (JSON text) with the systems' part added under `systems`: the
  * package of an access/export request (each system whose task completed, by key, with the `data`
- * it reported, `{}` when none; failed and not-applicable tasks add nothing), the report of a deletion or
+ * it reported, `{}` when none, and what else it said under `system_answers` ({@link SystemAnswer});
+ * failed and not-applicable tasks add nothing), the report of a deletion or
  * correction ({@link reportSystems}); the same text `JSON.stringify` gives for the document with
  * that member added. The package's part is built one task at a time, awaiting `pause` between
  * tasks, so a request answered by many systems never holds the event loop for the whole of it.
@@ -82,14 +102,18 @@ export async function withSystems(
   pause: () => Promise<void>,
 ): Promise<string | null> {
   if (json === null || tasks.length === 0) return json;
-  if (kind === 'report') return withSystemsMember(json, JSON.stringify(reportSystems(tasks, names)));
+  if (kind === 'report') return withMember(json, 'systems', JSON.stringify(reportSystems(tasks, names)));
   const members: string[] = [];
+  const answers: Record<string, SystemAnswer> = {};
   for (const task of tasks) {
     if (task.status !== 'completed') continue;
-    members.push(`${JSON.stringify(task.system_key)}:${JSON.stringify(resultOf(task)?.data ?? {})}`);
+    const result = resultOf(task);
+    members.push(`${JSON.stringify(task.system_key)}:${JSON.stringify(result?.data ?? {})}`);
+    answers[task.system_key] = answerOf(result);
     await pause();
   }
-  return withSystemsMember(json, `{${members.join(',')}}`);
+  const withData = withMember(json, 'systems', `{${members.join(',')}}`);
+  return members.length === 0 ? withData : withMember(withData, 'system_answers', JSON.stringify(answers));
 }
 
 /** What `POST /api/v1/data-tasks/{id}/result` takes (validated by the route's schema). */
@@ -100,17 +124,45 @@ export interface TaskResultInput {
   erased?: Record<string, number>;
   kept?: { category: string; reason: string }[];
   note?: string;
+  delivered_separately?: boolean;
   /** Set by the service's own executors only (the API's schema has no such field): see {@link TaskResult}. */
   data_by?: 'collection';
   collections?: Record<string, Record<string, number>>;
 }
 
+/** Why a completed access/export result without an answer is refused (PRODUCT §2.13), as the 422 says it. */
+export const ANSWER_NEEDED =
+  'a completed access or export result carries data or records (counts, zeros included), ' +
+  'or delivered_separately: true when the answer reaches the person another way';
+
+/**
+ * Whether `input` is a completed access/export result that says nothing of what the system holds
+ * (PRODUCT §2.13): no `data`, no `records`, not `delivered_separately`. Such a result would make
+ * the letter say "holds no data" for a system that never said so.
+ */
+export function lacksAnswer(input: TaskResultInput, takesData: boolean): boolean {
+  return (
+    takesData &&
+    input.outcome === 'completed' &&
+    input.data === undefined &&
+    input.records === undefined &&
+    input.delivered_separately !== true
+  );
+}
+
 /**
  * Every category a result names, with where, checked against the task's categories; and `data`,
  * refused unless the task's request type produces a package (`takesData`: access and export,
- * said by the request type's traits, modules/privacy-requests/request-types.ts).
+ * said by the request type's traits, modules/privacy-requests/request-types.ts); and a completed
+ * access/export result with no answer ({@link lacksAnswer}), at `["body"]` with `sent` (the body
+ * as the client sent it) as input, as a Pydantic `model_validator` reports it.
  */
-export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesData: boolean): ResultProblem[] {
+export function resultProblems(
+  task: DataTaskRow,
+  input: TaskResultInput,
+  takesData: boolean,
+  sent: unknown = input,
+): ResultProblem[] {
   const categories = JSON.parse(task.categories) as string[];
   // A connector's data is by collection (its rows hold only fields in the task's categories).
   const dataCategories = input.data_by === 'collection' ? [] : Object.keys(input.data ?? {});
@@ -137,12 +189,13 @@ export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesD
       input: '[redacted]',
       problem: `data is only reported for access and export tasks`,
     });
+  if (lacksAnswer(input, takesData)) problems.push({ loc: ['body'], input: sent, problem: ANSWER_NEEDED });
   return problems;
 }
 
 /** The result as stored: the input's fields, nothing else. */
 export function storedResult(input: TaskResultInput): TaskResult {
-  const { outcome, records, data, erased, kept, note, data_by, collections } = input;
+  const { outcome, records, data, erased, kept, note, delivered_separately, data_by, collections } = input;
   return {
     outcome,
     ...(records !== undefined ? { records } : {}),
@@ -150,6 +203,7 @@ export function storedResult(input: TaskResultInput): TaskResult {
     ...(erased !== undefined ? { erased } : {}),
     ...(kept !== undefined ? { kept } : {}),
     ...(note !== undefined ? { note } : {}),
+    ...(delivered_separately === true ? { delivered_separately } : {}),
     ...(data_by !== undefined ? { data_by } : {}),
     ...(collections !== undefined ? { collections } : {}),
   };

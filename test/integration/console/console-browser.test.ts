@@ -224,16 +224,62 @@ for (const dialect of dialects()) {
       await page.getByText('Approve: done. Status is now queued.').waitFor();
     });
 
-    it('marks a manual data task done, and the request completes', async () => {
+    it('marks a manual data task done with counts, data from a CSV file and a note; the note shows on the task and in the timeline', async () => {
       await page.goto(`${world.origin}/console/#/requests/${world.taskedId}`);
       const tasks = page.getByRole('region', { name: 'Data tasks' });
       await tasks.getByText(/CRM \(by hand\) \(crm-manual\) \(user\): pending/).waitFor();
       await tasks.getByRole('button', { name: 'Mark done…' }).click();
-      await tasks.getByLabel('Note (what was done; recorded)').fill('Exported by hand from the CRM');
+      await tasks.getByLabel('Note (what was done; recorded)').fill('3 tickets found');
+      // Completed without saying what the system holds: the API's 422 in its words (PRODUCT §2.13).
+      await tasks.getByRole('button', { name: 'Confirm the result' }).click();
+      const refusal = tasks.getByRole('alert');
+      await refusal.waitFor();
+      assert.match(await refusal.innerText(), /\(422\).*carries data or records/);
+      // A file over 1 MiB is refused before anything is sent.
+      const file = tasks.getByLabel('Or read the data from a file (JSON or CSV)');
+      await file.setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: Buffer.alloc(1024 * 1024 + 1, 32) });
+      await tasks.getByText(/The data is 1\.0 MiB; at most 1 MiB \(1,048,576 bytes\) can be attached/).waitFor();
+      await file.setInputFiles({
+        name: 'tickets.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('id,subject\r\n101,"Refund, please"\r\n102,Login fails\r\n'),
+      });
+      const data = tasks.getByLabel('Data (JSON: data category → what the system holds)');
+      await page.waitForFunction(`document.querySelector('textarea[id^="data-"]')?.value.includes('Login fails')`);
+      assert.deepEqual(JSON.parse(await data.inputValue()), {
+        user: [
+          { id: '101', subject: 'Refund, please' },
+          { id: '102', subject: 'Login fails' },
+        ],
+      });
+      await tasks.getByLabel('Records: user').fill('3');
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        assert.deepEqual(await seriousViolations(page), [], `Mark done form at ${width} px`);
+        assert.equal(await horizontalOverflow(page), 0, await widest(page));
+        writeFileSync(new URL(`mark-done-${width}-${dialect.name}.png`, SCRATCH), await tasks.screenshot());
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
       await tasks.getByRole('button', { name: 'Confirm the result' }).click();
       await tasks.getByText(/CRM \(by hand\) \(crm-manual\) \(user\): completed/).waitFor();
+      await tasks.getByText('Records found: user: 3').waitFor();
+      await tasks.getByText('Note: 3 tickets found').waitFor();
+      await page.getByRole('region', { name: 'Timeline' }).getByText('Note: 3 tickets found').waitFor();
       await page.getByRole('region', { name: 'Details' }).getByText('completed', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Open the letter (new tab)' }).waitFor();
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        writeFileSync(new URL(`task-done-${width}-${dialect.name}.png`, SCRATCH), await page.screenshot({ fullPage: true }));
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const letter = await world.t.app.inject({
+        url: `/api/v1/privacy/requests/${world.taskedId}/package?format=html`,
+        headers: { authorization: `Bearer ${world.officerToken}` },
+      });
+      assert.equal(letter.statusCode, 200, letter.body);
+      assert.doesNotMatch(letter.body, /holds no data/);
+      assert.match(letter.body, /Refund, please/);
+      assert.match(letter.body, /Records it holds about you: Personal data: 3\./);
     });
 
     it('shows the audit chain verified to an admin of every workspace, and says why to an admin of some', async () => {

@@ -168,7 +168,10 @@ for (const dialect of dialects()) {
       const [crm, mailer] = await tasksOf(db(), filed.id);
       assert.equal((await postResult(f.t, reporter, mailer!.id, { outcome: 'failed', note: 'timeout' })).statusCode, 200);
       assert.equal((await requestRow(f, filed.id)).status, 'processing');
-      assert.equal((await postResult(f.t, reporter, crm!.id, { outcome: 'completed' })).statusCode, 200);
+      assert.equal(
+        (await postResult(f.t, reporter, crm!.id, { outcome: 'completed', records: { 'user.contact.email': 1 } })).statusCode,
+        200,
+      );
       const row = await requestRow(f, filed.id);
       assert.equal(row.status, 'failed');
       assert.equal(row.status_reason, 'data task failed in: mailer');
@@ -301,11 +304,12 @@ for (const dialect of dialects()) {
       const limited = `Bearer ${token}`;
       const filed = await fileAndProcess({ request_type: 'access', scope: ['user.contact.email'] });
       const [crm, mailer] = await tasksOf(db(), filed.id);
-      assert.equal((await postResult(f.t, limited, mailer!.id, { outcome: 'completed' })).statusCode, 404);
+      const answer = { outcome: 'completed', records: { 'user.contact.email': 1 } };
+      assert.equal((await postResult(f.t, limited, mailer!.id, answer)).statusCode, 404);
       const list = await getJson('/api/v1/data-tasks?workspace_id=acme&limit=100', limited);
       assert.ok(list.items.length > 0);
       assert.ok(list.items.every((t: { system_key: string }) => t.system_key === 'crm'));
-      assert.equal((await postResult(f.t, limited, crm!.id, { outcome: 'completed' })).statusCode, 200);
+      assert.equal((await postResult(f.t, limited, crm!.id, answer)).statusCode, 200);
       const [summary] = (await f.t.services.tokens.list()).filter((t) => t.name === 'crm');
       assert.deepEqual(summary!.systems, ['crm']);
       await assert.rejects(
@@ -486,7 +490,7 @@ for (const dialect of dialects()) {
       const filed = await fileAndProcess({ workspace_id: 'initech', request_type: 'access', scope: ['user'] });
       await f.t.app.inject({ method: 'DELETE', url: `/api/v1/data-systems/${sys.id}`, headers: { authorization: admin } });
       const [task] = await tasksOf(db(), filed.id);
-      assert.equal((await postResult(f.t, reporter, task!.id, { outcome: 'completed' })).statusCode, 200);
+      assert.equal((await postResult(f.t, reporter, task!.id, { outcome: 'completed', records: { user: 2 } })).statusCode, 200);
       assert.equal((await requestRow(f, filed.id)).status, 'completed');
       const plain = await fileAndProcess({ workspace_id: 'globex', request_type: 'deletion', scope: ['user'] });
       const row = await requestRow(f, plain.id);

@@ -3,6 +3,8 @@
  * produced by Pydantic v2 emulating FastAPI (scripts/pydantic-golden/generate.py); the service
  * must answer each with the identical 422 body, or accept it when FastAPI would, on both databases
  * (a NUL character, which PostgreSQL text cannot hold, is refused before either sees it).
+ * Cases of route `task_result_package` need a real access task (their rule depends on the task's
+ * type) and run in test/integration/data-systems/system-answers.test.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
 interface GoldenCase {
   name: string;
+  route: string;
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   query: Record<string, string | string[]>;
@@ -20,7 +23,9 @@ interface GoldenCase {
   expected: { status: 422; body: unknown } | { status: 'valid' };
 }
 
-const cases = JSON.parse(readFileSync(new URL('../../golden/validation-cases.json', import.meta.url), 'utf8')) as GoldenCase[];
+const cases = (
+  JSON.parse(readFileSync(new URL('../../golden/validation-cases.json', import.meta.url), 'utf8')) as GoldenCase[]
+).filter((c) => c.route !== 'task_result_package');
 
 function queryString(query: GoldenCase['query']): string {
   const params = new URLSearchParams();

@@ -13,6 +13,7 @@ import { type DataTaskResource, toTaskResource } from '../../data-systems/data-t
 import { resultProblems, storedResult, type TaskResultInput } from '../../data-systems/data-task-result.fns.js';
 import { mayReadTask } from '../../data-systems/data-task.service.js';
 import type { Principal } from '../../principals/principal.js';
+import { noteHash } from '../../request-notes/request-notes.fns.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { lockRequest } from '../privacy-request.repository.js';
 import { traitsOf } from '../request-types.js';
@@ -101,7 +102,11 @@ async function checkDataSize(tx: Executor, task: DataTaskRow, input: TaskResultI
   if (total > limits.requestDataBytes) throw new TaskDataTooLargeError('MAX_REQUEST_DATA_BYTES', total, limits.requestDataBytes);
 }
 
-/** The task's audit entry: outcome, counts and categories, never the data. */
+/**
+ * The task's audit entry: outcome, counts and categories, never the data; the note by its
+ * SHA-256 (`note_sha256`, as request notes are: the text is shown from the task, and the chain
+ * holds no free text a system or officer wrote), and `delivered_separately` when set.
+ */
 function taskAudit(task: DataTaskRow, input: TaskResultInput) {
   return {
     request_id: task.request_id,
@@ -112,6 +117,8 @@ function taskAudit(task: DataTaskRow, input: TaskResultInput) {
     ...(input.erased ? { erased: input.erased } : {}),
     ...(input.kept ? { kept: input.kept.map((k) => k.category) } : {}),
     ...(input.data ? { data_categories: Object.keys(input.data) } : {}),
+    ...(input.delivered_separately === true ? { delivered_separately: true } : {}),
+    ...(input.note !== undefined ? { note_sha256: noteHash(input.note) } : {}),
   };
 }
 
@@ -130,7 +137,13 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
    * Records `input` as the result of task `id`, in one unit of work under the request's lock,
    * once `allowed(task)` says the actor may report it.
    */
-  async function record(id: string, input: TaskResultInput, actor: ActorRef, allowed: (task: DataTaskRow) => boolean) {
+  async function record(
+    id: string,
+    input: TaskResultInput,
+    actor: ActorRef,
+    allowed: (task: DataTaskRow) => boolean,
+    sent: unknown = input,
+  ) {
     return runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
       const seen = await findTask(tx, id);
@@ -140,7 +153,7 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
       const task = await findTask(tx, id);
       if (!task || !request) throw new DataTaskNotFoundError(id);
       if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
-      const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package');
+      const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package', sent);
       if (problems.length > 0) throw new TaskResultRefusedError(problems);
       await checkDataSize(tx, task, input, limits);
       const at = toTimestamp(clock());
@@ -165,12 +178,13 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
   return {
     /**
      * Records the result of task `id`, reported by `principal` (its workspace, and its system
-     * when the token is limited to systems).
+     * when the token is limited to systems). `sent`: the body as the client sent it, echoed as the
+     * `input` of a refusal at `["body"]` (default: `input`).
      * @throws DataTaskNotFoundError, TaskAlreadyFinalError, TaskResultRefusedError,
      *   TaskDataTooLargeError.
      */
-    async report(principal: Principal, id: string, input: TaskResultInput): Promise<DataTaskResource> {
-      return record(id, input, principal, (task) => mayReadTask(principal, task));
+    async report(principal: Principal, id: string, input: TaskResultInput, sent?: unknown): Promise<DataTaskResource> {
+      return record(id, input, principal, (task) => mayReadTask(principal, task), sent);
     },
 
     /**
