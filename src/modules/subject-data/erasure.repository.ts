@@ -62,3 +62,32 @@ export async function insertTombstones(db: Executor, workspaceId: string, hashes
       .execute();
   }
 }
+
+/**
+ * Drops the free-text `note` from the stored results of the data tasks of these requests (a note
+ * an operator or a system wrote, e.g. "3 tickets found for ann@example.com", may name the person;
+ * PRODUCT §2.13, §2.16). The counts, outcome and `data_categories` stay; the task's audit entry
+ * keeps only the note's SHA-256, so the audit chain still verifies.
+ * @returns how many task results lost a note.
+ */
+export async function eraseTaskNotes(db: Executor, requestIds: readonly string[], at: string): Promise<number> {
+  if (requestIds.length === 0) return 0;
+  const rows = await db
+    .selectFrom('data_tasks')
+    .select(['id', 'result'])
+    .where('request_id', 'in', [...requestIds])
+    .where('result', 'is not', null)
+    .execute();
+  let erased = 0;
+  for (const row of rows) {
+    const { note, ...rest } = JSON.parse(row.result!) as { note?: unknown };
+    if (note === undefined) continue;
+    await db
+      .updateTable('data_tasks')
+      .set({ result: JSON.stringify(rest), updated_at: at })
+      .where('id', '=', row.id)
+      .execute();
+    erased += 1;
+  }
+  return erased;
+}

@@ -117,6 +117,8 @@ function erasedCategories(scope: readonly DataCategory[]): DataCategory[] {
  * - `user.contact.email`, `user.name`: the field in the profile and in stored identity events;
  * - `user.content`: change event titles and authors (the event and its decision stay, anonymous);
  * - every category: its copies in earlier access/export packages of the subject.
+ * - always: the text of operators' notes on the subject's requests and the `note` of their data
+ *   tasks' results (free text that may name the person; the audit entries keep only its hash).
  * With `user.account` or `user.content` in scope, a tombstone (keyed hash) is written for every
  * account of the set, even for a subject the service has never seen, so later change events
  * about it are stored without identity. Privacy request records and the audit trail stay
@@ -143,7 +145,10 @@ export async function eraseSubjectData(
   await eraseChangeEvents(tx, data, scope, counts, pause);
   await erasePackages(tx, data, erasedCategories(scope), counts, pause);
   // Operators' working notes on the subject's requests (PRODUCT §2.16): the text goes, the hash in the audit entry stays.
-  await eraseNotesOf(tx, [...data.requests.map((r) => r.id), request.id], at);
+  const requestIds = [...data.requests.map((r) => r.id), request.id];
+  await eraseNotesOf(tx, requestIds, at);
+  // The notes on those requests' data tasks likewise (the task result keeps its counts and outcome).
+  await writes.eraseTaskNotes(tx, requestIds, at);
   if (scope.includes('user.account')) {
     // This request's own record copies only the request; it goes too, but is not the subject's data held before.
     await writes.deleteIdempotencyRecords(tx, [requestLocation(request.id)]);

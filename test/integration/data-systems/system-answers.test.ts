@@ -127,6 +127,44 @@ for (const dialect of dialects()) {
       assert.match(html, /did not send their content/);
     });
 
+    it("a later deletion of the person erases the task's note; its counts and the audit hash stay", async () => {
+      const subject = { subject_id: 'note-subject' };
+      const filed = await fileRequest(f, { ...subject, request_type: 'access', scope: ['user'] });
+      const worker = testWorker(f, REQUEST_HANDLERS);
+      while (await worker.runOnce());
+      const [task] = await tasksOf(f.t.services.database.db, filed.id);
+      const noted = await postResult(f.t, reporter, task!.id, {
+        outcome: 'completed',
+        records: { 'user.content': 3 },
+        note: NOTE,
+      });
+      assert.equal(noted.statusCode, 200, noted.body);
+      const deletion = await fileRequest(f, { ...subject, request_type: 'deletion', scope: ['user'] });
+      while (await worker.runOnce());
+      // A system of an earlier test takes part in deletions: it answers, and the erasure runs.
+      for (const t of await tasksOf(f.t.services.database.db, deletion.id)) {
+        const erased = await postResult(f.t, reporter, t.id, { outcome: 'completed', erased: { user: 1 } });
+        assert.equal(erased.statusCode, 200, erased.body);
+      }
+      while (await worker.runOnce());
+      assert.equal((await requestRow(f, deletion.id)).status, 'completed', JSON.stringify(await requestRow(f, deletion.id)));
+      const [after] = await tasksOf(f.t.services.database.db, filed.id);
+      const result = JSON.parse(after!.result!) as Record<string, unknown>;
+      assert.equal(result.note, undefined, 'the note is erased');
+      assert.deepEqual(result.records, { 'user.content': 3 }, 'the counts stay');
+      const stored = await f.t.services.database.db
+        .selectFrom('data_tasks')
+        .select('result')
+        .where('request_id', 'in', [filed.id, deletion.id])
+        .execute();
+      assert.ok(
+        stored.length >= 2 && stored.every((r) => !(r.result ?? '').includes(NOTE)),
+        "none of the person's task results holds the note",
+      );
+      const hashes = (await auditOf(f, task!.id)).map((e) => e.details.note_sha256).filter((h) => h !== undefined);
+      assert.deepEqual(hashes, [createHash('sha256').update(NOTE, 'utf8').digest('hex')], 'the audit entry keeps the hash');
+    });
+
     it('an answer delivered separately is said as such, with its counts', async () => {
       const { requestId, taskId } = await accessTask();
       const res = await postResult(f.t, reporter, taskId, {
