@@ -8,6 +8,7 @@ import { assertWorkspace } from '../auth/authenticate.js';
 import { fromDomainError } from '../errors/domain-errors.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { pydanticError } from '../validation/error-item.js';
+import { sentBody } from '../validation/validate-request.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as O from '../schemas/officer.schemas.js';
 import { PrivacyRequestResource, RequestIdParams } from '../schemas/privacy-request.schemas.js';
@@ -118,7 +119,7 @@ export async function officerRoutes(
     async (request) => {
       const { body, principal } = request;
       const problem = bulkBodyProblem(body);
-      if (problem !== null) throw new RequestValidationError([pydanticError.valueError(['body'], body, problem)]);
+      if (problem !== null) throw new RequestValidationError([pydanticError.valueError(['body'], sentBody(request), problem)]);
       const results: { id: string; status: string | number; error?: string }[] = [];
       // Each id on its own: its own unit of work, audited as if done alone; one failure fails only itself.
       for (const id of body.ids) {
