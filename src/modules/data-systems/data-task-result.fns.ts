@@ -53,8 +53,13 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
   });
 }
 
-/** A package's or report's JSON text with `systems` (JSON text) added as its last member. */
-function withSystemsMember(json: string, systems: string): string {
+/**
+ * A stored package or report (JSON text) with `systems` (JSON text) added as its last member:
+ * the same text `JSON.stringify` gives for the document with that member added. Null stays null
+ * (nothing was stored, or it was erased).
+ */
+export function withSystemsMember(json: string | null, systems: string): string | null {
+  if (json === null) return null;
   const parsed = JSON.parse(json) as Record<string, unknown>;
   // A document that already names systems keeps its member order (JSON.parse + assign does that).
   if (Object.hasOwn(parsed, 'systems')) return JSON.stringify({ ...parsed, systems: JSON.parse(systems) as unknown });
@@ -64,32 +69,27 @@ function withSystemsMember(json: string, systems: string): string {
 }
 
 /**
- * A stored package or report (JSON text) with the systems' part added under `systems`: the
- * package of an access/export request (each system whose task completed, by key, with the `data`
- * it reported, `{}` when none; failed and not-applicable tasks add nothing), the report of a deletion or
- * correction ({@link reportSystems}); the same text `JSON.stringify` gives for the document with
- * that member added. The package's part is built one task at a time, awaiting `pause` between
- * tasks, so a request answered by many systems never holds the event loop for the whole of it.
- * Null stays null (nothing was stored, or it was erased).
- *
- * @param names - system key → name, for a report (unknown: the key).
+ * One member of an access/export package's `systems` (JSON text, `"<key>":<data>`): the `data`
+ * a completed task's system reported, `{}` when none (failed and not-applicable tasks add no
+ * member; the caller skips them).
  */
-export async function withSystems(
-  kind: 'package' | 'report',
+export function packageMember(systemKey: string, result: TaskResult | null): string {
+  return `${JSON.stringify(systemKey)}:${JSON.stringify(result?.data ?? {})}`;
+}
+
+/**
+ * A deletion's (or correction's) stored report with the systems' part added under `systems`
+ * ({@link reportSystems}). Null stays null; with no task the report is unchanged.
+ *
+ * @param names - system key → name (unknown: the key).
+ */
+export function reportWithSystems(
   json: string | null,
   tasks: readonly DataTaskRow[],
   names: ReadonlyMap<string, string>,
-  pause: () => Promise<void>,
-): Promise<string | null> {
+): string | null {
   if (json === null || tasks.length === 0) return json;
-  if (kind === 'report') return withSystemsMember(json, JSON.stringify(reportSystems(tasks, names)));
-  const members: string[] = [];
-  for (const task of tasks) {
-    if (task.status !== 'completed') continue;
-    members.push(`${JSON.stringify(task.system_key)}:${JSON.stringify(resultOf(task)?.data ?? {})}`);
-    await pause();
-  }
-  return withSystemsMember(json, `{${members.join(',')}}`);
+  return withSystemsMember(json, JSON.stringify(reportSystems(tasks, names)));
 }
 
 /** What `POST /api/v1/data-tasks/{id}/result` takes (validated by the route's schema). */
@@ -138,6 +138,16 @@ export function resultProblems(task: DataTaskRow, input: TaskResultInput, takesD
       problem: `data is only reported for access and export tasks`,
     });
   return problems;
+}
+
+/**
+ * A stored result without its `data` (personal data), keeping which categories it held
+ * (`data_categories`), or null when it has no `data` (nothing to drop).
+ */
+export function withoutData(result: TaskResult): string | null {
+  const { data, ...rest } = result;
+  if (data === undefined) return null;
+  return JSON.stringify({ ...rest, data_categories: Object.keys(data) });
 }
 
 /** The result as stored: the input's fields, nothing else. */
