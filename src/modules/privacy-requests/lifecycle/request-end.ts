@@ -30,7 +30,8 @@ export interface AfterOwnStep {
 /**
  * An access/export package with its systems' part (`systems.<key>`): each task's result read once
  * ({@link passTaskResults}: one task at a time, yielding with `pause`, its `data` dropped from the
- * task once copied). @returns the package (null stays null) and whether any task found the subject.
+ * task once copied). @returns the package (null stays null) and, when `askFound`, whether any task
+ * found the subject (false otherwise: only a request whose own step found nothing asks).
  */
 async function assemblePackage(
   tx: Executor,
@@ -38,6 +39,7 @@ async function assemblePackage(
   tasks: readonly TaskRef[],
   at: string,
   pause: () => Promise<void>,
+  askFound: boolean,
 ): Promise<{ pkg: string | null; found: boolean }> {
   const members: string[] = [];
   let found = false;
@@ -46,7 +48,7 @@ async function assemblePackage(
     tasks,
     at,
     (task, text, result) => {
-      found ||= taskFoundSomething({ status: task.status, result: text });
+      if (askFound && !found) found = taskFoundSomething({ status: task.status, result: text });
       if (task.status === 'completed') members.push(packageMember(task.system_key, result));
     },
     pause,
@@ -114,7 +116,10 @@ export async function afterOwnStep(
   }
   let assembled: { pkg: string | null; report: string | null; found: boolean };
   if (traitsOf(request.request_type).result === 'package')
-    assembled = { ...(await assemblePackage(tx, own.pkg, statuses, at, pause)), report: own.report };
+    assembled = {
+      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0)),
+      report: own.report,
+    };
   else assembled = { ...(await assembleReport(tx, request, own.report, at)), pkg: own.pkg };
   const stored = { ...base, pkg: assembled.pkg, report: assembled.report };
   if (await unmatched(assembled.found))
