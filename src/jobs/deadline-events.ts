@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { boundStatements } from '../db/statement-bound.js';
 import { runUnitOfWork } from '../db/unit-of-work.js';
+import { DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS } from '../config/worker-settings.js';
 import { toTimestamp } from '../lib/clock.js';
 import { addDays } from '../modules/privacy-requests/deadline.fns.js';
 import { OPEN_STATUSES } from '../modules/request-model/request-model.js';
@@ -21,10 +23,11 @@ const OPEN: ReadonlySet<string> = new Set(OPEN_STATUSES);
  * unit of work, so each request's event is enqueued once, even with several workers (a request
  * already marked by another is skipped at the next batch). @returns how many requests it marked.
  */
-async function sweepBatch(db: Kysely<DB>, moment: DeadlineMoment, now: Date): Promise<number> {
+async function sweepBatch(db: Kysely<DB>, moment: DeadlineMoment, now: Date, timeoutMs: number): Promise<number> {
   const at = toTimestamp(now);
   const dueBy = moment === 'due_soon' ? toTimestamp(addDays(now, DUE_SOON_EVENT_DAYS)) : at;
   return runUnitOfWork(db, async (unit) => {
+    await boundStatements(unit.tx, timeoutMs);
     const rows = await findUnmarked(unit.tx, moment, dueBy, BATCH);
     for (const row of rows) {
       const due = row.extended_due_at ?? row.due_at;
@@ -45,13 +48,19 @@ async function sweepBatch(db: Kysely<DB>, moment: DeadlineMoment, now: Date): Pr
  * The deadline events of PRODUCT §2.8: `privacy_request.due_soon` ({@link DUE_SOON_EVENT_DAYS}
  * days before the binding due date) and `privacy_request.overdue`, each once per request (an
  * extension starts both over for the new date). Runs in batches, yielding with `pause` between
- * them. @returns how many requests it dealt with.
+ * them, each batch's statements bounded by `statementTimeoutMs` on PostgreSQL
+ * (`PG_SWEEP_STATEMENT_TIMEOUT_MS`, db/statement-bound.ts). @returns how many requests it dealt with.
  */
-export async function sweepDeadlineEvents(db: Kysely<DB>, now: Date, pause: () => Promise<void>): Promise<number> {
+export async function sweepDeadlineEvents(
+  db: Kysely<DB>,
+  now: Date,
+  pause: () => Promise<void>,
+  statementTimeoutMs: number = DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS,
+): Promise<number> {
   let total = 0;
   for (const moment of ['overdue', 'due_soon'] as const) {
     for (;;) {
-      const marked = await sweepBatch(db, moment, now);
+      const marked = await sweepBatch(db, moment, now, statementTimeoutMs);
       total += marked;
       if (marked < BATCH) break;
       await pause();
@@ -69,12 +78,15 @@ export interface DeadlineSweeper {
  * Runs {@link sweepDeadlineEvents} at once, then every `intervalMs` after the previous sweep
  * ended (in `serve` and `privacyctl worker`, beside the retention sweeper). A failed sweep is
  * logged by error class only and the next one retries.
+ *
+ * @param statementTimeoutMs - PostgreSQL: each batch's bound on one statement (`PG_SWEEP_STATEMENT_TIMEOUT_MS`, ms).
  */
 export function startDeadlineSweeper(
   db: Kysely<DB>,
   clock: () => Date,
   intervalMs: number,
   log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void },
+  statementTimeoutMs: number = DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS,
 ): DeadlineSweeper {
   let running = true;
   let wake: (() => void) | undefined;
@@ -85,7 +97,7 @@ export function startDeadlineSweeper(
   const loop = (async () => {
     while (running) {
       try {
-        const count = await sweepDeadlineEvents(db, clock(), pause);
+        const count = await sweepDeadlineEvents(db, clock(), pause, statementTimeoutMs);
         log.debug({ requests: count }, 'deadline sweep');
       } catch (error) {
         if (running) log.warn({ error: error instanceof Error ? error.name : 'Error' }, 'deadline sweep failed');

@@ -43,12 +43,15 @@ export async function packageExpiry(
 /**
  * The retention sweeper's package step: computes the expiry of packages that have none yet (new
  * ones, and those stored before expiry existed), then deletes every package past its expiry, in
- * batches of `batchSize` with a yield between them.
+ * batches of `batchSize` with a yield between them. Each batch's statements go through `run`
+ * (the sweeper's: under the sweeps' statement bound, db/statement-bound.ts); the expiries of a
+ * batch are computed before its writes (a policy lookup is no statement of the sweep's).
  *
  * @returns how many packages were deleted.
  */
 export async function expirePackages(deps: {
-  db: Executor;
+  /** Runs one batch's statements (on PostgreSQL in a transaction of their own). */
+  run: <T>(work: (db: Executor) => Promise<T>) => Promise<T>;
   policies: Pick<PolicyService, 'effective'>;
   now: Date;
   retentionDays: number;
@@ -56,23 +59,26 @@ export async function expirePackages(deps: {
   /** Awaited between batches (default: one event-loop turn); the sweeper's stops a sweep at SIGTERM. */
   pause?: () => Promise<void>;
 }): Promise<number> {
-  const { db, batchSize } = deps;
+  const { run, batchSize } = deps;
   const pause = deps.pause ?? nextTick;
   for (;;) {
-    const rows = await packagesWithoutExpiry(db, batchSize);
+    const rows = await run((db) => packagesWithoutExpiry(db, batchSize));
+    const expiries: [requestId: string, expiresAt: string][] = [];
     for (const row of rows)
-      await setPackageExpiry(
-        db,
+      expiries.push([
         row.request_id,
         await packageExpiry(row.package ?? '{}', row.created_at, deps.retentionDays, deps.policies),
-      );
+      ]);
+    await run(async (db) => {
+      for (const [requestId, expiresAt] of expiries) await setPackageExpiry(db, requestId, expiresAt);
+    });
     if (rows.length < batchSize) break;
     await pause();
   }
   const now = toTimestamp(deps.now);
   let deleted = 0;
   for (;;) {
-    const count = await deleteDuePackages(db, now, batchSize);
+    const count = await run((db) => deleteDuePackages(db, now, batchSize));
     deleted += count;
     if (count < batchSize) return deleted;
     await pause();

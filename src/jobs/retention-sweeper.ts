@@ -5,6 +5,9 @@ import type { SweepMetrics } from '../metrics.js';
 import { IN_FLIGHT_LEASE_MS } from '../modules/idempotency/idempotency.fns.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
+import type { Executor } from '../db/executor.js';
+import { withStatementBound } from '../db/statement-bound.js';
+import { DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS } from '../config/worker-settings.js';
 import { nextTurn } from '../lib/yielding.js';
 import { expirePackages } from './package-expiry.js';
 import * as changeEventRetention from '../modules/change-events/change-event-retention.repository.js';
@@ -72,6 +75,9 @@ function errorName(error: unknown): string {
  * @param deps.batchSize - rows per delete statement, default {@link RETENTION_BATCH_SIZE}.
  * @param deps.packageRetentionDays - days a package is kept after it was produced, default 30.
  * @param deps.metrics - told once per scheduled sweep whether it succeeded (src/metrics.ts).
+ * @param deps.statementTimeoutMs - PostgreSQL: each batch's bound on one statement
+ *   (`PG_SWEEP_STATEMENT_TIMEOUT_MS`, ms, 0: none; default {@link DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS}),
+ *   set per transaction instead of the API's `PG_STATEMENT_TIMEOUT_MS` (db/statement-bound.ts).
  */
 export function createRetentionSweeper(deps: {
   database: Database;
@@ -81,9 +87,12 @@ export function createRetentionSweeper(deps: {
   batchSize?: number;
   packageRetentionDays?: number;
   metrics?: SweepMetrics;
+  statementTimeoutMs?: number;
 }) {
   const { database, policies, clock, log } = deps;
-  const db = database.db;
+  const timeoutMs = deps.statementTimeoutMs ?? DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS;
+  /** One step of a sweep (a batch) under the sweeps' statement bound. */
+  const bounded = <T>(work: (db: Executor) => Promise<T>): Promise<T> => withStatementBound(database.db, timeoutMs, work);
   const batchSize = deps.batchSize ?? RETENTION_BATCH_SIZE;
   const countCheckpoint = (result: 'clean' | 'busy') => deps.metrics?.walCheckpoints?.inc({ result });
   let running = false;
@@ -108,9 +117,9 @@ export function createRetentionSweeper(deps: {
     const olderThan = toTimestamp(new Date(now.getTime() - MIN_RETENTION_DAYS * DAY_MS));
     let total = 0;
     for (
-      let scope = await changeEventRetention.nextChangeEventScope(db, null);
+      let scope = await bounded((db) => changeEventRetention.nextChangeEventScope(db, null));
       scope;
-      scope = await changeEventRetention.nextChangeEventScope(db, scope)
+      scope = await bounded((db) => changeEventRetention.nextChangeEventScope(db, scope))
     ) {
       if (scope.oldest < olderThan) {
         const { policy } = await policies.effective(scope.workspace_id, scope.repository);
@@ -118,7 +127,7 @@ export function createRetentionSweeper(deps: {
         const pair = scope;
         if (pair.oldest < cutoff)
           total += await drain(
-            () => changeEventRetention.deleteChangeEventsBefore(db, pair, cutoff, batchSize),
+            () => bounded((db) => changeEventRetention.deleteChangeEventsBefore(db, pair, cutoff, batchSize)),
             batchSize,
             nextTick,
           );
@@ -138,13 +147,13 @@ export function createRetentionSweeper(deps: {
     const inFlightBefore = toTimestamp(new Date(now.getTime() - IN_FLIGHT_LEASE_MS));
     const changeEvents = await sweepChangeEvents(now);
     const idempotencyRecords = await drain(
-      () => deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize),
+      () => bounded((db) => deleteExpiredIdempotencyRecords(db, at, inFlightBefore, batchSize)),
       batchSize,
       nextTick,
     );
-    const webhookDeliveries = await drain(() => deleteExpiredDeliveries(db, at, batchSize), batchSize, nextTick);
+    const webhookDeliveries = await drain(() => bounded((db) => deleteExpiredDeliveries(db, at, batchSize)), batchSize, nextTick);
     const packages = await expirePackages({
-      db,
+      run: bounded,
       policies,
       now,
       retentionDays: deps.packageRetentionDays ?? DEFAULT_PACKAGE_RETENTION_DAYS,
@@ -152,7 +161,11 @@ export function createRetentionSweeper(deps: {
       pause: nextTick,
     });
     const submissionsBefore = toTimestamp(new Date(now.getTime() - SUBMISSION_TTL_MS));
-    const centerSubmissions = await drain(() => deleteSubmissionsBefore(db, submissionsBefore, batchSize), batchSize, nextTick);
+    const centerSubmissions = await drain(
+      () => bounded((db) => deleteSubmissionsBefore(db, submissionsBefore, batchSize)),
+      batchSize,
+      nextTick,
+    );
     // Deleted change events, packages and submissions held personal data: on SQLite, move them out of the WAL too.
     if (changeEvents > 0 || packages > 0 || centerSubmissions > 0) {
       await checkpointUntilClean(database, { log, onAttempt: countCheckpoint });

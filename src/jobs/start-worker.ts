@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { WorkerConfig } from '../config.js';
+import { DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS } from '../config/worker-settings.js';
 import type { Services } from '../services.js';
 import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';
 import type { Metrics } from '../metrics.js';
@@ -40,12 +41,14 @@ export function startWorker(
     ...(metrics ? { metrics } : {}),
     options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
   });
+  const sweepBound = config.sweepStatementTimeoutMs ?? DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS;
   const sweeper = createRetentionSweeper({
     database: services.database,
     policies: services.policies,
     clock: services.clock,
     log,
     packageRetentionDays: config.packageRetentionDays,
+    statementTimeoutMs: sweepBound,
     ...(metrics ? { metrics } : {}),
   });
   worker.start();
@@ -65,12 +68,13 @@ export function startWorker(
     config.pollMs,
     log,
   );
-  const deadlines = startDeadlineSweeper(services.database.db, services.clock, config.retentionSweepMs, log);
+  const deadlines = startDeadlineSweeper(services.database.db, services.clock, config.retentionSweepMs, log, sweepBound);
   const overdue = startTaskOverdueSweep({
     database: services.database,
     clock: services.clock,
     log,
     intervalMs: config.retentionSweepMs,
+    statementTimeoutMs: sweepBound,
   });
   // Data tasks the service runs itself (database connectors, PRODUCT §2.14); idle without such kinds.
   const tasks = createTaskRunner({

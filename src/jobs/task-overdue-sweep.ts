@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import { boundStatements } from '../db/statement-bound.js';
 import { runUnitOfWork } from '../db/unit-of-work.js';
+import { DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS } from '../config/worker-settings.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { nextTurn } from '../lib/yielding.js';
 import { markOverdueNotified, overdueUnnotified } from '../modules/data-systems/data-task.repository.js';
@@ -14,7 +16,9 @@ const BATCH = 200;
  * One pass of the data-task overdue sweep (PRODUCT §2.8, §2.9): every pending task past its
  * `due_at` whose `data_task.overdue` event was not sent gets one (to every subscribed endpoint
  * of its workspace: the event carries the task, no identity), and `overdue_notified_at` is set
- * in the same transaction, so each task's event is sent once, whichever process sweeps.
+ * in the same transaction, so each task's event is sent once, whichever process sweeps. Each
+ * batch's statements are bounded by `statementTimeoutMs` on PostgreSQL
+ * (`PG_SWEEP_STATEMENT_TIMEOUT_MS`, db/statement-bound.ts).
  *
  * @returns how many events were enqueued.
  */
@@ -22,11 +26,13 @@ export async function sendOverdueTaskEvents(
   db: Database['db'],
   now: Date,
   pause: () => Promise<void> = nextTurn,
+  statementTimeoutMs: number = DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS,
 ): Promise<number> {
   const at = toTimestamp(now);
   let total = 0;
   for (;;) {
     const sent = await runUnitOfWork(db, async (unit) => {
+      await boundStatements(unit.tx, statementTimeoutMs);
       const rows = await overdueUnnotified(unit.tx, at, BATCH);
       let marked = 0;
       for (const row of rows) {
@@ -52,14 +58,21 @@ export async function sendOverdueTaskEvents(
  * interval) beside the retention sweeper; a failed pass is logged (error class only) and the
  * next one retries. `stop()` resolves after the pass in hand.
  */
-export function startTaskOverdueSweep(deps: { database: Database; clock: Clock; log: Logger; intervalMs: number }) {
+export function startTaskOverdueSweep(deps: {
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  intervalMs: number;
+  /** PostgreSQL: each batch's bound on one statement (`PG_SWEEP_STATEMENT_TIMEOUT_MS`, ms). */
+  statementTimeoutMs?: number;
+}) {
   let running = true;
   let timer: NodeJS.Timeout | null = null;
   let wake: (() => void) | null = null;
   const loop = (async () => {
     while (running) {
       try {
-        const sent = await sendOverdueTaskEvents(deps.database.db, deps.clock());
+        const sent = await sendOverdueTaskEvents(deps.database.db, deps.clock(), nextTurn, deps.statementTimeoutMs);
         if (sent > 0) deps.log.info({ sent }, 'data task overdue events');
       } catch (error) {
         deps.log.warn({ error: error instanceof Error ? error.name : 'Error' }, 'data task overdue sweep failed');

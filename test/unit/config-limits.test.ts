@@ -1,4 +1,4 @@
-/** Issue 23's settings of loadConfig: endpoint limit, delivery concurrency, PostgreSQL statement timeout. */
+/** Issue 23's settings of loadConfig: endpoint limit, delivery concurrency, PostgreSQL statement timeouts (API and sweeps). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -16,6 +16,22 @@ describe('limit configuration (issue 23)', () => {
     assert.equal(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '0' }).pgStatementTimeoutMs, 0, '0: no bound');
   });
 
+  it("sweeps' statement bound: 5 minutes by default, its own variable, 0 for none, at most a day", () => {
+    assert.equal(loadConfig({}).worker.sweepStatementTimeoutMs, 300_000);
+    const both = loadConfig({ PG_STATEMENT_TIMEOUT_MS: '2000', PG_SWEEP_STATEMENT_TIMEOUT_MS: '600000' });
+    assert.deepEqual([both.pgStatementTimeoutMs, both.worker.sweepStatementTimeoutMs], [2000, 600_000]);
+    assert.equal(loadConfig({ PG_SWEEP_STATEMENT_TIMEOUT_MS: '0' }).worker.sweepStatementTimeoutMs, 0, '0: no bound');
+    assert.equal(loadConfig({ PG_SWEEP_STATEMENT_TIMEOUT_MS: '86400000' }).worker.sweepStatementTimeoutMs, 86_400_000);
+    for (const bad of ['-1', '86400001', '1e3', 'long', ' 5'])
+      assert.throws(
+        () => loadConfig({ PG_SWEEP_STATEMENT_TIMEOUT_MS: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.problems.join('|') === 'PG_SWEEP_STATEMENT_TIMEOUT_MS must be an integer from 0 to 86400000',
+        bad,
+      );
+  });
+
   it('names every bad variable at once', () => {
     const error = (() => {
       try {
@@ -25,6 +41,7 @@ describe('limit configuration (issue 23)', () => {
           OUTBOUND_ENDPOINT_CONCURRENCY: '33',
           OUTBOUND_ENDPOINT_BURST: '-1',
           PG_STATEMENT_TIMEOUT_MS: '1.5',
+          PG_SWEEP_STATEMENT_TIMEOUT_MS: '-5',
         });
       } catch (e) {
         return e;
@@ -33,6 +50,7 @@ describe('limit configuration (issue 23)', () => {
     })();
     assert.ok(error instanceof ConfigError);
     assert.deepEqual(error.problems, [
+      'PG_SWEEP_STATEMENT_TIMEOUT_MS must be an integer from 0 to 86400000',
       'MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE must be an integer from 1 to 10000',
       'OUTBOUND_MAX_IN_FLIGHT must be an integer from 1 to 1000',
       'OUTBOUND_ENDPOINT_CONCURRENCY must be an integer from 1 to 32',

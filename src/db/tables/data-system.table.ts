@@ -54,6 +54,11 @@ export interface DataTaskTable {
   updated_at: string;
   completed_at: string | null;
   result: string | null;
+  /**
+   * Bytes of `result` (its JSON, UTF-8), written with it: what the per-request cap sums
+   * (`MAX_REQUEST_DATA_BYTES`, issue 23 item 2). NULL while there is no result.
+   */
+  result_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   /** When the one `data_task.overdue` event was enqueued; NULL before. */
   overdue_notified_at: string | null;
   /**

@@ -55,8 +55,13 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
   });
 }
 
-/** A package's or report's JSON text with `member` (its value as JSON text) added as its last member. */
-function withMember(json: string, member: 'systems' | 'system_answers', value: string): string {
+/**
+ * A stored package or report (JSON text) with `member` (its value as JSON text) added as its last
+ * member: the same text `JSON.stringify` gives for the document with that member added. Null
+ * stays null (nothing was stored, or it was erased).
+ */
+export function withMember(json: string | null, member: 'systems' | 'system_answers', value: string): string | null {
+  if (json === null) return null;
   const parsed = JSON.parse(json) as Record<string, unknown>;
   // A document that already has the member keeps its member order (JSON.parse + assign does that).
   if (Object.hasOwn(parsed, member)) return JSON.stringify({ ...parsed, [member]: JSON.parse(value) as unknown });
@@ -75,7 +80,8 @@ export interface SystemAnswer {
   delivered_separately?: true;
 }
 
-function answerOf(result: TaskResult | null): SystemAnswer {
+/** A completed task's {@link SystemAnswer}: its `records` and `delivered_separately`, when given. */
+export function answerOf(result: TaskResult | null): SystemAnswer {
   return {
     ...(result?.records !== undefined ? { records: result.records } : {}),
     ...(result?.delivered_separately === true ? { delivered_separately: true as const } : {}),
@@ -83,37 +89,28 @@ function answerOf(result: TaskResult | null): SystemAnswer {
 }
 
 /**
- * A stored package or report (JSON text) with the systems' part added under `systems`: the
- * package of an access/export request (each system whose task completed, by key, with the `data`
- * it reported, `{}` when none, and what else it said under `system_answers` ({@link SystemAnswer});
- * failed and not-applicable tasks add nothing), the report of a deletion or
- * correction ({@link reportSystems}); the same text `JSON.stringify` gives for the document with
- * that member added. The package's part is built one task at a time, awaiting `pause` between
- * tasks, so a request answered by many systems never holds the event loop for the whole of it.
- * Null stays null (nothing was stored, or it was erased).
- *
- * @param names - system key → name, for a report (unknown: the key).
+ * One member of an access/export package's `systems` (JSON text, `"<key>":<data>`): the `data`
+ * a completed task's system reported, `{}` when none (failed and not-applicable tasks add no
+ * member; the caller skips them). What else the system said goes under `system_answers`
+ * ({@link answerOf}).
  */
-export async function withSystems(
-  kind: 'package' | 'report',
+export function packageMember(systemKey: string, result: TaskResult | null): string {
+  return `${JSON.stringify(systemKey)}:${JSON.stringify(result?.data ?? {})}`;
+}
+
+/**
+ * A deletion's (or correction's) stored report with the systems' part added under `systems`
+ * ({@link reportSystems}). Null stays null; with no task the report is unchanged.
+ *
+ * @param names - system key → name (unknown: the key).
+ */
+export function reportWithSystems(
   json: string | null,
   tasks: readonly DataTaskRow[],
   names: ReadonlyMap<string, string>,
-  pause: () => Promise<void>,
-): Promise<string | null> {
+): string | null {
   if (json === null || tasks.length === 0) return json;
-  if (kind === 'report') return withMember(json, 'systems', JSON.stringify(reportSystems(tasks, names)));
-  const members: string[] = [];
-  const answers: Record<string, SystemAnswer> = {};
-  for (const task of tasks) {
-    if (task.status !== 'completed') continue;
-    const result = resultOf(task);
-    members.push(`${JSON.stringify(task.system_key)}:${JSON.stringify(result?.data ?? {})}`);
-    answers[task.system_key] = answerOf(result);
-    await pause();
-  }
-  const withData = withMember(json, 'systems', `{${members.join(',')}}`);
-  return members.length === 0 ? withData : withMember(withData, 'system_answers', JSON.stringify(answers));
+  return withMember(json, 'systems', JSON.stringify(reportSystems(tasks, names)));
 }
 
 /** What `POST /api/v1/data-tasks/{id}/result` takes (validated by the route's schema). */
@@ -191,6 +188,16 @@ export function resultProblems(
     });
   if (lacksAnswer(input, takesData)) problems.push({ loc: ['body'], input: sent, problem: ANSWER_NEEDED });
   return problems;
+}
+
+/**
+ * A stored result without its `data` (personal data), keeping which categories it held
+ * (`data_categories`), or null when it has no `data` (nothing to drop).
+ */
+export function withoutData(result: TaskResult): string | null {
+  const { data, ...rest } = result;
+  if (data === undefined) return null;
+  return JSON.stringify({ ...rest, data_categories: Object.keys(data) });
 }
 
 /** The result as stored: the input's fields, nothing else. */

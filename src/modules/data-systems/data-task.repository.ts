@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-import { byDialect } from '../../db/dialect.js';
 import { skipLocked } from '../../db/locking.js';
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
@@ -75,7 +73,13 @@ export async function finishTask(
 ): Promise<boolean> {
   const updated = await db
     .updateTable('data_tasks')
-    .set({ ...fields, lease_owner: null, lease_expires_at: null, identities_ciphertext: null })
+    .set({
+      ...fields,
+      result_bytes: fields.result === null ? null : Buffer.byteLength(fields.result),
+      lease_owner: null,
+      lease_expires_at: null,
+      identities_ciphertext: null,
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
@@ -252,22 +256,19 @@ export async function closePendingTasks(db: Executor, requestId: string, at: str
   return pending;
 }
 
-/**
- * Drops the `data` (personal data) from the stored results of a request's tasks, keeping which
- * categories it held (`data_categories`): once the request has ended, the package holds the
- * systems' data (or, failed or canceled, nothing does). @returns how many results changed.
- */
-export async function dropTaskData(db: Executor, tasks: readonly DataTaskRow[], at: string): Promise<number> {
-  let changed = 0;
-  for (const task of tasks) {
-    if (task.result === null) continue;
-    const { data, ...rest } = JSON.parse(task.result) as { data?: Record<string, unknown> };
-    if (data === undefined) continue;
-    const result = JSON.stringify({ ...rest, data_categories: Object.keys(data) });
-    await db.updateTable('data_tasks').set({ result, updated_at: at }).where('id', '=', task.id).execute();
-    changed += 1;
-  }
-  return changed;
+/** One task's stored result (JSON text), or null (none, or no such task). */
+export async function taskResultText(db: Executor, id: string): Promise<string | null> {
+  const row = await db.selectFrom('data_tasks').select('result').where('id', '=', id).executeTakeFirst();
+  return row?.result ?? null;
+}
+
+/** Replaces a task's stored result (and its size) by `result`, as of `at`. */
+export async function replaceTaskResult(db: Executor, id: string, result: string, at: string): Promise<void> {
+  await db
+    .updateTable('data_tasks')
+    .set({ result, result_bytes: Buffer.byteLength(result), updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Key → name of the workspace's systems with these keys (deleted ones included). */
@@ -282,25 +283,19 @@ export async function systemNames(db: Executor, workspaceId: string, keys: reado
   return new Map(rows.map((r) => [r.key, r.name]));
 }
 
-/** Bytes of the stored results of a request's tasks (their JSON, UTF-8), summed in the database. */
-export const storedResultBytes = byDialect<[requestId: string], Promise<number>>({
-  sqlite: async (db, requestId) => {
-    const row = await db
-      .selectFrom('data_tasks')
-      .select(sql<number | null>`sum(length(cast(result as blob)))`.as('bytes'))
-      .where('request_id', '=', requestId)
-      .executeTakeFirst();
-    return Number(row?.bytes ?? 0);
-  },
-  postgres: async (db, requestId) => {
-    const row = await db
-      .selectFrom('data_tasks')
-      .select(sql<string | null>`sum(octet_length(result))`.as('bytes'))
-      .where('request_id', '=', requestId)
-      .executeTakeFirst();
-    return Number(row?.bytes ?? 0);
-  },
-});
+/**
+ * Bytes of the stored results of a request's tasks (their JSON, UTF-8): the sum of the sizes
+ * written with them (`result_bytes`), read from the index `data_tasks_request_bytes`, so it costs
+ * the number of tasks, never their results' size.
+ */
+export async function storedResultBytes(db: Executor, requestId: string): Promise<number> {
+  const row = await db
+    .selectFrom('data_tasks')
+    .select((eb) => eb.fn.sum<number | string | null>('result_bytes').as('bytes'))
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
+  return Number(row?.bytes ?? 0);
+}
 
 /**
  * Removes a request's data tasks (PRODUCT §2.13: its identity was re-pointed, so what its systems

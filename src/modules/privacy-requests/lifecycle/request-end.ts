@@ -1,12 +1,19 @@
 import type { Executor } from '../../../db/executor.js';
 import { nextTurn } from '../../../lib/yielding.js';
-import { dropTaskData, systemNames, taskStatusesOfRequest, tasksOfRequest } from '../../data-systems/data-task.repository.js';
-import { withSystems } from '../../data-systems/data-task-result.fns.js';
+import { systemNames, taskStatusesOfRequest, tasksOfRequest } from '../../data-systems/data-task.repository.js';
+import {
+  answerOf,
+  packageMember,
+  reportWithSystems,
+  type SystemAnswer,
+  withMember,
+} from '../../data-systems/data-task-result.fns.js';
+import { dropTaskData, passTaskResults, type TaskRef } from '../../data-systems/task-data-pass.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { traitsOf } from '../request-types.js';
 import { findLayers } from '../../policies/policy.repository.js';
 import { mergePolicy } from '../../policies/policy-merge.fns.js';
-import { awaitsIdentityReview, decideFromTasks, IDENTITY_UNMATCHED } from './lifecycle.fns.js';
+import { decideFromTasks, IDENTITY_UNMATCHED, taskFoundSomething } from './lifecycle.fns.js';
 
 /** The workspace policy's `confirm_no_data` (PRODUCT §2.13; default true). */
 async function confirmsNoData(tx: Executor, workspaceId: string): Promise<boolean> {
@@ -27,20 +34,73 @@ export interface AfterOwnStep {
 }
 
 /**
+ * An access/export package with its systems' part (`systems.<key>`): each task's result read once
+ * ({@link passTaskResults}: one task at a time, yielding with `pause`, its `data` dropped from the
+ * task once copied) and what else each said under `system_answers.<key>`. @returns the package (null stays null) and, when `askFound`, whether any task
+ * found the subject (false otherwise: only a request whose own step found nothing asks).
+ */
+async function assemblePackage(
+  tx: Executor,
+  pkg: string | null,
+  tasks: readonly TaskRef[],
+  at: string,
+  pause: () => Promise<void>,
+  askFound: boolean,
+): Promise<{ pkg: string | null; found: boolean }> {
+  const members: string[] = [];
+  const answers: Record<string, SystemAnswer> = {};
+  let found = false;
+  await passTaskResults(
+    tx,
+    tasks,
+    at,
+    (task, text, result) => {
+      if (askFound && !found) found = taskFoundSomething({ status: task.status, result: text });
+      if (task.status !== 'completed') return;
+      members.push(packageMember(task.system_key, result));
+      answers[task.system_key] = answerOf(result);
+    },
+    pause,
+  );
+  const withData = withMember(pkg, 'systems', `{${members.join(',')}}`);
+  // What the systems said besides their data (PRODUCT §2.13): the letter reads it.
+  return { pkg: members.length === 0 ? withData : withMember(withData, 'system_answers', JSON.stringify(answers)), found };
+}
+
+/** A deletion's (or correction's) report with its systems' part; the tasks' results are small (counts, no data). */
+async function assembleReport(
+  tx: Executor,
+  request: Pick<PrivacyRequestRow, 'id' | 'workspace_id'>,
+  report: string | null,
+  at: string,
+): Promise<{ report: string | null; found: boolean }> {
+  const tasks = await tasksOfRequest(tx, request.id);
+  const names = await systemNames(
+    tx,
+    request.workspace_id,
+    tasks.map((t) => t.system_key),
+  );
+  const assembled = reportWithSystems(report, tasks, names);
+  await dropTaskData(tx, tasks, at);
+  return { report: assembled, found: tasks.some(taskFoundSomething) };
+}
+
+/**
  * Decides how a request ends now that its own step (this service's store) is done: the caller
  * holds the request's row (the worker's lease, an operator's lock), so a task result waits for
  * it. The decision reads the tasks' statuses only ({@link decideFromTasks}). With no task:
  * `completed`, exactly as before data systems. While a task is pending: `processing`, unleased
  * (the claim skips it), with the pending systems in `status_reason`. Failed: the systems whose
- * task failed; the result stays the own step's. Completed: the results are read once, now, and
- * the package (or report) gets the systems' part (`systems.<key>`, built yielding to the event
- * loop between systems); the tasks' stored results then lose their `data` ({@link dropTaskData}:
- * the package is its one copy). A request whose own step found nothing (`subject_found` 0) and
- * whose systems found nothing either waits in `action_required` as `identity_unmatched` with
- * that result stored, unless the workspace policy's `confirm_no_data` is false (PRODUCT §2.13).
+ * task failed; the result stays the own step's, and the tasks' `data` is dropped. Completed: the
+ * results are read once, now, one task at a time, and the package (or report) gets the systems'
+ * part (`systems.<key>`, the event loop free between systems' results); the tasks' stored
+ * results lose their `data` as they are read (the package is its one copy). A request whose own
+ * step found nothing (`subject_found` 0) and whose systems found nothing either waits in
+ * `action_required` as `identity_unmatched` with that result stored, unless the workspace
+ * policy's `confirm_no_data` is false (PRODUCT §2.13).
  *
  * @param own - the package and report this service produced (JSON text or null).
- * @param pause - awaited between systems while the package is assembled (default: the next turn).
+ * @param pause - awaited between slices of results while the package is assembled (default: the next turn).
  */
 export async function afterOwnStep(
   tx: Executor,
@@ -54,37 +114,26 @@ export async function afterOwnStep(
   const base = { pkg: own.pkg, report: own.report, tasks: statuses.length };
   if (decision.status === 'pending') return { ...base, status: 'processing', status_reason: decision.reason, completed_at: null };
   if (decision.status === 'failed') {
-    if (statuses.length > 0) await dropTaskData(tx, await tasksOfRequest(tx, request.id), at);
+    await passTaskResults(tx, statuses, at, () => undefined, pause);
     return { ...base, status: 'failed', status_reason: decision.reason, completed_at: null };
   }
-  const review = async (tasks: readonly { status: string; result: string | null }[]) =>
-    request.subject_found === 0 &&
-    awaitsIdentityReview(request.subject_found, tasks, await confirmsNoData(tx, request.workspace_id));
+  // awaitsIdentityReview (lifecycle.fns.ts), with what the systems found known from the one read.
+  const unmatched = async (found: boolean) =>
+    request.subject_found === 0 && !found && (await confirmsNoData(tx, request.workspace_id));
   if (statuses.length === 0) {
-    if (await review([])) return { ...base, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
+    if (await unmatched(false))
+      return { ...base, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
     return { ...base, status: 'completed', status_reason: null, completed_at: at };
   }
-  const tasks = await tasksOfRequest(tx, request.id);
-  const unmatched = await review(tasks);
-  const assembled =
-    traitsOf(request.request_type).result === 'package'
-      ? { pkg: await withSystems('package', own.pkg, tasks, new Map(), pause), report: own.report }
-      : {
-          pkg: own.pkg,
-          report: await withSystems(
-            'report',
-            own.report,
-            tasks,
-            await systemNames(
-              tx,
-              request.workspace_id,
-              tasks.map((t) => t.system_key),
-            ),
-            pause,
-          ),
-        };
-  await dropTaskData(tx, tasks, at);
-  if (unmatched)
-    return { ...base, ...assembled, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
-  return { ...base, ...assembled, status: 'completed', status_reason: null, completed_at: at };
+  let assembled: { pkg: string | null; report: string | null; found: boolean };
+  if (traitsOf(request.request_type).result === 'package')
+    assembled = {
+      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0)),
+      report: own.report,
+    };
+  else assembled = { ...(await assembleReport(tx, request, own.report, at)), pkg: own.pkg };
+  const stored = { ...base, pkg: assembled.pkg, report: assembled.report };
+  if (await unmatched(assembled.found))
+    return { ...stored, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
+  return { ...stored, status: 'completed', status_reason: null, completed_at: at };
 }

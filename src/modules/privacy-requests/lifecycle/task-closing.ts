@@ -1,6 +1,8 @@
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repository.js';
-import { closePendingTasks, dropTaskData, tasksOfRequest } from '../../data-systems/data-task.repository.js';
+import { closePendingTasks, taskStatusesOfRequest } from '../../data-systems/data-task.repository.js';
+import { passTaskResults } from '../../data-systems/task-data-pass.js';
+import { nextTurn } from '../../../lib/yielding.js';
 
 /**
  * A request was canceled or rejected while tasks were pending: each becomes `not_applicable`
@@ -17,7 +19,7 @@ export async function closeTasksOfEndedRequest(
   at: string,
 ): Promise<number> {
   const closed = await closePendingTasks(unit.tx, requestId, at);
-  await dropTaskData(unit.tx, await tasksOfRequest(unit.tx, requestId), at);
+  await passTaskResults(unit.tx, await taskStatusesOfRequest(unit.tx, requestId), at, () => undefined, nextTurn);
   for (const task of closed)
     recordAudit(unit, {
       ...actorFields(actor),

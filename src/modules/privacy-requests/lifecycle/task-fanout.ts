@@ -41,6 +41,7 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
     updated_at: at,
     completed_at: null,
     result: null,
+    result_bytes: null,
     overdue_notified_at: null,
     executor: kindOf(system),
     attempts: 0,

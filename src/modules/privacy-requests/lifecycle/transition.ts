@@ -9,6 +9,7 @@ import { replaceResultAtCompletion, saveResultJson } from './request-state.repos
 import { requestMailOnChange, requestStatusChanged } from './request-events.js';
 import { finishAttempt } from './request-state.repository.js';
 import { closeTasksOfEndedRequest } from './task-closing.js';
+import { nextTurn } from '../../../lib/yielding.js';
 
 /** Columns a transition may set (`updated_at` is the transition's own time). */
 export type RequestChange = Omit<Updateable<PrivacyRequestTable>, 'id' | 'updated_at'>;
@@ -56,7 +57,12 @@ export async function commitTransition(unit: UnitOfWork, request: PrivacyRequest
       : await finishAttempt(unit.tx, request.id, t.leaseOwner, fields);
   if (!updated) throw new LeaseLost();
   if (t.result?.stored === 'saved') await saveResultJson(unit.tx, request.id, t.result.pkg, t.result.report, t.at);
-  if (t.result?.stored === 'completed') await replaceResultAtCompletion(unit.tx, request.id, t.result.pkg, t.result.report, t.at);
+  if (t.result?.stored === 'completed') {
+    await replaceResultAtCompletion(unit.tx, request.id, t.result.pkg, t.result.report, t.at);
+    // A package with its systems' part may be megabytes (issue 23 item 2): its write and the
+    // commit are the two steps that cannot be split, so the event loop gets a turn between them.
+    await nextTurn();
+  }
   if (t.closeTasksBy !== undefined) await closeTasksOfEndedRequest(unit, request.id, t.closeTasksBy, t.at);
   if (t.audit)
     recordAudit(unit, {
