@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { needsStatements, withStatements } from '../subject-data/package-statements.fns.js';
+import { regulationsOf } from '../subject-data/rights.fns.js';
 import { workspaceController } from '../subject-data/subject-package.js';
 import type { Principal } from '../principals/principal.js';
 import { coversWorkspace } from '../principals/principal.js';
@@ -58,7 +59,7 @@ export function createRequestResultsService(deps: { db: Executor; clock: Clock }
   async function served(kind: ResultKind, json: string, request: PrivacyRequestRow): Promise<string> {
     if (kind === 'report') return reportWithContext(json, request);
     if (!needsStatements(json)) return json;
-    return withStatements(json, await workspaceController(db, request.workspace_id));
+    return withStatements(json, await workspaceController(db, request.workspace_id), regulationsOf(request.regulation));
   }
   return {
     /**
