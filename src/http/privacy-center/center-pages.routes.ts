@@ -244,7 +244,7 @@ export async function centerPageRoutes(
       const { workspace_id: ws, id } = request.params;
       const found = await openStatus(ws, id, String(request.query.token ?? ''));
       if (!found) return notFound(reply);
-      const result = await s.requestResults.read(reader(ws), id, 'package');
+      const result = await s.requestResults.read(reader(ws), id, 'package', { deliver: true });
       if (result.kind === 'expired' || result.kind === 'erased') {
         return html(reply, 410, page('Expired', '<p>Your answer is no longer available.</p>', 'Your answer has expired'));
       }

@@ -37,9 +37,21 @@ export async function rewriteEventData(db: Executor, subjectRef: string, eventId
     .execute();
 }
 
-/** Replaces (or, with null, drops) the stored package of a request. */
+/** Replaces (or, with null, drops) the stored package of a request; no erasure is held on it any more. */
 export async function replacePackage(db: Executor, requestId: string, pkg: string | null): Promise<void> {
-  await db.updateTable('request_results').set({ package: pkg }).where('request_id', '=', requestId).execute();
+  await db
+    .updateTable('request_results')
+    .set({ package: pkg, package_erasure_held: null })
+    .where('request_id', '=', requestId)
+    .execute();
+}
+
+/**
+ * Holds an erasure on a package in transit (PRODUCT §2.13): `categories` (JSON list) go once it
+ * has been fetched once; the package itself is left as it is.
+ */
+export async function holdPackageErasure(db: Executor, requestId: string, categories: string): Promise<void> {
+  await db.updateTable('request_results').set({ package_erasure_held: categories }).where('request_id', '=', requestId).execute();
 }
 
 /** Deletes the idempotency records whose stored response points at one of `locations`. @returns how many. */

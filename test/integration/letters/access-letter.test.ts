@@ -132,7 +132,7 @@ for (const dialect of dialects()) {
     });
 
     it('speaks to the person in plain words and lists the rights of the regulations that apply (PRODUCT §2.13)', async () => {
-      const cases = [
+      const cases: { workspace: string; regulations: ('gdpr' | 'ccpa')[] | null; has: string[]; lacks: string[] }[] = [
         { workspace: 'acme', regulations: null, has: GDPR_RIGHTS, lacks: CCPA_RIGHTS },
         { workspace: 'calif', regulations: ['ccpa'], has: CCPA_RIGHTS, lacks: [...GDPR_RIGHTS, 'GDPR', 'supervisory authority'] },
         {
