@@ -56,12 +56,10 @@ async function eraseDeliveredHeld(db: Executor, batchSize: number, pause: () => 
   let erased = 0;
   for (;;) {
     const rows = await deliveredHeldPackages(db, batchSize);
-    for (const row of rows)
-      await finishHeldErasure(
-        db,
-        row.request_id,
-        row.package === null ? null : deliveredPackage(row.package, row.package_erasure_held),
-      );
+    for (const row of rows) {
+      const held = row.package_erasure_held ?? '[]';
+      await finishHeldErasure(db, row.request_id, held, row.package === null ? null : deliveredPackage(row.package, held));
+    }
     erased += rows.length;
     if (rows.length < batchSize) return erased;
     await pause();

@@ -71,11 +71,16 @@ export async function deliveredHeldPackages(db: Executor, limit: number) {
     .execute();
 }
 
-/** Stores a delivered package after its held erasure (null: nothing left, erased) and clears the hold. */
-export async function finishHeldErasure(db: Executor, requestId: string, pkg: string | null): Promise<void> {
+/**
+ * Stores a delivered package after its held erasure (null: nothing left, erased) and clears the
+ * hold, only while the hold is still `held` as read: a deletion that cut the package meanwhile
+ * cleared it, and its cut stands (a stale copy is never written back).
+ */
+export async function finishHeldErasure(db: Executor, requestId: string, held: string, pkg: string | null): Promise<void> {
   await db
     .updateTable('request_results')
     .set({ package: pkg, package_erasure_held: null })
     .where('request_id', '=', requestId)
+    .where('package_erasure_held', '=', held)
     .execute();
 }

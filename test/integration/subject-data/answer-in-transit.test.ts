@@ -10,7 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
+import { deliveredHeldPackages, finishHeldErasure } from '../../../src/modules/privacy-requests/result.repository.js';
 import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { replacePackage } from '../../../src/modules/subject-data/erasure.repository.js';
+import { deliveredPackage } from '../../../src/modules/subject-data/package-delivery.fns.js';
+import { packageWithout } from '../../../src/modules/subject-data/package.fns.js';
 import { dialects } from '../../helpers/databases.js';
 import { findInTables } from '../../helpers/storage-scan.js';
 import { addSources, sendIdentityEvent, type Sources, unique } from '../../helpers/subject-data.js';
@@ -145,6 +149,23 @@ for (const dialect of dialects()) {
       assert.equal((await resultRow(access)).package, null);
       assert.deepEqual(await findInTables(f.t, [p.email, p.name]), []);
       assert.equal((await get(`${access}/package`)).statusCode, 410);
+    });
+
+    it('the sweep never writes back a stale copy over a cut a deletion made meanwhile', async () => {
+      const p = await person();
+      const { access } = await accessAndDeletion(p.userId, ['user.name']);
+      assert.equal((await get(`${access}/package`)).statusCode, 200);
+      const db = f.t.services.database.db;
+      // The sweep has read the delivered package with its hold …
+      const [row] = (await deliveredHeldPackages(db, 100)).filter((r) => r.request_id === access);
+      assert.ok(row?.package && row.package_erasure_held);
+      // … when another deletion (e-mail) cuts it (and with it what was held) …
+      await replacePackage(db, access, packageWithout(row.package, ['user.name', 'user.contact.email']).json);
+      // … then the sweep's write of its own cut (name only) must not bring the address back.
+      await finishHeldErasure(db, access, row.package_erasure_held, deliveredPackage(row.package, row.package_erasure_held));
+      const stored = (await resultRow(access)).package ?? '';
+      assert.ok(!stored.includes(p.email) && !stored.includes(p.name), 'the later cut stands');
+      assert.ok(stored.includes('user.account'), 'the rest of the answer stays');
     });
   });
 }
