@@ -8,7 +8,7 @@ import { buildErasureReport, type ErasureCounts, type ErasureReport, zeroCounts 
 import { anonymizeChangeEvents } from '../change-events/change-event.repository.js';
 import * as writes from './erasure.repository.js';
 import { eraseNotesOf } from '../request-notes/request-notes.repository.js';
-import { heldCategories, holdMore, isInTransit } from './package-delivery.fns.js';
+import { heldCategories, isInTransit } from './package-delivery.fns.js';
 import { packageWithout } from './package.fns.js';
 import { categoriesInScope, type DataCategory, parseScope } from './scope.fns.js';
 import { gatherSubjectData, SUBJECT_PAGE_SIZE } from './subject-data.repository.js';
@@ -102,7 +102,7 @@ async function erasePackages(
     await pause();
     if (isInTransit({ ...result, status: statusOf.get(result.request_id) }, at)) {
       if (packageWithout(result.package, erased).removed.length === 0) continue;
-      await writes.holdPackageErasure(tx, result.request_id, holdMore(result.package_erasure_held, erased));
+      await writes.holdPackageErasure(tx, result.request_id, result.package_erasure_held, erased);
       c.packagesHeld.push(result.request_id);
       continue;
     }

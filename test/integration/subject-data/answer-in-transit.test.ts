@@ -12,7 +12,7 @@ import pino from 'pino';
 import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { deliveredHeldPackages, finishHeldErasure } from '../../../src/modules/privacy-requests/result.repository.js';
 import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
-import { replacePackage } from '../../../src/modules/subject-data/erasure.repository.js';
+import { holdPackageErasure, replacePackage } from '../../../src/modules/subject-data/erasure.repository.js';
 import { deliveredPackage } from '../../../src/modules/subject-data/package-delivery.fns.js';
 import { packageWithout } from '../../../src/modules/subject-data/package.fns.js';
 import { dialects } from '../../helpers/databases.js';
@@ -166,6 +166,19 @@ for (const dialect of dialects()) {
       const stored = (await resultRow(access)).package ?? '';
       assert.ok(!stored.includes(p.email) && !stored.includes(p.name), 'the later cut stands');
       assert.ok(stored.includes('user.account'), 'the rest of the answer stays');
+    });
+
+    it('two deletions holding on one package at once: the categories of both are held', async () => {
+      const p = await person();
+      const { access } = await accessAndDeletion(p.userId, ['user.name']);
+      assert.equal((await resultRow(access)).package_erasure_held, '["user.name"]');
+      // A second deletion that read the package before the first one's hold committed (stale: null).
+      await holdPackageErasure(f.t.services.database.db, access, null, ['user.contact.email']);
+      assert.deepEqual(JSON.parse((await resultRow(access)).package_erasure_held ?? '[]'), ['user.contact.email', 'user.name']);
+      assert.equal((await get(`${access}/package`)).statusCode, 200);
+      await sweep(f.time.clock());
+      const stored = (await resultRow(access)).package ?? '';
+      assert.ok(!stored.includes(p.email) && !stored.includes(p.name), 'both cuts are made');
     });
   });
 }
