@@ -1,7 +1,14 @@
 import type { Executor } from '../db/executor.js';
 import { toTimestamp } from '../lib/clock.js';
 import type { PolicyService } from '../modules/policies/policy.service.js';
-import { deleteDuePackages, packagesWithoutExpiry, setPackageExpiry } from '../modules/privacy-requests/result.repository.js';
+import {
+  deleteDuePackages,
+  deliveredHeldPackages,
+  finishHeldErasure,
+  packagesWithoutExpiry,
+  setPackageExpiry,
+} from '../modules/privacy-requests/result.repository.js';
+import { deliveredPackage } from '../modules/subject-data/package-delivery.fns.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -41,13 +48,40 @@ export async function packageExpiry(
 }
 
 /**
+ * Packages a deletion held while they were in transit and that have been fetched once since
+ * (PRODUCT §2.13): erased now as the deletion would have erased them ({@link deliveredPackage}).
+ * @returns how many were erased.
+ */
+async function eraseDeliveredHeld(
+  run: <T>(work: (db: Executor) => Promise<T>) => Promise<T>,
+  batchSize: number,
+  pause: () => Promise<void>,
+): Promise<number> {
+  let erased = 0;
+  for (;;) {
+    const count = await run(async (db) => {
+      const rows = await deliveredHeldPackages(db, batchSize);
+      for (const row of rows) {
+        const held = row.package_erasure_held ?? '[]';
+        await finishHeldErasure(db, row.request_id, held, row.package === null ? null : deliveredPackage(row.package, held));
+      }
+      return rows.length;
+    });
+    erased += count;
+    if (count < batchSize) return erased;
+    await pause();
+  }
+}
+
+/**
  * The retention sweeper's package step: computes the expiry of packages that have none yet (new
- * ones, and those stored before expiry existed), then deletes every package past its expiry, in
- * batches of `batchSize` with a yield between them. Each batch's statements go through `run`
- * (the sweeper's: under the sweeps' statement bound, db/statement-bound.ts); the expiries of a
- * batch are computed before its writes (a policy lookup is no statement of the sweep's).
+ * ones, and those stored before expiry existed), erases what a deletion held on packages fetched
+ * since, then deletes every package past its expiry, in batches of `batchSize` with a yield
+ * between them. Each batch's statements go through `run` (the sweeper's: under the sweeps'
+ * statement bound, db/statement-bound.ts); the expiries of a batch are computed before its writes
+ * (a policy lookup is no statement of the sweep's).
  *
- * @returns how many packages were deleted.
+ * @returns how many packages were deleted or cut by a held erasure.
  */
 export async function expirePackages(deps: {
   /** Runs one batch's statements (on PostgreSQL in a transaction of their own). */
@@ -76,7 +110,7 @@ export async function expirePackages(deps: {
     await pause();
   }
   const now = toTimestamp(deps.now);
-  let deleted = 0;
+  let deleted = await eraseDeliveredHeld(run, batchSize, pause);
   for (;;) {
     const count = await run((db) => deleteDuePackages(db, now, batchSize));
     deleted += count;

@@ -172,7 +172,8 @@ describe('one writer of a request state', () => {
   /** Files that write privacy_requests or request_results outside the lifecycle, and why. */
   const ALLOWED: Record<string, string> = {
     'modules/privacy-requests/deadline-notice.repository.ts': 'the deadline sweep marks (due_soon/overdue_notified_at)',
-    'modules/privacy-requests/result.repository.ts': 'package expiry (the retention sweeper)',
+    'modules/privacy-requests/result.repository.ts':
+      "package expiry and a package's delivery (the retention sweeper; its first fetch, a held erasure after it)",
     'modules/subject-data/erasure.repository.ts': "an erasure removes the subject's data from other requests' packages",
   };
   const writes = (text: string) =>

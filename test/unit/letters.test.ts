@@ -8,7 +8,8 @@ import { escapeHtml } from '../../src/http/letters/escape.js';
 import { link, readableTime } from '../../src/http/letters/html.js';
 import type { LetterInput } from '../../src/http/letters/letter.types.js';
 import { acceptQuality, wantsHtml } from '../../src/http/letters/wants-html.js';
-import { NO_AUTOMATED_DECISIONS, rightStatements } from '../../src/modules/subject-data/package-statements.fns.js';
+import { automatedDecisions } from '../../src/modules/subject-data/package-statements.fns.js';
+import { rightsUnder } from '../../src/modules/subject-data/rights.fns.js';
 import { assertValidHtml } from '../helpers/letters.js';
 
 /** Undoes {@link escapeHtml} for text without control characters. */
@@ -105,8 +106,9 @@ describe('a letter from its parts', () => {
     controller: null,
     note: '',
     categories: [{ key: 'user.name', data: { name: '"><img src=x onerror=alert(1)>', earlier_values: [] }, processing: null }],
-    rights: rightStatements(null),
-    automated_decision_making: NO_AUTOMATED_DECISIONS,
+    regulations: ['gdpr'],
+    rights: rightsUnder(['gdpr'], null),
+    automated_decision_making: automatedDecisions(['gdpr']),
     ...over,
   });
 
@@ -115,7 +117,7 @@ describe('a letter from its parts', () => {
     await assertValidHtml(html);
     assert.ok(!html.includes('<img') && html.includes('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;'));
     assert.ok(html.includes('&lt;u1&gt; at okta'));
-    assert.ok(html.includes('no controller profile is set'));
+    assert.ok(html.includes('has not yet said here who is responsible for your data'));
     assert.ok(!html.includes('Other systems that answered'));
   });
 

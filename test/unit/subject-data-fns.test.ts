@@ -194,7 +194,7 @@ describe('access package (GDPR Art. 15)', () => {
       assert.ok(statement.retention.length > 0);
     }
     assert.match(pkg.processing['user.content']?.retention ?? '', /^30 days/);
-    assert.deepEqual(pkg.processing['user.content']?.source, ['GitHub webhooks (pull_request events)']);
+    assert.deepEqual(pkg.processing['user.content']?.source, ['GitHub, which tells us about pull requests']);
     assert.match(pkg.processing['user.name']?.source[0] ?? '', /okta/);
     assert.match(pkg.controller_note, /Art\. 15/);
   });
@@ -202,6 +202,7 @@ describe('access package (GDPR Art. 15)', () => {
   test('names CCPA when the request is under it', () => {
     assert.match(controllerNote('access', 'ccpa+gdpr'), /1798\.110/);
     assert.doesNotMatch(controllerNote('export', 'gdpr'), /1798/);
+    assert.doesNotMatch(controllerNote('access', 'ccpa'), /GDPR/, 'a CCPA-only answer cites no GDPR article');
   });
 });
 

@@ -22,6 +22,7 @@ import * as fairDelivery from './2026-11-28T0201-fair-delivery.js';
 import * as privacyCenter from './2026-11-28T0301-privacy-center.js';
 import * as officerDay from './2026-11-28T0401-officer-day.js';
 import * as taskResultBytes from './2026-11-28T0501-task-result-bytes.js';
+import * as packageDelivery from './2026-11-28T0702-package-delivery.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0301-privacy-center': privacyCenter,
   '2026-11-28T0401-officer-day': officerDay,
   '2026-11-28T0501-task-result-bytes': taskResultBytes,
+  '2026-11-28T0702-package-delivery': packageDelivery,
 };

@@ -63,4 +63,11 @@ export interface RequestResultTable {
   package_expires_at: string | null;
   /** When the retention sweeper deleted the package; null while it exists. */
   package_expired_at: string | null;
+  /** When the package was first fetched (delivered); null until then (PRODUCT §2.13). */
+  package_fetched_at: string | null;
+  /**
+   * JSON list of the categories a deletion of the same subject erases once the package has been
+   * fetched once (the retention sweep does it; expiry drops it whole); null when none waits.
+   */
+  package_erasure_held: string | null;
 }

@@ -21,8 +21,8 @@ function footerPart(input: LetterInput): Html {
   return element('footer', [
     element(
       'p',
-      `Generated ${readableTime(input.generated_at)} for request ${input.request.id} in workspace ` +
-        `${input.request.workspace_id} (${input.format}). The same answer is available as JSON.`,
+      `Prepared ${readableTime(input.generated_at)} for your request ${input.request.id}. ` +
+        'The same answer is also available as a machine-readable file (JSON).',
     ),
   ]);
 }
@@ -38,7 +38,7 @@ function confirmationPart(statement: string | undefined): Html {
  * HTML document (inline CSS only; no script and nothing to load), printable, with every value
  * escaped. Sections: who answers (the controller), what was asked and when, each category in
  * plain words with its data and processing, the other systems' parts when there are any, and
- * the subject's further rights (GDPR Art. 15(1)(e)–(h)).
+ * the person's rights under the request's regulations (GDPR Art. 15(1)(e)–(h); CCPA §§1798.100–1798.125).
  */
 export function renderAccessLetter(input: LetterInput): string {
   const body = [
@@ -48,7 +48,7 @@ export function renderAccessLetter(input: LetterInput): string {
     confirmationPart(input.no_data_confirmation),
     categoriesPart(input.categories),
     systemsPart(input.systems),
-    rightsPart(input.rights, input.controller, input.automated_decision_making),
+    rightsPart(input.rights, input.controller, input.automated_decision_making, input.regulations),
     footerPart(input),
   ];
   const title = `Your personal data: answer to request ${input.request.id}`;

@@ -12,7 +12,7 @@ export function controllerPart(controller: ControllerProfileFields | null): Html
       heading,
       element(
         'p',
-        'The organisation that runs this service has not named its controller here yet (no controller profile is set). ' +
+        'The organisation has not yet said here who is responsible for your data. ' +
           'Ask the organisation that sent you this letter who is responsible for your data and how to reach its data protection officer.',
       ),
     ]);

@@ -1,6 +1,8 @@
 import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
-import { NO_AUTOMATED_DECISIONS, rightStatements } from '../../modules/subject-data/package-statements.fns.js';
+import { automatedDecisions } from '../../modules/subject-data/package-statements.fns.js';
+import { regulationsOf, rightsUnder } from '../../modules/subject-data/rights.fns.js';
+import type { Regulation } from '../../modules/policies/policy.types.js';
 import type { ProcessingStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import { parseScope } from '../../modules/subject-data/scope.fns.js';
 import type { CategoryPart, LetterInput, SystemPart } from './letter.types.js';
@@ -58,9 +60,14 @@ export function systemParts(
   });
 }
 
-function rightsOf(value: unknown, controller: ControllerProfileFields | null): RightStatement[] {
-  if (!Array.isArray(value)) return rightStatements(controller);
-  return value.filter(isObject).map((r) => ({ right: text(r.right), article: text(r.article), statement: text(r.statement) }));
+function rightsOf(value: unknown, controller: ControllerProfileFields | null, regulations: Regulation[]): RightStatement[] {
+  if (!Array.isArray(value)) return rightsUnder(regulations, controller);
+  return value.filter(isObject).map((r) => ({
+    right: text(r.right),
+    article: text(r.article),
+    statement: text(r.statement),
+    ...(typeof r.regulation === 'string' ? { regulation: r.regulation } : {}),
+  }));
 }
 
 /**
@@ -74,6 +81,8 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
   const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
   const systems = systemParts(pkg.systems, systemNames, pkg.system_answers);
   const confirmation = isObject(pkg.no_data_confirmation) ? text(pkg.no_data_confirmation.statement) : '';
+  const regulations = regulationsOf(request.regulation);
+  const noAdm = automatedDecisions(regulations);
   return {
     request: {
       id: request.id,
@@ -90,10 +99,9 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
     note: text(pkg.controller_note),
     categories: categoriesOf(pkg),
     ...(systems ? { systems } : {}),
-    rights: rightsOf(pkg.rights, controller),
-    automated_decision_making: adm
-      ? { applies: false, statement: text(adm.statement, NO_AUTOMATED_DECISIONS.statement) }
-      : NO_AUTOMATED_DECISIONS,
+    regulations,
+    rights: rightsOf(pkg.rights, controller, regulations),
+    automated_decision_making: adm ? { applies: false, statement: text(adm.statement, noAdm.statement) } : noAdm,
     ...(confirmation ? { no_data_confirmation: confirmation } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { ControllerProfileFields } from '../../modules/controllers/controller.types.js';
 import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import type { ProcessingStatement } from '../../modules/subject-data/package.types.js';
+import type { Regulation } from '../../modules/policies/policy.types.js';
 
 /** One data system's part of the answer (PRODUCT §2.9): rendered when present, nothing without. */
 export interface SystemPart {
@@ -47,6 +48,8 @@ export interface LetterInput {
   categories: CategoryPart[];
   /** Other systems' parts; absent or empty: the letter has no such section. */
   systems?: SystemPart[];
+  /** The regulations the request is under (its `regulation` label): which rights and articles the letter names. */
+  regulations: Regulation[];
   rights: RightStatement[];
   automated_decision_making: AutomatedDecisionStatement;
   /**

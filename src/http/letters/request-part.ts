@@ -1,11 +1,11 @@
-import { categoryWords, REQUEST_WORDS } from './words.js';
+import { categoryWords, requestWords } from './words.js';
 import { definitions, element, type Html, list, readableTime } from './html.js';
 import type { LetterInput } from './letter.types.js';
 
 /** "What you asked for": the request type in words, when it was received and answered, its scope. */
 export function requestPart(input: LetterInput): Html {
   const { request } = input;
-  const asked = REQUEST_WORDS[request.type] ?? `a ${request.type} request`;
+  const asked = requestWords(request.type, input.regulations);
   return element('section', [
     element('h2', 'What you asked for'),
     element('p', `You asked for ${asked}. This letter is our answer.`),

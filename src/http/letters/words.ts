@@ -1,3 +1,5 @@
+import type { Regulation } from '../../modules/policies/policy.types.js';
+
 /** Each data category in plain words, as a heading of the letter (PRODUCT §1 lists the keys). */
 export const CATEGORY_WORDS: Readonly<Record<string, string>> = {
   user: 'All your data',
@@ -13,24 +15,39 @@ export function categoryWords(key: string): string {
   return CATEGORY_WORDS[key] ?? key;
 }
 
-/** What each request type asked for, in a sentence's words, with its article. */
-export const REQUEST_WORDS: Readonly<Record<string, string>> = {
-  access: 'access to your personal data (right of access, GDPR Art. 15)',
-  export: 'a copy of your personal data in a machine-readable format (right to data portability, GDPR Art. 20)',
+/** What each request type asked for, in a sentence's words, and the article of each regulation. */
+const REQUEST_WORDS: Readonly<Record<string, { words: string; gdpr: string; ccpa: string }>> = {
+  access: {
+    words: 'access to your personal data',
+    gdpr: 'right of access, GDPR Art. 15',
+    ccpa: 'right to know, Cal. Civ. Code §1798.110',
+  },
+  export: {
+    words: 'a copy of your personal data in a machine-readable format',
+    gdpr: 'right to data portability, GDPR Art. 20',
+    ccpa: 'a portable copy, Cal. Civ. Code §1798.130(a)(2)(B)',
+  },
 };
+
+/** What a request of `type` asked for, with the articles of the `regulations` it is under. */
+export function requestWords(type: string, regulations: readonly Regulation[]): string {
+  const known = REQUEST_WORDS[type];
+  if (!known) return `a ${type} request`;
+  return `${known.words} (${regulations.map((r) => known[r]).join('; ')})`;
+}
 
 /** Field names of the package data as a person reads them; others are shown with `_` as spaces. */
 export const FIELD_WORDS: Readonly<Record<string, string>> = {
-  identity: 'Identity at the identity provider',
+  identity: 'Your account at the sign-in provider',
   provider: 'Provider',
   id: 'Id',
-  state: 'State at the identity provider',
+  state: 'Account state at the sign-in provider',
   username: 'Username',
   earlier_usernames: 'Earlier usernames',
-  linked_accounts: 'Linked code-host accounts',
+  linked_accounts: 'Your linked GitHub or GitLab accounts',
   account_id: 'Account id',
   login: 'Login',
-  identity_events: 'Identity events received about you',
+  identity_events: 'Updates about your account we received',
   event_id: 'Event id',
   type: 'Type',
   occurred_at: 'Occurred',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
+import { regulationsOf, whenDeclined } from '../../modules/subject-data/rights.fns.js';
 import type { ControllerService } from '../../modules/controllers/controller.service.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
@@ -230,6 +231,7 @@ export async function centerPageRoutes(
           letterUrl,
           deletionConfirmed: r.status === 'completed' && r.request_type === 'deletion',
           controllerName: controller?.name ?? null,
+          whenDeclined: whenDeclined(regulationsOf(r.regulation), controller ?? null),
         }),
       );
     },
@@ -242,7 +244,7 @@ export async function centerPageRoutes(
       const { workspace_id: ws, id } = request.params;
       const found = await openStatus(ws, id, String(request.query.token ?? ''));
       if (!found) return notFound(reply);
-      const result = await s.requestResults.read(reader(ws), id, 'package');
+      const result = await s.requestResults.read(reader(ws), id, 'package', { deliver: true });
       if (result.kind === 'expired' || result.kind === 'erased') {
         return html(reply, 410, page('Expired', '<p>Your answer is no longer available.</p>', 'Your answer has expired'));
       }

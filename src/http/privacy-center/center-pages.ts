@@ -110,6 +110,8 @@ export interface StatusView {
   /** A deletion's confirmation, or null. */
   deletionConfirmed: boolean;
   controllerName: string | null;
+  /** What the person can do about a rejection, under the request's regulations (modules/subject-data/rights.fns.ts). */
+  whenDeclined: string;
 }
 
 /** The person's status page: type, status, dates, an extension and its reason, and once done the answer. */
@@ -133,7 +135,7 @@ export function statusPage(v: StatusView): string {
       `except what the law requires it to keep.</p>`;
   }
   if (v.status === 'rejected') {
-    answer = `<h2>Your rights</h2><p>You may lodge a complaint with a supervisory authority (GDPR Article 77) and seek a judicial remedy (Article 79).</p>`;
+    answer = `<h2>Your rights</h2><p>${e(v.whenDeclined)}</p>`;
   }
   return page(v.title, dl + answer, 'Your request');
 }

@@ -66,7 +66,10 @@ export async function privacyRequestResultRoutes(
     '/:id/package',
     { config: { scope: 'privacy:read' }, schema: { ...schema, querystring: PackageQuery } },
     async (request, reply) => {
-      const result = found(await opts.services.requestResults.read(request.principal, request.params.id, 'package'), 'package');
+      const result = found(
+        await opts.services.requestResults.read(request.principal, request.params.id, 'package', { deliver: true }),
+        'package',
+      );
       reply.header('Vary', 'Accept');
       if (!wantsHtml(request.query.format, request.headers.accept)) return asJson(reply, result.json);
       const names = await opts.services.dataSystems.namesIn(result.request.workspace_id);

@@ -21,6 +21,8 @@ export interface MailPayload {
   received_at?: string;
   due_at?: string;
   reason?: string | null;
+  /** The request's `regulation` label (`gdpr`, `ccpa`, `ccpa+gdpr`): which rights a mail names. */
+  regulation?: string;
   /** Set at commit for requests with a status page: the plain capability token (only in the outbox until sent). */
   status_token?: string;
 }

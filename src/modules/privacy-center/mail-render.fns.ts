@@ -1,3 +1,4 @@
+import { regulationsOf, whenDeclined } from '../subject-data/rights.fns.js';
 import type { MailKind, MailPayload } from './mail-outbox.repository.js';
 
 /** Who the mail speaks for: the workspace's controller profile (PRODUCT §2.10), or null when none is set. */
@@ -28,7 +29,8 @@ export function readableDate(iso: string | undefined): string {
 
 /**
  * The words of one mail to a person (PRODUCT §2.15), in plain language: who writes (the
- * controller, or "the organisation" when no profile is set), what happened, and what comes next.
+ * controller, or "the organisation" when no profile is set), what happened, and what comes next;
+ * a rejection names what the person can do under the request's regulations ({@link whenDeclined}).
  * Never the data itself: a finished answer is behind the status link.
  *
  * @param statusUrl - the request's status page with its capability token, or null (API-filed requests).
@@ -88,15 +90,14 @@ export function renderMail(
           sign,
       };
     case 'rejected': {
-      const authority = controller?.supervisory_authority;
+      // An outbox row written before mails carried the regulation: GDPR, the policy default, as it was then.
+      const regulations = regulationsOf(payload.regulation ?? 'gdpr');
       return {
         subject: `${who} declined your request`,
         text:
           `${who} declined your request for ${what}.\n\n` +
           `The reason: ${payload.reason ?? 'no reason was recorded'}\n\n` +
-          `You have the right to lodge a complaint with a supervisory authority (GDPR Article 77)` +
-          (authority ? `, for example ${authority.name}: ${authority.url}` : ', in the country where you live or work') +
-          `, and to seek a judicial remedy (Article 79).` +
+          whenDeclined(regulations, controller) +
           link +
           contact +
           sign,

@@ -1,13 +1,15 @@
 import type { Executor } from '../../db/executor.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { needsStatements, withStatements } from '../subject-data/package-statements.fns.js';
+import { regulationsOf } from '../subject-data/rights.fns.js';
 import { workspaceController } from '../subject-data/subject-package.js';
 import type { Principal } from '../principals/principal.js';
 import { coversWorkspace } from '../principals/principal.js';
 import { findRequestById } from './privacy-request.repository.js';
 import { type PrivacyRequestRow } from '../request-model/request-model.js';
 import { reportWithContext } from './report-context.fns.js';
-import { findResult } from './result.repository.js';
+import { findResult, markPackageFetched } from './result.repository.js';
+import { deliveredPackage } from '../subject-data/package-delivery.fns.js';
 
 /** What a request's result is: the access/export `package` or the deletion/correction `report`. */
 export type ResultKind = 'package' | 'report';
@@ -58,14 +60,35 @@ export function createRequestResultsService(deps: { db: Executor; clock: Clock }
   async function served(kind: ResultKind, json: string, request: PrivacyRequestRow): Promise<string> {
     if (kind === 'report') return reportWithContext(json, request);
     if (!needsStatements(json)) return json;
-    return withStatements(json, await workspaceController(db, request.workspace_id));
+    return withStatements(json, await workspaceController(db, request.workspace_id), regulationsOf(request.regulation));
   }
+  /**
+   * The package as this read gets it (PRODUCT §2.13): whole before its first fetch; the first
+   * fetch (`deliver`) records the delivery and gets it whole; after that, without what a deletion
+   * held on it while it was in transit (null when that was all: erased; the retention sweep
+   * erases it for good).
+   */
+  async function delivered(
+    result: { request_id: string; package_fetched_at: string | null; package_erasure_held: string | null },
+    pkg: string,
+    deliver: boolean,
+  ): Promise<string | null> {
+    if (result.package_fetched_at === null) {
+      if (!deliver) return pkg;
+      if (await markPackageFetched(db, result.request_id, toTimestamp(clock()))) return pkg;
+      // Another fetch delivered it between our read and our mark: this one comes after it.
+    }
+    return deliveredPackage(pkg, result.package_erasure_held);
+  }
+
   return {
     /**
-     * The `kind` result of request `id` as `reader` may see it.
+     * The `kind` result of request `id` as `reader` may see it. With `deliver`, a package read
+     * counts as its fetch (the package route and the person's letter link; a status page that
+     * only looks whether there is one does not).
      * @returns the stored JSON text, or why it cannot be given (see {@link ResultRead}).
      */
-    async read(reader: Principal, id: string, kind: ResultKind): Promise<ResultRead> {
+    async read(reader: Principal, id: string, kind: ResultKind, options: { deliver?: boolean } = {}): Promise<ResultRead> {
       const request = await findRequestById(db, id);
       if (!request || !coversWorkspace(reader, request.workspace_id)) return { kind: 'not_found' };
       const { types, column } = KINDS[kind];
@@ -75,7 +98,8 @@ export function createRequestResultsService(deps: { db: Executor; clock: Clock }
       const result = await findResult(db, id);
       const expiredAt = kind === 'package' ? packageExpiredAt(result, toTimestamp(clock())) : null;
       if (expiredAt) return { kind: 'expired', at: expiredAt };
-      const json = result?.[column];
+      const stored = result?.[column];
+      const json = stored && result && kind === 'package' ? await delivered(result, stored, options.deliver ?? false) : stored;
       if (!json) return { kind: 'erased' };
       return { kind: 'found', json: await served(kind, json, request), request };
     },

@@ -41,6 +41,8 @@ export interface ErasureCounts {
   packages: Partial<Record<DataCategory, number>>;
   /** Earlier packages changed at all (rewritten or dropped). */
   packagesChanged: number;
+  /** Requests whose package was in transit (completed, not fetched yet): kept, its erasure held. */
+  packagesHeld: string[];
   idempotencyRecords: number;
   tombstones: number;
 }
@@ -60,6 +62,7 @@ export function zeroCounts(): ErasureCounts {
     changeEventTitlesKept: 0,
     packages: {},
     packagesChanged: 0,
+    packagesHeld: [],
     idempotencyRecords: 0,
     tombstones: 0,
   };
@@ -79,6 +82,16 @@ const DECISIONS_KEPT = {
   what: 'change event policy decisions, without author or title',
   why: 'record of processing (GDPR Art. 30); no longer identifies the subject',
 };
+
+/** A package in transit (PRODUCT §2.13): kept whole until fetched once or expired, then erased. */
+function heldPackageKept(requestId: string): CategoryReport['kept'][number] {
+  return {
+    what: `the answer to request ${requestId}, completed but not yet fetched (a copy of data erased here)`,
+    why:
+      'an answer in transit: kept until it is fetched once or its retention (PACKAGE_RETENTION_DAYS) passes, ' +
+      'then erased as this deletion erased the rest',
+  };
+}
 
 function accountReport(c: ErasureCounts, scope: readonly DataCategory[]): CategoryReport {
   const erased = [
@@ -140,13 +153,18 @@ function categoryReport(category: DataCategory, scope: readonly DataCategory[], 
 
 /**
  * The erasure report of the categories in scope (in {@link DataCategory} order) from what was
- * counted. What every erasure keeps (the request records, the audit trail, tombstones) is stated
- * once, in the first category.
+ * counted. What every erasure keeps (the request records, the audit trail, tombstones, and each
+ * answer in transit with its request id) is stated once, in the first category.
  */
 export function buildErasureReport(scope: readonly DataCategory[], c: ErasureCounts): ErasureReport {
   const categories: ErasureReport['categories'] = {};
   for (const category of scope) categories[category] = categoryReport(category, scope, c);
   const first = scope[0] === undefined ? undefined : categories[scope[0]];
-  first?.kept.unshift(REQUESTS_KEPT, AUDIT_KEPT, ...(c.tombstones > 0 ? [TOMBSTONES_KEPT] : []));
+  first?.kept.unshift(
+    REQUESTS_KEPT,
+    AUDIT_KEPT,
+    ...(c.tombstones > 0 ? [TOMBSTONES_KEPT] : []),
+    ...c.packagesHeld.map(heldPackageKept),
+  );
   return { format: ERASURE_REPORT_FORMAT, categories };
 }

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/executor.js';
+import { holdMore } from './package-delivery.fns.js';
+import type { DataCategory } from './scope.fns.js';
 
 /** Profile fields an erasure can clear. */
 export type ProfileField = 'email' | 'name' | 'username';
@@ -37,9 +39,47 @@ export async function rewriteEventData(db: Executor, subjectRef: string, eventId
     .execute();
 }
 
-/** Replaces (or, with null, drops) the stored package of a request. */
+/** Replaces (or, with null, drops) the stored package of a request; no erasure is held on it any more. */
 export async function replacePackage(db: Executor, requestId: string, pkg: string | null): Promise<void> {
-  await db.updateTable('request_results').set({ package: pkg }).where('request_id', '=', requestId).execute();
+  await db
+    .updateTable('request_results')
+    .set({ package: pkg, package_erasure_held: null })
+    .where('request_id', '=', requestId)
+    .execute();
+}
+
+/**
+ * Holds an erasure on a package in transit (PRODUCT §2.13): `erase` is added to the categories
+ * held on it (`held`, as read; JSON list or null), to go once it has been fetched once; the
+ * package itself is left as it is. The write is conditional on the hold read, and read again and
+ * merged when another deletion changed it meanwhile, so no deletion's categories are lost.
+ * @throws Error when the hold kept changing (the erasure's transaction rolls back and is retried).
+ */
+export async function holdPackageErasure(
+  db: Executor,
+  requestId: string,
+  held: string | null,
+  erase: readonly DataCategory[],
+): Promise<void> {
+  let current = held;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const expected = current;
+    const result = await db
+      .updateTable('request_results')
+      .set({ package_erasure_held: holdMore(expected, erase) })
+      .where('request_id', '=', requestId)
+      .where((eb) => (expected === null ? eb('package_erasure_held', 'is', null) : eb('package_erasure_held', '=', expected)))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return;
+    const row = await db
+      .selectFrom('request_results')
+      .select('package_erasure_held')
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    if (!row) return;
+    current = row.package_erasure_held;
+  }
+  throw new Error('the held erasure of a package kept changing');
 }
 
 /** Deletes the idempotency records whose stored response points at one of `locations`. @returns how many. */

@@ -8,6 +8,7 @@ import { buildErasureReport, type ErasureCounts, type ErasureReport, zeroCounts 
 import { anonymizeChangeEvents } from '../change-events/change-event.repository.js';
 import * as writes from './erasure.repository.js';
 import { eraseNotesOf } from '../request-notes/request-notes.repository.js';
+import { heldCategories, isInTransit } from './package-delivery.fns.js';
 import { packageWithout } from './package.fns.js';
 import { categoriesInScope, type DataCategory, parseScope } from './scope.fns.js';
 import { gatherSubjectData, SUBJECT_PAGE_SIZE } from './subject-data.repository.js';
@@ -81,18 +82,33 @@ async function eraseChangeEvents(
   else c.changeEventTitlesKept = titled;
 }
 
-/** Earlier access/export packages of the subject: the erased categories removed; dropped when none is left. */
+/**
+ * Earlier access/export packages of the subject: the erased categories removed (with any an
+ * earlier deletion held on it); dropped when none is left. A package in transit (completed, not
+ * fetched yet, not expired: {@link isInTransit}) is left whole and the erasure held on it, to
+ * happen once it has been fetched once or when it expires (PRODUCT §2.13); its request is listed.
+ */
 async function erasePackages(
   tx: Executor,
   data: SubjectData,
   erased: readonly DataCategory[],
   c: ErasureCounts,
+  at: string,
   pause: () => Promise<void>,
 ) {
+  const statusOf = new Map(data.requests.map((r) => [r.id, r.status]));
   for (const result of data.results) {
     if (result.package === null) continue;
     await pause();
-    const { json, removed } = packageWithout(result.package, erased);
+    if (isInTransit({ ...result, status: statusOf.get(result.request_id) }, at)) {
+      if (packageWithout(result.package, erased).removed.length === 0) continue;
+      await writes.holdPackageErasure(tx, result.request_id, result.package_erasure_held, erased);
+      c.packagesHeld.push(result.request_id);
+      continue;
+    }
+    const { json, removed } = packageWithout(result.package, [
+      ...new Set([...erased, ...heldCategories(result.package_erasure_held)]),
+    ]);
     if (removed.length === 0) continue;
     await writes.replacePackage(tx, result.request_id, json);
     c.packagesChanged += 1;
@@ -116,7 +132,8 @@ function erasedCategories(scope: readonly DataCategory[]): DataCategory[] {
  *   the payloads of outbound messages already sent about those requests (redacted);
  * - `user.contact.email`, `user.name`: the field in the profile and in stored identity events;
  * - `user.content`: change event titles and authors (the event and its decision stay, anonymous);
- * - every category: its copies in earlier access/export packages of the subject.
+ * - every category: its copies in earlier access/export packages of the subject; a package
+ *   not yet fetched is kept whole until it is fetched once or expires, and listed as kept;
  * - always: the text of operators' notes on the subject's requests and the `note` of their data
  *   tasks' results (free text that may name the person; the audit entries keep only its hash).
  * With `user.account` or `user.content` in scope, a tombstone (keyed hash) is written for every
@@ -143,7 +160,7 @@ export async function eraseSubjectData(
   const at = toTimestamp(now);
   await eraseProfile(tx, data, scope, counts, at);
   await eraseChangeEvents(tx, data, scope, counts, pause);
-  await erasePackages(tx, data, erasedCategories(scope), counts, pause);
+  await erasePackages(tx, data, erasedCategories(scope), counts, at, pause);
   // Operators' working notes on the subject's requests (PRODUCT §2.16): the text goes, the hash in the audit entry stays.
   const requestIds = [...data.requests.map((r) => r.id), request.id];
   await eraseNotesOf(tx, requestIds, at);

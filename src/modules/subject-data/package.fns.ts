@@ -12,6 +12,7 @@ import {
 } from './package.types.js';
 import type { ControllerProfileFields } from '../controllers/controller.types.js';
 import { packageStatements } from './package-statements.fns.js';
+import { regulationsOf } from './rights.fns.js';
 import { categoriesInScope, type DataCategory } from './scope.fns.js';
 import type { SubjectData } from './subject-data.types.js';
 
@@ -88,18 +89,21 @@ export function packageData(scope: readonly string[], data: SubjectData): Packag
   return out;
 }
 
-/** The sentence naming the rights a package answers, by request type and regulation label. */
+/**
+ * The sentence naming the right a package answers, by request type and regulation label (GDPR
+ * Art. 15 or 20; CCPA §1798.110 or §1798.130(a)(2)(B)), in plain words.
+ */
 export function controllerNote(kind: 'access' | 'export', regulation: string): string {
+  const regulations = regulationsOf(regulation);
   const gdpr =
     kind === 'access'
-      ? 'Right of access by the data subject, GDPR Art. 15: the personal data held, with the purposes, recipients, retention and source of its processing.'
-      : 'Right to data portability, GDPR Art. 20: the personal data held, in a structured, commonly used and machine-readable format (JSON).';
-  if (!regulation.split('+').includes('ccpa')) return gdpr;
+      ? 'Your right of access (GDPR Art. 15): the personal data we hold about you, why we use it, who receives it, how long we keep it and where it came from.'
+      : 'Your right to data portability (GDPR Art. 20): the personal data we hold about you, in a structured, commonly used and machine-readable file (JSON).';
   const ccpa =
     kind === 'access'
-      ? ' Right to know, Cal. Civ. Code §1798.110.'
-      : ' Portable, readily usable format, Cal. Civ. Code §1798.130(a)(2)(B).';
-  return gdpr + ccpa;
+      ? 'Your right to know (Cal. Civ. Code §1798.110): the personal information we collected about you, where it came from, why we use it and with whom we share it.'
+      : 'Your copy in a portable, readily usable format (Cal. Civ. Code §1798.130(a)(2)(B)).';
+  return [...(regulations.includes('gdpr') ? [gdpr] : []), ...(regulations.includes('ccpa') ? [ccpa] : [])].join(' ');
 }
 
 function header(kind: 'access' | 'export', request: PackageRequest, now: Date) {
@@ -130,55 +134,54 @@ export function buildExportPackage(
     ...rest,
     data: packageData(request.scope, data),
     controller_note,
-    ...packageStatements(controller),
+    ...packageStatements(controller, regulationsOf(request.regulation)),
   };
 }
 
-const PROFILE_RECIPIENTS = [
-  'No one outside the service; operators of the workspace with privacy:read access see it in privacy-request results.',
-];
+const PROFILE_RECIPIENTS = ['No one outside the organisation: only the people who answer privacy requests see it.'];
 
 function profileRetention(policy: PackagePolicy): string {
   return policy.auto_erase_on_deprovision
-    ? 'Until the identity provider deprovisions the subject (the workspace policy erases it then) or a deletion request erases it.'
-    : 'Until a deletion request erases it (deprovisioning alone does not, under the workspace policy).';
+    ? 'Until your account is removed at the sign-in provider (we delete it then), or until you ask us to delete it.'
+    : 'Until you ask us to delete it (removing your account at the sign-in provider does not delete it here).';
 }
 
 function contentSources(data: SubjectData): string[] {
   const providers = new Set(data.changeEvents.map((e) => e.provider));
   const all = providers.size === 0;
   return [
-    ...(all || providers.has('github') ? ['GitHub webhooks (pull_request events)'] : []),
-    ...(all || providers.has('gitlab') ? ['GitLab webhooks (Merge Request Hook events)'] : []),
+    ...(all || providers.has('github') ? ['GitHub, which tells us about pull requests'] : []),
+    ...(all || providers.has('gitlab') ? ['GitLab, which tells us about merge requests'] : []),
   ];
 }
 
 /**
- * The GDPR Art. 15(1) statement for one category: purposes, recipients, retention (the
- * workspace policy's `retention_days` for change events; until erased for the profile) and source.
+ * The GDPR Art. 15(1) statement for one category, in plain words to the person: purposes,
+ * recipients, retention (the workspace policy's `retention_days` for change events; until
+ * erased for the profile) and source.
  */
 export function processingStatement(category: DataCategory, data: SubjectData, policy: PackagePolicy): ProcessingStatement {
   const idp = data.subject
-    ? `the identity provider "${data.subject.subject_provider}", through signed identity webhooks`
-    : 'the identity provider, through signed identity webhooks';
+    ? `The organisation's sign-in provider (${data.subject.subject_provider}), which tells us when your account is created or changed`
+    : "The organisation's sign-in provider, which tells us when your account is created or changed";
   if (category === 'user.content')
     return {
       purposes: [
-        'Record each pull/merge-request event with the policy decision taken for it (whether and how the repository may be processed).',
+        'To record each pull or merge request you opened or changed, with the decision taken on how its code may be used.',
       ],
-      recipients: ['Internal services of the workspace that read change events (scope privacy:read).'],
-      retention: `${policy.retention_days} days after receipt (workspace policy retention_days; a repository's policy may set fewer).`,
+      recipients: ["The organisation's own tools that check pull and merge requests; no one outside the organisation."],
+      retention: `${policy.retention_days} days after we received it (some code repositories may have a shorter period).`,
       source: contentSources(data),
     };
   const purposes: Record<Exclude<DataCategory, 'user.content'>, string> = {
     'user.account':
-      'Recognise the data subject and its linked code-host accounts, so privacy requests and author policies cover all of them; keep the record of its privacy requests.',
-    'user.contact.email': 'Recognise the data subject as its identity provider describes it.',
-    'user.name': 'Recognise the data subject as its identity provider describes it.',
+      'To recognise you and your linked GitHub or GitLab accounts, so that your privacy requests and the rules about authors cover all of them, and to keep a record of your privacy requests.',
+    'user.contact.email': 'To recognise you as the sign-in provider describes you.',
+    'user.name': 'To recognise you as the sign-in provider describes you.',
   };
   const retention =
     category === 'user.account'
-      ? `${profileRetention(policy)} Privacy request records are kept as proof of compliance (GDPR Art. 5(2)).`
+      ? `${profileRetention(policy)} Records of your privacy requests are kept as proof that we answered them.`
       : profileRetention(policy);
   return { purposes: [purposes[category]], recipients: PROFILE_RECIPIENTS, retention, source: [idp] };
 }
@@ -205,7 +208,7 @@ export function buildAccessPackage(
     data: packageData(request.scope, data),
     processing,
     controller_note,
-    ...packageStatements(controller),
+    ...packageStatements(controller, regulationsOf(request.regulation)),
   };
 }
 

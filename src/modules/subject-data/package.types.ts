@@ -107,14 +107,19 @@ export interface AccessPackage extends ExportPackage {
   processing: Partial<Record<DataCategory, ProcessingStatement>>;
 }
 
-/** One of the data subject's further rights, as a package states it (GDPR Art. 15(1)(e)–(f), Art. 20). */
+/**
+ * One of the person's rights, as a package states it (GDPR Art. 15(1)(e)–(f); CCPA
+ * §§1798.100–1798.125): see modules/subject-data/rights.fns.ts.
+ */
 export interface RightStatement {
-  /** `rectification`, `erasure`, `restriction`, `objection`, `portability` or `complaint`. */
+  /** A key: GDPR `access` … `complaint`, CCPA `know` … `ccpa_complaint`. */
   right: string;
   /** The article that grants it, e.g. `GDPR Art. 16`. */
   article: string;
   /** What the right is and how to use it, in plain words. */
   statement: string;
+  /** `gdpr` or `ccpa`; absent in packages built before issue 22. */
+  regulation?: string;
 }
 
 /** Art. 15(1)(h): whether automated decision-making, including profiling, is used. */

@@ -420,6 +420,9 @@ for (const dialect of dialects()) {
         );
       }
       assert.equal((await requestRow(f, access.id)).status, 'completed');
+      // Delivered first: an answer nobody fetched yet is kept until its one fetch (answer-in-transit.test.ts).
+      const given = await getJson(`/api/v1/privacy/requests/${access.id}/package`, f.auth);
+      assert.deepEqual(given.systems.crm['user.contact.email'], ['e@crm.example']);
       await fileAndProcess({ ...subject, request_type: 'deletion', scope: ['user.contact.email'] });
       const pkg = await getJson(`/api/v1/privacy/requests/${access.id}/package`, f.auth);
       assert.deepEqual(pkg.systems.crm, { 'user.name': 'Ada' }, 'the e-mail the CRM reported is gone, the name stays');

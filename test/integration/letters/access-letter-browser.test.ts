@@ -2,7 +2,8 @@
  * The readable letter (PRODUCT.md §2.11) as a person meets it: served by the app listening on
  * loopback, opened in headless Chromium (the browser's own Accept asks for HTML), looked at on
  * screen and in print preview (a PDF). It must load nothing but itself, run nothing, keep its
- * style under its CSP, and show the subject's markup name as text.
+ * style under its CSP, show the subject's markup name as text, and, for a workspace under GDPR
+ * and CCPA, the rights of both in plain words.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,8 @@ for (const dialect of dialects()) {
       const world = await seedLetterWorld(t, 'acme');
       email = world.email;
       await putProfile(t, admin, 'acme', FULL_PROFILE);
+      // Under both GDPR and CCPA (PRODUCT §2.13): the letter lists the rights of each, in plain words.
+      await t.services.policies.putLayer('acme', null, { author_identity: 'full', regulations: ['gdpr', 'ccpa'] }, 'test');
       const id = await answeredRequest(t, admin, world);
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = t.app.server.address() as AddressInfo;
@@ -82,8 +85,14 @@ for (const dialect of dialects()) {
         'Your e-mail address',
         'Pull and merge requests you authored',
         'Your rights',
+        'Under the EU General Data Protection Regulation (GDPR)',
+        'Under the California Consumer Privacy Act (CCPA)',
+        'Right to opt out of sale or sharing',
+        'No retaliation',
       ])
         assert.ok(screen.includes(text), `the page does not show "${text}"`);
+      for (const word of ['privacy:read', 'webhook', 'workspace'])
+        assert.ok(!screen.toLowerCase().includes(word), `the page says "${word}"`);
 
       mkdirSync(SCRATCH, { recursive: true });
       const png = await page.screenshot({ fullPage: true });

@@ -24,6 +24,41 @@ import { fileRequest, runHandler } from '../../helpers/subject-data.js';
 /** Every place `<script` occurs in `html`, case-insensitively. */
 const scriptTags = (html: string) => html.match(/<script/gi) ?? [];
 
+/** The letter as the person reads it: text without markup, entities decoded, spaces collapsed. */
+const letterText = (html: string) =>
+  html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
+    .replace(/\s+/g, ' ');
+
+/** Words of the service's machinery a person should never meet in a letter (PRODUCT §2.13). */
+const ENGINEERING = ['privacy:read', 'webhook', 'workspace', 'data subject', 'identity provider', 'user.account', 'scope'];
+
+/** Rights of each regulation, as the letter's text names them. */
+const GDPR_RIGHTS = [
+  'GDPR Art. 15',
+  'GDPR Art. 16',
+  'GDPR Art. 17',
+  'GDPR Art. 18',
+  'GDPR Art. 20',
+  'GDPR Art. 21',
+  'GDPR Art. 77',
+];
+const CCPA_RIGHTS = [
+  'Right to know (Cal. Civ. Code §1798.110)',
+  'Right to delete (Cal. Civ. Code §1798.105)',
+  'Right to correct (Cal. Civ. Code §1798.106)',
+  'Right to opt out of sale or sharing (Cal. Civ. Code §1798.120)',
+  'Right to limit use of sensitive personal information (Cal. Civ. Code §1798.121)',
+  'No retaliation (Cal. Civ. Code §1798.125)',
+  'California Privacy Protection Agency',
+];
+
 for (const dialect of dialects()) {
   describe(`readable letters (${dialect.name})`, () => {
     let database: TestDatabase;
@@ -38,8 +73,8 @@ for (const dialect of dialects()) {
     before(async () => {
       database = await dialect.create();
       t = await startTestApp(database);
-      admin = await t.bearer(['admin'], ['acme', 'bare']);
-      reader = await t.bearer(['privacy:read'], ['acme', 'bare']);
+      admin = await t.bearer(['admin'], ['acme', 'bare', 'calif', 'dual']);
+      reader = await t.bearer(['privacy:read'], ['acme', 'bare', 'calif', 'dual']);
       world = await seedLetterWorld(t, 'acme');
       bare = await seedLetterWorld(t, 'bare', { controller: false });
       await putProfile(t, admin, 'acme', FULL_PROFILE);
@@ -89,11 +124,47 @@ for (const dialect of dialects()) {
         'GDPR Art. 18',
         'GDPR Art. 21',
         'GDPR Art. 77',
-        'no profiling',
+        'we do not build a profile of you (GDPR Art. 22)',
       ])
         assert.ok(html.includes(text), `the letter lacks "${text}"`);
       assert.ok(html.includes('<a href="https://www.datenschutz-berlin.de/">Berlin Commissioner for Data Protection</a>'));
       assert.ok(!html.includes('Other systems that answered'), 'no system answered, so no such section');
+    });
+
+    it('speaks to the person in plain words and lists the rights of the regulations that apply (PRODUCT §2.13)', async () => {
+      const cases: { workspace: string; regulations: ('gdpr' | 'ccpa')[] | null; has: string[]; lacks: string[] }[] = [
+        { workspace: 'acme', regulations: null, has: GDPR_RIGHTS, lacks: CCPA_RIGHTS },
+        { workspace: 'calif', regulations: ['ccpa'], has: CCPA_RIGHTS, lacks: [...GDPR_RIGHTS, 'GDPR', 'supervisory authority'] },
+        {
+          workspace: 'dual',
+          regulations: ['gdpr', 'ccpa'],
+          has: [
+            ...GDPR_RIGHTS,
+            ...CCPA_RIGHTS,
+            'Under the EU General Data Protection Regulation',
+            'Under the California Consumer Privacy Act',
+          ],
+          lacks: [],
+        },
+      ];
+      for (const c of cases) {
+        const w = c.workspace === 'acme' ? world : await seedLetterWorld(t, c.workspace);
+        // After the seed, whose layer sets author_identity: a layer replaces the one before.
+        if (c.regulations)
+          await t.services.policies.putLayer(c.workspace, null, { author_identity: 'full', regulations: c.regulations }, 'test');
+        const id = await answeredRequest(t, admin, w);
+        const res = await get(`${id}/package?format=html`);
+        assert.equal(res.statusCode, 200, res.body);
+        const text = letterText(res.body);
+        for (const phrase of c.has) assert.ok(text.includes(phrase), `${c.workspace}: the letter lacks "${phrase}"`);
+        for (const phrase of c.lacks) assert.ok(!text.includes(phrase), `${c.workspace}: the letter names "${phrase}"`);
+        for (const word of ENGINEERING)
+          assert.ok(!text.toLowerCase().includes(word), `${c.workspace}: the letter says "${word}"`);
+        assert.match(text, /You can ask/, 'the letter addresses the person');
+        await assertValidHtml(res.body);
+        const rights = (await get(`${id}/package`)).json().rights as { regulation: string }[];
+        assert.deepEqual([...new Set(rights.map((r) => r.regulation))], c.regulations ?? ['gdpr']);
+      }
     });
 
     it('answers HTML to an Accept that prefers it and JSON by default, and refuses an unknown format', async () => {
@@ -117,7 +188,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(pkg.controller, FULL_PROFILE);
       assert.deepEqual(
         pkg.rights.map((r: { right: string }) => r.right),
-        ['rectification', 'erasure', 'restriction', 'objection', 'portability', 'complaint'],
+        ['access', 'rectification', 'erasure', 'restriction', 'portability', 'objection', 'complaint'],
       );
       assert.match(
         pkg.rights.at(-1).statement,
@@ -172,7 +243,7 @@ for (const dialect of dialects()) {
       await saveResultJson(t.services.database.db, id, JSON.stringify(old), null, new Date().toISOString());
       const pkg = (await get(`${id}/package`)).json();
       assert.deepEqual(pkg.controller, FULL_PROFILE);
-      assert.equal(pkg.rights.length, 6);
+      assert.equal(pkg.rights.length, 7);
       assert.equal(pkg.automated_decision_making.applies, false);
       assert.deepEqual(pkg.data, old.data);
       const html = (await get(`${id}/package?format=html`)).body;

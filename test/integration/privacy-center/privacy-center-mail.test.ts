@@ -199,8 +199,11 @@ for (const dialect of dialects()) {
       const [mail] = await deliver(1);
       assert.match(mail!.subject, /declined/);
       assert.match(mail!.text, /We could not confirm that the account is yours/);
-      assert.match(mail!.text, /supervisory authority \(GDPR Article 77\), for example Berlin Commissioner for Data Protection/);
-      assert.match(mail!.text, /https:\/\/www\.datenschutz-berlin\.de\//);
+      assert.match(
+        mail!.text,
+        /supervisory authority, for example Berlin Commissioner for Data Protection: https:\/\/www\.datenschutz-berlin\.de\/, and you can take the matter to court \(GDPR Articles 77 and 79\)/,
+      );
+      assert.doesNotMatch(mail!.text, /California/, 'a GDPR workspace names no CCPA remedy');
       // A request without notify_email is told nothing.
       const silent = await t.app.inject({
         method: 'POST',
@@ -224,6 +227,46 @@ for (const dialect of dialects()) {
         payload: { reason: 'duplicate' },
       });
       assert.equal(await loop.round(), 0);
+    });
+
+    it('a rejection follows the workspace regulations: the CPPA under CCPA, no GDPR article; both under both (issue 22)', async () => {
+      const workspaces = { calif: ['ccpa'], dual: ['gdpr', 'ccpa'] } as const;
+      const writer = await t.bearer(['privacy:write', 'admin'], Object.keys(workspaces));
+      for (const [ws, regulations] of Object.entries(workspaces)) {
+        await t.services.controllers.put(ws, { name: `${ws} Inc.`, contact_email: `privacy@${ws}.example` }, 'test');
+        await t.services.policies.putLayer(ws, null, { regulations: [...regulations] }, 'test');
+        const filed = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/privacy/requests',
+          headers: { authorization: writer, 'idempotency-key': `notify-key-${ws}` },
+          payload: {
+            request_type: 'deletion',
+            scope: ['user'],
+            subject_id: 'octocat',
+            subject_provider: 'github',
+            workspace_id: ws,
+            client_request_id: `notify-${ws}-0001`,
+            intake_ref: 'ticket 44',
+            notify_email: `person@${ws}.example`,
+          },
+        });
+        assert.equal(filed.statusCode, 202, filed.body);
+        assert.equal(filed.json().regulation, [...regulations].sort().join('+'));
+        await deliver(1);
+        now += 60_000;
+        const rejected = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/privacy/requests/${filed.json().id}/reject`,
+          headers: { authorization: writer },
+          payload: { reason: 'We could not confirm that the account is yours' },
+        });
+        assert.equal(rejected.statusCode, 200, rejected.body);
+        const [mail] = await deliver(1);
+        assert.match(mail!.text, /complain to the California Privacy Protection Agency: https:\/\/cppa\.ca\.gov\//);
+        if (ws === 'calif') assert.doesNotMatch(mail!.text, /GDPR|Article 77|Article 79|supervisory/);
+        else assert.match(mail!.text, /supervisory authority, in the country where you live or work.*GDPR Articles 77 and 79/);
+        assert.doesNotMatch(mail!.text, /privacy:read|webhook|workspace/i);
+      }
     });
 
     it('while SMTP is down the mail waits in the outbox; it is sent once when SMTP is back', async () => {

@@ -193,5 +193,29 @@ for (const dialect of dialects()) {
       await sweeper.sweep(new Date(now));
       assert.equal((await status(requestId, token)).statusCode, 410);
     });
+
+    it('the page of a rejected request names the remedies of its regulations: under CCPA the CPPA, no GDPR article (issue 22)', async () => {
+      const admin = await t.bearer(['admin'], ['acme']);
+      const reject = (id: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/v1/privacy/requests/${id}/reject`,
+          headers: { authorization: admin },
+          payload: { reason: 'We could not confirm the address' },
+        });
+      const gdpr = await fileByForm('deletion', 'ida@example.com');
+      assert.equal((await reject(gdpr.requestId)).statusCode, 200);
+      const gdprPage = (await status(gdpr.requestId, gdpr.token)).body;
+      assert.match(gdprPage, /GDPR Articles 77 and 79/);
+      assert.doesNotMatch(gdprPage, /California/);
+
+      await t.services.policies.putLayer('acme', null, { regulations: ['ccpa'] }, 'test');
+      const ccpa = await fileByForm('deletion', 'jo@example.com');
+      assert.equal((await reject(ccpa.requestId)).statusCode, 200);
+      const ccpaPage = (await status(ccpa.requestId, ccpa.token)).body;
+      assert.match(ccpaPage, /<h2>Your rights<\/h2>/);
+      assert.match(ccpaPage, /California Privacy Protection Agency/);
+      assert.doesNotMatch(ccpaPage, /GDPR|Article 77|supervisory/);
+    });
   });
 }

@@ -82,6 +82,14 @@ for (const dialect of dialects()) {
         .where('workspace_id', '=', s.workspace)
         .where('subject_id', '=', p.userId)
         .executeTakeFirst();
+    /**
+     * Fetches a completed request's package once (200): delivered, so a later deletion cuts it at
+     * once; an answer not yet fetched is kept until then (answer-in-transit.test.ts).
+     */
+    const delivered = async (id: string) => {
+      const res = await t.app.inject({ url: `/api/v1/privacy/requests/${id}/package`, headers: { authorization: auth } });
+      assert.equal(res.statusCode, 200, res.body);
+    };
     const changeEvent = (id: string) =>
       db().selectFrom('change_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -199,6 +207,7 @@ for (const dialect of dialects()) {
       const pr = await prBy(s, p, 3, 'Keep me');
       const access = await file(s, 'access', ['user'], 'okta', p.userId);
       await runHandler(t, access, { record: true });
+      await delivered(access);
       const outcome = await runHandler(t, await file(s, 'deletion', ['user.name'], 'okta', p.userId));
       const report = (outcome as { report: ErasureReport }).report;
       assert.deepEqual(Object.keys(report.categories), ['user.name']);
@@ -252,6 +261,7 @@ for (const dialect of dialects()) {
       const pr = await prBy(s, p, 7, `Title by ${p.name}`);
       const access = await file(s, 'access', ['user'], 'okta', p.userId);
       await runHandler(t, access, { record: true });
+      await delivered(access);
       const otherAccess = await file(s, 'access', ['user'], 'okta', bystander.userId);
       const deletion = await file(s, 'deletion', ['user'], 'github', String(p.ghId));
       const outcome = await runHandler(t, deletion);

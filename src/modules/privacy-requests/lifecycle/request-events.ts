@@ -32,7 +32,12 @@ export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource):
     requestId: request.id,
     workspaceId: request.workspace_id,
     kind: 'received',
-    payload: { request_type: request.request_type, received_at: request.received_at, due_at: request.due_at },
+    payload: {
+      request_type: request.request_type,
+      received_at: request.received_at,
+      due_at: request.due_at,
+      regulation: request.regulation,
+    },
     at: request.created_at,
   });
 }
@@ -55,6 +60,7 @@ export function requestMailOnChange(
     request_type: after.request_type,
     received_at: after.received_at ?? after.created_at,
     due_at: after.extended_due_at ?? after.due_at,
+    regulation: after.regulation,
   };
   if (before.extended_due_at === null && after.extended_due_at !== null) {
     enqueueRequestMail(unit, { ...base, kind: 'extended', payload: { ...payload, reason } });
