@@ -27,6 +27,10 @@ export interface CcpaFigures {
 const DAY_MS = 86_400_000;
 const oneDecimal = (n: number) => Math.round(n * 10) / 10;
 
+// The definitions of the report's statistics over a group's every duration (days). The report
+// itself gets them from the durations the database ranked ({@link buildReport});
+// test/integration/privacy-requests/request-report-exact.test.ts checks the two agree.
+
 /** The median (the mean of the two middle values for an even count), one decimal; null for none. */
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -49,7 +53,7 @@ export function mean(values: readonly number[]): number | null {
   return oneDecimal(values.reduce((a, b) => a + b, 0) / values.length);
 }
 
-/** One group of counts from the store ({@link ReportCount} of request-report.repository.ts). */
+/** One group of counts from the store (`ReportCount` of request-report.repository.ts). */
 export interface CountGroup {
   request_type: string;
   status: string;
