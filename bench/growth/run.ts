@@ -21,6 +21,7 @@ import { createBody, type Seeded, seedDatabase, seedThroughApi } from '../seed.j
 import { printAuditVerify, timeAuditVerify } from './audit-verify.js';
 import { type ErasureTiming, timeErasures, timeSweep } from './in-process.js';
 import { type GrowthLoad, growthScenarios, type Measured, measure } from './measure.js';
+import { type ExportTiming, officerScope, printOfficerDay, timeCsvExport } from './officer-day.js';
 import { allAnsweredRight, compare, printGrowth, writeGrowth } from './report.js';
 import { seedGrowth } from './seed-growth.js';
 import { seedPlan } from './seed-plan.js';
@@ -89,7 +90,9 @@ async function phase(name: string, databaseUrl: string, seeded: Seeded, load: Gr
       console.error(`  ${name}: ${scenario.label}…`);
       results.push(await measure(scenario, service.url, load));
     }
-    return results;
+    console.error(`  ${name}: CSV export of every request…`);
+    const csvExport = await timeCsvExport(service.url, seeded.token, service.child.process.pid as number);
+    return { results, csvExport };
   } finally {
     await stop(service.child);
   }
@@ -118,7 +121,8 @@ async function main(workDir: string): Promise<number> {
     );
     await stop(first.child);
 
-    const empty = await phase('empty', target.url, base, load, replayId);
+    const { results: empty, csvExport: emptyExport } = await phase('empty', target.url, base, load, replayId);
+    const emptyScope = await officerScope(target.url);
     const erasures: { empty: ErasureTiming[]; seeded: ErasureTiming[] } = { empty: [], seeded: [] };
     erasures.empty = await timeErasures(target.url, ERASURE_SIZES, 3);
     const sweeps: Record<string, { ms: number; counts: object }> = { 'small db': await timeSweep(target.url) };
@@ -128,7 +132,9 @@ async function main(workDir: string): Promise<number> {
     const seed = await seedGrowth(target.url, seedPlan(scale), Date.now());
     console.error(`  seeded in ${seed.seconds.toFixed(1)} s: ${JSON.stringify(seed.rows)}`);
 
-    const grown = await phase('seeded', target.url, base, load, replayId);
+    const { results: grown, csvExport: seededExport } = await phase('seeded', target.url, base, load, replayId);
+    const scope = { empty: emptyScope, seeded: await officerScope(target.url) };
+    const exports: Record<'empty' | 'seeded', ExportTiming> = { empty: emptyExport, seeded: seededExport };
     erasures.seeded = await timeErasures(target.url, ERASURE_SIZES, 3);
     sweeps['seeded db, 1st'] = await timeSweep(target.url);
     sweeps['seeded db, 2nd'] = await timeSweep(target.url);
@@ -137,6 +143,7 @@ async function main(workDir: string): Promise<number> {
     const comparisons = compare(empty, grown);
     console.log(`\nseeded in ${seed.seconds.toFixed(1)} s (${target.dialect}, scale ${scale}): ${JSON.stringify(seed.rows)}`);
     printGrowth(comparisons, erasures, sweeps);
+    printOfficerDay(scope, exports, comparisons);
     printAuditVerify(verifications);
     const ok =
       allAnsweredRight(comparisons) &&
@@ -151,6 +158,8 @@ async function main(workDir: string): Promise<number> {
       erasures,
       sweeps,
       verifications,
+      officerScope: scope,
+      csvExports: exports,
       ok,
     });
     console.log(`\nresults: ${join(OUT_DIR, 'growth.json')}`);

@@ -1,18 +1,5 @@
 import { OPEN_STATUSES, REQUEST_TYPES } from '../request-model/request-model.js';
 
-/** What the report reads of a request (PRODUCT §2.16). Times RFC 3339 UTC. */
-export interface ReportInput {
-  request_type: string;
-  status: string;
-  regulation: string;
-  received_at: string;
-  due_at: string;
-  extended_due_at: string | null;
-  completed_at: string | null;
-  /** The time of its last change: for a rejected request, when it was rejected. */
-  updated_at: string;
-}
-
 /** Per request type. Days with one decimal; null when there is nothing to measure. */
 export interface TypeFigures {
   request_type: string;
@@ -38,8 +25,11 @@ export interface CcpaFigures {
 }
 
 const DAY_MS = 86_400_000;
-const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS;
 const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
+// The definitions of the report's statistics over a group's every duration (days). The report
+// itself gets them from the durations the database ranked ({@link buildReport});
+// test/integration/privacy-requests/request-report-exact.test.ts checks the two agree.
 
 /** The median (the mean of the two middle values for an even count), one decimal; null for none. */
 export function median(values: readonly number[]): number | null {
@@ -63,70 +53,119 @@ export function mean(values: readonly number[]): number | null {
   return oneDecimal(values.reduce((a, b) => a + b, 0) / values.length);
 }
 
+/** One group of counts from the store (`ReportCount` of request-report.repository.ts). */
+export interface CountGroup {
+  request_type: string;
+  status: string;
+  ccpa: boolean;
+  year: number;
+  count: number;
+  late: number;
+}
+
+/** The durations of one group at the ranks its statistics need (`RankedDuration` of the repository). */
+export interface RankedGroupDuration {
+  request_type: string;
+  year: number;
+  /** Durations in the group. */
+  n: number;
+  /** 1-based, ascending. */
+  rank: number;
+  ms: number;
+  /** Sum of the group's durations, ms. */
+  total_ms: number;
+}
+
+/** Median, 90th percentile (nearest rank) and mean of one group, in days with one decimal. */
+interface GroupStatistics {
+  median: number | null;
+  p90: number | null;
+  mean: number | null;
+}
+
 /**
- * Accumulates the report over requests fed one at a time (a page at a time from the store), so
- * only the durations are held, never the rows:
+ * Median, 90th percentile and mean per group from the ranked durations the store picked: the same
+ * figures {@link median}, {@link p90} and {@link mean} give on the group's every duration (the
+ * middle rank or ranks ⌊(n+1)/2⌋ and ⌊(n+2)/2⌋, rank ⌈0.9·n⌉, the sum over n).
+ */
+function statisticsByGroup(ranked: readonly RankedGroupDuration[]): Map<string, GroupStatistics> {
+  const byGroup = new Map<string, RankedGroupDuration[]>();
+  for (const r of ranked) {
+    const key = `${r.year}|${r.request_type}`;
+    byGroup.set(key, [...(byGroup.get(key) ?? []), r]);
+  }
+  const out = new Map<string, GroupStatistics>();
+  for (const [key, rows] of byGroup) {
+    const n = rows[0]!.n;
+    const at = (rank: number) => (rows.find((r) => r.rank === rank)?.ms ?? Number.NaN) / DAY_MS;
+    const middle = (at(Math.floor((n + 1) / 2)) + at(Math.floor((n + 2) / 2))) / 2;
+    out.set(key, {
+      median: oneDecimal(middle),
+      p90: oneDecimal(at(Math.ceil(0.9 * n))),
+      mean: oneDecimal(rows[0]!.total_ms / DAY_MS / n),
+    });
+  }
+  return out;
+}
+
+/**
+ * The report from what the store counted and ranked (PRODUCT §2.16):
  *
  * - per request type: received, completed, rejected, canceled, open, completed late (after the
  *   binding due date, `extended_due_at ?? due_at`), median and 90th percentile of the days from
- *   receipt to completion;
+ *   receipt to completion (`completion`, ranked per type);
  * - per calendar year of receipt and request type, over requests under CCPA (`regulation`
  *   naming `ccpa`): received, complied with in whole or in part (completed), denied (rejected),
  *   median and mean days to the substantive response (completion or denial; a denial's time is
- *   its last change, `updated_at`, which a final request keeps).
+ *   its last change, `updated_at`, which a final request keeps; `ccpa`, ranked per year and type).
+ *
+ * Request types in their declared order (then any other, by name); CCPA rows by year, then type.
  */
-export function createReportAccumulator() {
-  const byType = new Map<string, { figures: TypeFigures; durations: number[] }>();
-  const ccpa = new Map<string, { figures: CcpaFigures; durations: number[] }>();
-  for (const type of REQUEST_TYPES) byType.set(type, { figures: emptyType(type), durations: [] });
+export function buildReport(
+  counts: readonly CountGroup[],
+  ranked: { completion: readonly RankedGroupDuration[]; ccpa: readonly RankedGroupDuration[] },
+): { by_type: TypeFigures[]; ccpa_7102: CcpaFigures[] } {
+  const byType = new Map<string, TypeFigures>(REQUEST_TYPES.map((type) => [type, emptyType(type)]));
+  const ccpa = new Map<string, CcpaFigures>();
+  const open = OPEN_STATUSES as readonly string[];
+  for (const g of [...counts].sort(
+    (a, b) => typeOrder(a.request_type) - typeOrder(b.request_type) || a.request_type.localeCompare(b.request_type),
+  )) {
+    let t = byType.get(g.request_type);
+    if (!t) byType.set(g.request_type, (t = emptyType(g.request_type)));
+    t.received += g.count;
+    if (g.status === 'completed') {
+      t.completed += g.count;
+      t.completed_late += g.late;
+    } else if (g.status === 'rejected') t.rejected += g.count;
+    else if (g.status === 'canceled') t.canceled += g.count;
+    else if (open.includes(g.status)) t.open += g.count;
 
-  return {
-    add(r: ReportInput): void {
-      let entry = byType.get(r.request_type);
-      if (!entry) byType.set(r.request_type, (entry = { figures: emptyType(r.request_type), durations: [] }));
-      const t = entry.figures;
-      t.received += 1;
-      if (r.status === 'completed') {
-        t.completed += 1;
-        const completedAt = r.completed_at ?? r.updated_at;
-        entry.durations.push(days(r.received_at, completedAt));
-        if (completedAt > (r.extended_due_at ?? r.due_at)) t.completed_late += 1;
-      } else if (r.status === 'rejected') t.rejected += 1;
-      else if (r.status === 'canceled') t.canceled += 1;
-      else if ((OPEN_STATUSES as readonly string[]).includes(r.status)) t.open += 1;
-
-      if (!r.regulation.split('+').includes('ccpa')) return;
-      const year = Number(r.received_at.slice(0, 4));
-      const key = `${year}|${r.request_type}`;
-      let c = ccpa.get(key);
-      if (!c) ccpa.set(key, (c = { figures: emptyCcpa(year, r.request_type), durations: [] }));
-      c.figures.received += 1;
-      if (r.status === 'completed') {
-        c.figures.complied_in_whole_or_in_part += 1;
-        c.durations.push(days(r.received_at, r.completed_at ?? r.updated_at));
-      } else if (r.status === 'rejected') {
-        c.figures.denied += 1;
-        c.durations.push(days(r.received_at, r.completed_at ?? r.updated_at));
-      }
-    },
-
-    /** The figures: request types in their declared order; CCPA rows by year, then type. */
-    result(): { by_type: TypeFigures[]; ccpa_7102: CcpaFigures[] } {
-      const by_type = [...byType.values()].map(({ figures, durations }) => ({
+    if (!g.ccpa) continue;
+    const key = `${g.year}|${g.request_type}`;
+    let c = ccpa.get(key);
+    if (!c) ccpa.set(key, (c = emptyCcpa(g.year, g.request_type)));
+    c.received += g.count;
+    if (g.status === 'completed') c.complied_in_whole_or_in_part += g.count;
+    else if (g.status === 'rejected') c.denied += g.count;
+  }
+  const completion = statisticsByGroup(ranked.completion);
+  const response = statisticsByGroup(ranked.ccpa);
+  const by_type = [...byType.values()].map((figures) => {
+    const s = completion.get(`0|${figures.request_type}`);
+    return { ...figures, median_days_to_complete: s?.median ?? null, p90_days_to_complete: s?.p90 ?? null };
+  });
+  const ccpa_7102 = [...ccpa.entries()]
+    .map(([key, figures]) => {
+      const s = response.get(key);
+      return {
         ...figures,
-        median_days_to_complete: median(durations),
-        p90_days_to_complete: p90(durations),
-      }));
-      const ccpa_7102 = [...ccpa.values()]
-        .map(({ figures, durations }) => ({
-          ...figures,
-          median_days_to_substantive_response: median(durations),
-          mean_days_to_substantive_response: mean(durations),
-        }))
-        .sort((a, b) => a.year - b.year || typeOrder(a.request_type) - typeOrder(b.request_type));
-      return { by_type, ccpa_7102 };
-    },
-  };
+        median_days_to_substantive_response: s?.median ?? null,
+        mean_days_to_substantive_response: s?.mean ?? null,
+      };
+    })
+    .sort((a, b) => a.year - b.year || typeOrder(a.request_type) - typeOrder(b.request_type));
+  return { by_type, ccpa_7102 };
 }
 
 function typeOrder(type: string): number {
