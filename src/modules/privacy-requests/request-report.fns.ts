@@ -53,19 +53,28 @@ export function mean(values: readonly number[]): number | null {
   return oneDecimal(values.reduce((a, b) => a + b, 0) / values.length);
 }
 
-/** One group of counts from the store (`ReportCount` of request-report.repository.ts). */
+/**
+ * How many requests of one type, status, CCPA-or-not and year of receipt (UTC) a range holds, as
+ * the repository's `reportFigures` reads them.
+ */
 export interface CountGroup {
   request_type: string;
   status: string;
+  /** The request is under CCPA (its `regulation` names `ccpa`). */
   ccpa: boolean;
   year: number;
   count: number;
+  /** Of them, completed after their binding due date (`coalesce(extended_due_at, due_at)`). */
   late: number;
 }
 
-/** The durations of one group at the ranks its statistics need (`RankedDuration` of the repository). */
+/**
+ * One duration a statistic of a group needs, by rank, as the repository's `reportFigures` reads it:
+ * the group's `n` durations ascending, the `rank`-th (1-based) of them in whole ms.
+ */
 export interface RankedGroupDuration {
   request_type: string;
+  /** Calendar year of receipt (UTC); 0 for `completion` (grouped by type alone). */
   year: number;
   /** Durations in the group. */
   n: number;

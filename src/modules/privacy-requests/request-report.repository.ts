@@ -2,6 +2,7 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import { millisecondsBetween } from '../../db/dialect.js';
 import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema.js';
+import type { CountGroup, RankedGroupDuration } from './request-report.fns.js';
 
 /** Which requests a report reads: received in [`from`, `to`) (RFC 3339 UTC; null: open-ended) in `workspaceIds` (null: all). */
 export interface ReportRange {
@@ -11,31 +12,11 @@ export interface ReportRange {
   to: string | null;
 }
 
-/** How many requests of one type, status, CCPA-or-not and year of receipt (UTC) the range holds. */
-export interface ReportCount {
-  request_type: string;
-  status: string;
-  /** The request is under CCPA (its `regulation` names `ccpa`). */
-  ccpa: boolean;
-  year: number;
-  count: number;
-  /** Of them, completed after their binding due date (`coalesce(extended_due_at, due_at)`). */
-  late: number;
-}
+/** How many requests of one type, status, CCPA-or-not and year of receipt the range holds. */
+export type ReportCount = CountGroup;
 
-/**
- * One duration a statistic of a group needs, by rank: the group's `n` durations ascending, the
- * `rank`-th (1-based) of them in whole ms; `total_ms` is the group's sum.
- */
-export interface RankedDuration {
-  request_type: string;
-  /** Calendar year of receipt (UTC); 0 for `completion` (grouped by type alone). */
-  year: number;
-  n: number;
-  rank: number;
-  ms: number;
-  total_ms: number;
-}
+/** One duration a statistic of a group needs, by rank (defined with the statistics that read it). */
+export type RankedDuration = RankedGroupDuration;
 
 /** What {@link reportFigures} reads: the counts and the ranked durations of both kinds. */
 export interface ReportFigures {
