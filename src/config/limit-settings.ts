@@ -20,11 +20,11 @@ export function readTaskDataLimits(env: Env, problems: string[]): TaskDataLimits
 export interface OutboundLimitsConfig {
   /** `MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE` (default 100, 1–10 000): one more endpoint is a 409 naming the limit. */
   readonly endpointsPerWorkspace: number;
-  /** `OUTBOUND_MAX_IN_FLIGHT` (default 64, 1–1 000): delivery attempts one worker process keeps in flight. */
+  /** `OUTBOUND_MAX_IN_FLIGHT` (default 256, 1–1 000): delivery attempts one worker process keeps in flight. */
   readonly maxInFlight: number;
   /** `OUTBOUND_ENDPOINT_CONCURRENCY` (default 2, 1–32): attempts in flight per endpoint (1 while it fails). */
   readonly endpointConcurrency: number;
-  /** `OUTBOUND_ENDPOINT_BURST` (default 16, 1–256): attempts in flight to an endpoint whose last attempt succeeded within 1 s. */
+  /** `OUTBOUND_ENDPOINT_BURST` (default 64, 1–256): attempts in flight to an endpoint whose last attempt succeeded within 1 s. */
   readonly endpointBurst: number;
 }
 
@@ -32,9 +32,9 @@ export interface OutboundLimitsConfig {
 export function readOutboundLimits(env: Env, problems: string[]): OutboundLimitsConfig {
   return {
     endpointsPerWorkspace: readInteger(env, 'MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE', 100, 1, 10_000, problems),
-    maxInFlight: readInteger(env, 'OUTBOUND_MAX_IN_FLIGHT', 64, 1, 1000, problems),
+    maxInFlight: readInteger(env, 'OUTBOUND_MAX_IN_FLIGHT', 256, 1, 1000, problems),
     endpointConcurrency: readInteger(env, 'OUTBOUND_ENDPOINT_CONCURRENCY', 2, 1, 32, problems),
-    endpointBurst: readInteger(env, 'OUTBOUND_ENDPOINT_BURST', 16, 1, 256, problems),
+    endpointBurst: readInteger(env, 'OUTBOUND_ENDPOINT_BURST', 64, 1, 256, problems),
   };
 }
 

@@ -12,18 +12,22 @@ export interface DeliveryLoop {
   stop(): Promise<void>;
 }
 
-/** How long after an attempt ends the loop claims again: the ends within it share one claim. */
-const COALESCE_MS = 10;
+/**
+ * How long after an attempt ends the loop claims again: the ends within it share one claim. 2 ms,
+ * not 10: with a fast receiver the wait was a pause per claim cycle (bench/README.md, "Fair
+ * delivery and throughput").
+ */
+const COALESCE_MS = 2;
 
 /** Default of `OUTBOUND_ENDPOINT_BURST`. */
-export const DEFAULT_ENDPOINT_BURST = 16;
+export const DEFAULT_ENDPOINT_BURST = 64;
 
 /** Default of `OUTBOUND_MAX_IN_FLIGHT`. */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
+export const DEFAULT_MAX_IN_FLIGHT = 256;
 
 /** The loop's options: the deliverer's, and how many attempts it keeps in flight. */
 export interface DeliveryLoopOptions extends DelivererOptions {
-  /** `OUTBOUND_MAX_IN_FLIGHT`: most attempts this process has in flight at once (default 64). */
+  /** `OUTBOUND_MAX_IN_FLIGHT`: most attempts this process has in flight at once (default 256). */
   maxInFlight?: number;
 }
 
@@ -32,7 +36,7 @@ export interface DeliveryLoopOptions extends DelivererOptions {
  * `serve` and in `privacyctl worker` (started by start-worker.ts). It keeps up to `maxInFlight`
  * attempts in flight and claims again as soon as one ends, so a hanging receiver holds its own
  * slots (at most its endpoint's cap, see modules/outbound-events/fair-claim.fns.ts) and never the
- * others'. An endpoint's cap: `perEndpoint` (2) while nothing is known of it, `burst` (16) while
+ * others'. An endpoint's cap: `perEndpoint` (2) while nothing is known of it, `burst` (64) while
  * its last attempt from this process succeeded within a second, 1 while it fails (deliverer.ts
  * `EndpointSpeeds`). A claim that filled every free slot is followed by another at once; one that found
  * less waits for an attempt to end or `pollMs`. Claims are short statements; attempts are sent

@@ -8,9 +8,9 @@ describe('limit configuration (issue 23)', () => {
     const config = loadConfig({});
     assert.deepEqual(config.outboundLimits, {
       endpointsPerWorkspace: 100,
-      maxInFlight: 64,
+      maxInFlight: 256,
       endpointConcurrency: 2,
-      endpointBurst: 16,
+      endpointBurst: 64,
     });
     assert.equal(config.pgStatementTimeoutMs, 15_000);
     assert.equal(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '0' }).pgStatementTimeoutMs, 0, '0: no bound');

@@ -20,7 +20,7 @@ export interface DelivererOptions {
   perEndpoint?: number;
   /**
    * `OUTBOUND_ENDPOINT_BURST`: the cap of an endpoint whose last attempt from this process
-   * succeeded within {@link FAST_ATTEMPT_MS} (default 16; at least `perEndpoint`).
+   * succeeded within {@link FAST_ATTEMPT_MS} (default 64; at least `perEndpoint`).
    */
   burst?: number;
   timeoutMs?: number;
