@@ -89,7 +89,7 @@ export async function fileRequest(
 /** A worker on `database` (default: the app's) with the fixture's clock. */
 export function testWorker(
   f: Fixture,
-  handlers: Record<string, RequestHandler>,
+  handlers?: Record<string, RequestHandler>,
   options: Partial<WorkerOptions> & { database?: Database } = {},
 ) {
   return createWorker({
@@ -97,9 +97,15 @@ export function testWorker(
     clock: f.time.clock,
     log: silentLog,
     pseudonymKey: f.t.services.keys.pseudonymKey,
-    handlers,
+    ...(handlers ? { handlers } : {}),
     options: { pollMs: options.pollMs ?? 10, leaseMs: options.leaseMs ?? 60_000, maxAttempts: options.maxAttempts ?? 3 },
   });
+}
+
+/** Runs a {@link testWorker} with the service's own handlers until nothing is left to claim. */
+export async function processAll(f: Fixture): Promise<void> {
+  const worker = testWorker(f);
+  while (await worker.runOnce());
 }
 
 /** The same handler for every request type. */

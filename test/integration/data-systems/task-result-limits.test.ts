@@ -9,27 +9,16 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, it } from 'node:test';
-import { createWorker } from '../../../src/jobs/worker.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { findInFiles, findInTables } from '../../helpers/storage-scan.js';
-import { type Fixture, fileRequest, openFixture, requestRow, silentLog } from '../../helpers/worker.js';
+import { type Fixture, processAll, fileRequest, openFixture, requestRow } from '../../helpers/worker.js';
 
 for (const dialect of dialects()) {
   describe(`task result limits and late data (${dialect.name})`, () => {
     let f: Fixture;
     afterEach(() => f?.close());
     const db = () => f.t.services.database.db;
-    async function processAll() {
-      const w = createWorker({
-        database: f.t.services.database,
-        clock: f.time.clock,
-        log: silentLog,
-        pseudonymKey: f.t.services.keys.pseudonymKey,
-        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
-      });
-      while (await w.runOnce());
-    }
     /** A fixture with two systems of `acme` answering access requests, an admin and a reporter token. */
     async function world(env: Record<string, string> = {}) {
       f = await openFixture(dialect.create, { env });
@@ -44,7 +33,7 @@ for (const dialect of dialects()) {
     it('a result whose data is over MAX_TASK_DATA_BYTES is a 413 naming the limit; the task stays pending, nothing stored', async () => {
       const { reporter } = await world({ MAX_TASK_DATA_BYTES: '4096' });
       const filed = await fileRequest(f, { request_type: 'access', scope: ['user'] });
-      await processAll();
+      await processAll(f);
       const [crm] = await tasksOf(db(), filed.id);
       const res = await postResult(f.t, reporter, crm!.id, { outcome: 'completed', data: blob(5000) });
       assert.equal(res.statusCode, 413, res.body);
@@ -58,7 +47,7 @@ for (const dialect of dialects()) {
     it('results of one request together over MAX_REQUEST_DATA_BYTES: the one that crosses it is a 413, the earlier stays', async () => {
       const { reporter } = await world({ MAX_TASK_DATA_BYTES: '8192', MAX_REQUEST_DATA_BYTES: '10000' });
       const filed = await fileRequest(f, { request_type: 'access', scope: ['user'] });
-      await processAll();
+      await processAll(f);
       const [crm, zendesk] = await tasksOf(db(), filed.id);
       assert.equal((await postResult(f.t, reporter, crm!.id, { outcome: 'completed', data: blob(6000) })).statusCode, 200);
       const res = await postResult(f.t, reporter, zendesk!.id, { outcome: 'completed', data: blob(6000) });
@@ -77,7 +66,7 @@ for (const dialect of dialects()) {
       for (const key of ['ads', 'billing', 'ci', 'docs', 'events', 'forms'])
         await addSystem(f.t, admin, { key, categories: ['user'] });
       const filed = await fileRequest(f, { request_type: 'access', scope: ['user'] });
-      await processAll();
+      await processAll(f);
       const row = await requestRow(f, filed.id);
       assert.equal(row.status_reason, 'waiting for data tasks: ads, billing, ci, crm, docs and 3 more');
       const tasks = await tasksOf(db(), filed.id);
@@ -92,10 +81,10 @@ for (const dialect of dialects()) {
     it('data reported after a deletion erased the package it was for is written nowhere (tables, SQLite file and WAL)', async () => {
       const { reporter } = await world();
       const access = await fileRequest(f, { request_type: 'access', scope: ['user'] });
-      await processAll();
+      await processAll(f);
       assert.equal((await requestRow(f, access.id)).status, 'processing', 'waiting for its systems');
       const deletion = await fileRequest(f, { request_type: 'deletion', scope: ['user'] });
-      await processAll();
+      await processAll(f);
       const deletionTasks = await tasksOf(db(), deletion.id);
       for (const task of deletionTasks) await postResult(f.t, reporter, task.id, { outcome: 'completed', erased: { user: 1 } });
       assert.equal((await requestRow(f, deletion.id)).status, 'completed');

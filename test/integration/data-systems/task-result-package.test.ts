@@ -10,12 +10,11 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { runUnitOfWork } from '../../../src/db/unit-of-work.js';
-import { createWorker } from '../../../src/jobs/worker.js';
 import { RESULT_SLICE_CHARS } from '../../../src/modules/data-systems/task-data-pass.js';
 import { afterOwnStep } from '../../../src/modules/privacy-requests/lifecycle/request-end.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
-import { type Fixture, fileRequest, openFixture, requestRow, silentLog } from '../../helpers/worker.js';
+import { type Fixture, processAll, fileRequest, openFixture, requestRow } from '../../helpers/worker.js';
 
 /** `data` of more than `chars` characters of JSON (contact records of ~60 characters, two thirds of them 2-byte). */
 function dataOf(label: string, chars: number): Record<string, unknown> {
@@ -28,16 +27,6 @@ for (const dialect of dialects()) {
     let f: Fixture;
     afterEach(() => f?.close());
     const db = () => f.t.services.database.db;
-    async function processAll() {
-      const w = createWorker({
-        database: f.t.services.database,
-        clock: f.time.clock,
-        log: silentLog,
-        pseudonymKey: f.t.services.keys.pseudonymKey,
-        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
-      });
-      while (await w.runOnce());
-    }
     /** An access request of `acme` waiting for the systems `keys`. @returns its id, its tasks and a reporter token. */
     async function waitingRequest(keys: string[], env: Record<string, string> = {}) {
       f = await openFixture(dialect.create, { env });
@@ -45,7 +34,7 @@ for (const dialect of dialects()) {
       const reporter = await f.t.bearer(['tasks:write'], ['acme']);
       for (const key of keys) await addSystem(f.t, admin, { key, categories: ['user'] });
       const filed = await fileRequest(f, { request_type: 'access', scope: ['user'] });
-      await processAll();
+      await processAll(f);
       assert.equal((await requestRow(f, filed.id)).status, 'processing');
       return { id: filed.id, tasks: await tasksOf(db(), filed.id), reporter };
     }
