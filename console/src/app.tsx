@@ -23,7 +23,8 @@ const NAV: { href: string; label: string; views: Route['view'][] }[] = [
 function CurrentView({ route }: { route: Route }) {
   switch (route.view) {
     case 'request':
-      return <RequestView id={route.id} />;
+      // Keyed by id: another request is a new view, never the last one's fields under its heading.
+      return <RequestView key={route.id} id={route.id} />;
     case 'policies':
       return <PoliciesView />;
     case 'connections':

@@ -1,11 +1,12 @@
 // A request's data tasks (PRODUCT.md §2.9), one per data system, found in its timeline; a manual
 // task (its system has no endpoint) can be marked done here (task-result-form.tsx). What a task's
 // system answered shows on it: counts, an answer sent separately, and its note (PRODUCT §2.13).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { systemLabel, systemNames } from '../lib/system-names';
 import { api, queryString } from '../api/client';
 import type { AuditEvent, DataSystemList, DataTask } from '../api/types';
-import { ErrorText, useSubmit } from '../components/forms';
+import { ErrorText } from '../components/forms';
+import { useLoad } from '../components/use-load';
 import { formatTime } from '../lib/deadline';
 import { MarkDone } from './task-result-form';
 
@@ -73,19 +74,21 @@ export function DataTasks(props: {
   const [tasks, setTasks] = useState<DataTask[] | null>(null);
   const [manual, setManual] = useState<Set<string> | null>(null);
   const [names, setNames] = useState<Map<string, string>>(new Map());
-  const load = useSubmit();
-  const key = props.ids.join(',');
-  useEffect(() => {
-    void load.run(async () => {
-      setManual(await manualSystems(props.workspace));
-      setNames(await systemNames(props.workspace));
-      const loaded = await Promise.all(
-        props.ids.map((id) => api<DataTask>('GET', `/api/v1/data-tasks/${encodeURIComponent(id)}`)),
-      );
+  const load = useLoad(
+    async (isCurrent) => {
+      const [manualKeys, systemLabels, loaded] = await Promise.all([
+        manualSystems(props.workspace),
+        systemNames(props.workspace),
+        Promise.all(props.ids.map((id) => api<DataTask>('GET', `/api/v1/data-tasks/${encodeURIComponent(id)}`))),
+      ]);
+      if (!isCurrent()) return;
+      setManual(manualKeys);
+      setNames(systemLabels);
       setTasks(loaded);
       props.onTasks?.(loaded);
-    });
-  }, [key]);
+    },
+    [props.workspace, props.ids.join(',')],
+  );
   if (props.ids.length === 0) return <p>No data task: no data system of the workspace takes part in this request.</p>;
   return (
     <>

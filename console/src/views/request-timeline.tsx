@@ -1,9 +1,10 @@
 // A request's timeline from the audit trail (PRODUCT.md §2.7: `target_type=privacy_request`, its
 // data tasks' entries included): who did what, when and why. Its data tasks are found there too.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
 import type { AuditEvent, AuditEventPage } from '../api/types';
-import { ErrorText, useSubmit } from '../components/forms';
+import { ErrorText } from '../components/forms';
+import { useLoad } from '../components/use-load';
 import { formatTime } from '../lib/deadline';
 
 /** Every entry of the request's timeline, oldest first (all pages). */
@@ -48,14 +49,15 @@ export function Timeline(props: {
   taskNotes?: ReadonlyMap<string, string>;
 }) {
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
-  const load = useSubmit();
-  useEffect(() => {
-    void load.run(async () => {
+  const load = useLoad(
+    async (isCurrent) => {
       const loaded = await loadTimeline(props.requestId);
+      if (!isCurrent()) return;
       setEvents(loaded);
       props.onEvents?.(loaded);
-    });
-  }, [props.requestId, props.version]);
+    },
+    [props.requestId, props.version],
+  );
   return (
     <>
       <ErrorText error={load.error} />

@@ -200,7 +200,10 @@ for (const dialect of dialects()) {
     });
 
     it("shows the API's refusal when the request changed meanwhile (409)", async () => {
-      // Someone else cancels it while the officer looks at it.
+      // The officer sees the overdue request (its own fields loaded, not only its heading)...
+      await page.locator('p.deadline.overdue').waitFor();
+      await page.getByRole('button', { name: 'Cancel request' }).waitFor();
+      // ...and someone else cancels it while the officer looks at it.
       const cancel = await world.t.app.inject({
         method: 'POST',
         url: `/api/v1/privacy/requests/${world.overdueId}/cancel`,
