@@ -35,22 +35,6 @@ export async function insertTaskUnlessPresent(db: Executor, row: DataTaskRow): P
   return inserted !== undefined;
 }
 
-/**
- * The status of every task of a request, by system key: what deciding the request's end needs,
- * without the results (a system's `data` may be large; it is read once, when the request ends).
- */
-export async function taskStatusesOfRequest(
-  db: Executor,
-  requestId: string,
-): Promise<Pick<DataTaskRow, 'id' | 'system_key' | 'status'>[]> {
-  return db
-    .selectFrom('data_tasks')
-    .select(['id', 'system_key', 'status'])
-    .where('request_id', '=', requestId)
-    .orderBy('system_key')
-    .execute();
-}
-
 /** Every task of a request with its result, by system key. */
 export async function tasksOfRequest(db: Executor, requestId: string): Promise<DataTaskRow[]> {
   return db.selectFrom('data_tasks').selectAll().where('request_id', '=', requestId).orderBy('system_key').execute();
@@ -256,21 +240,6 @@ export async function closePendingTasks(db: Executor, requestId: string, at: str
   return pending;
 }
 
-/** One task's stored result (JSON text), or null (none, or no such task). */
-export async function taskResultText(db: Executor, id: string): Promise<string | null> {
-  const row = await db.selectFrom('data_tasks').select('result').where('id', '=', id).executeTakeFirst();
-  return row?.result ?? null;
-}
-
-/** Replaces a task's stored result (and its size) by `result`, as of `at`. */
-export async function replaceTaskResult(db: Executor, id: string, result: string, at: string): Promise<void> {
-  await db
-    .updateTable('data_tasks')
-    .set({ result, result_bytes: Buffer.byteLength(result), updated_at: at })
-    .where('id', '=', id)
-    .execute();
-}
-
 /** Key → name of the workspace's systems with these keys (deleted ones included). */
 export async function systemNames(db: Executor, workspaceId: string, keys: readonly string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
@@ -281,20 +250,6 @@ export async function systemNames(db: Executor, workspaceId: string, keys: reado
     .where('key', 'in', [...new Set(keys)])
     .execute();
   return new Map(rows.map((r) => [r.key, r.name]));
-}
-
-/**
- * Bytes of the stored results of a request's tasks (their JSON, UTF-8): the sum of the sizes
- * written with them (`result_bytes`), read from the index `data_tasks_request_bytes`, so it costs
- * the number of tasks, never their results' size.
- */
-export async function storedResultBytes(db: Executor, requestId: string): Promise<number> {
-  const row = await db
-    .selectFrom('data_tasks')
-    .select((eb) => eb.fn.sum<number | string | null>('result_bytes').as('bytes'))
-    .where('request_id', '=', requestId)
-    .executeTakeFirst();
-  return Number(row?.bytes ?? 0);
 }
 
 /**

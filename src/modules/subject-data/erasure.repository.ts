@@ -122,9 +122,10 @@ export async function eraseTaskNotes(db: Executor, requestIds: readonly string[]
   for (const row of rows) {
     const { note, ...rest } = JSON.parse(row.result!) as { note?: unknown };
     if (note === undefined) continue;
+    const kept = JSON.stringify(rest);
     await db
       .updateTable('data_tasks')
-      .set({ result: JSON.stringify(rest), updated_at: at })
+      .set({ result: kept, result_bytes: Buffer.byteLength(kept), updated_at: at })
       .where('id', '=', row.id)
       .execute();
     erased += 1;

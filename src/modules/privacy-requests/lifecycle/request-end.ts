@@ -1,6 +1,7 @@
 import type { Executor } from '../../../db/executor.js';
 import { nextTurn } from '../../../lib/yielding.js';
-import { systemNames, taskStatusesOfRequest, tasksOfRequest } from '../../data-systems/data-task.repository.js';
+import { systemNames, tasksOfRequest } from '../../data-systems/data-task.repository.js';
+import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
 import {
   answerOf,
   packageMember,
@@ -8,7 +9,7 @@ import {
   type SystemAnswer,
   withMember,
 } from '../../data-systems/data-task-result.fns.js';
-import { dropTaskData, passTaskResults, type TaskRef } from '../../data-systems/task-data-pass.js';
+import { dropTaskData, passTaskResults, type ResultsAhead, type TaskRef } from '../../data-systems/task-data-pass.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { traitsOf } from '../request-types.js';
 import { findLayers } from '../../policies/policy.repository.js';
@@ -46,6 +47,7 @@ async function assemblePackage(
   at: string,
   pause: () => Promise<void>,
   askFound: boolean,
+  ahead: ResultsAhead,
 ): Promise<{ pkg: string | null; found: boolean }> {
   const members: string[] = [];
   const answers: Record<string, SystemAnswer> = {};
@@ -61,6 +63,7 @@ async function assemblePackage(
       answers[task.system_key] = answerOf(result);
     },
     pause,
+    ahead,
   );
   const withData = withMember(pkg, 'systems', `{${members.join(',')}}`);
   // What the systems said besides their data (PRODUCT §2.13): the letter reads it.
@@ -101,6 +104,7 @@ async function assembleReport(
  *
  * @param own - the package and report this service produced (JSON text or null).
  * @param pause - awaited between slices of results while the package is assembled (default: the next turn).
+ * @param ahead - results read before the transaction (`readResultsAhead`), used where still current.
  */
 export async function afterOwnStep(
   tx: Executor,
@@ -108,13 +112,14 @@ export async function afterOwnStep(
   own: { pkg: string | null; report: string | null },
   at: string,
   pause: () => Promise<void> = nextTurn,
+  ahead: ResultsAhead = new Map(),
 ): Promise<AfterOwnStep> {
   const statuses = await taskStatusesOfRequest(tx, request.id);
   const decision = decideFromTasks(statuses);
   const base = { pkg: own.pkg, report: own.report, tasks: statuses.length };
   if (decision.status === 'pending') return { ...base, status: 'processing', status_reason: decision.reason, completed_at: null };
   if (decision.status === 'failed') {
-    await passTaskResults(tx, statuses, at, () => undefined, pause);
+    await passTaskResults(tx, statuses, at, () => undefined, pause, ahead);
     return { ...base, status: 'failed', status_reason: decision.reason, completed_at: null };
   }
   // awaitsIdentityReview (lifecycle.fns.ts), with what the systems found known from the one read.
@@ -128,7 +133,7 @@ export async function afterOwnStep(
   let assembled: { pkg: string | null; report: string | null; found: boolean };
   if (traitsOf(request.request_type).result === 'package')
     assembled = {
-      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0)),
+      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0, ahead)),
       report: own.report,
     };
   else assembled = { ...(await assembleReport(tx, request, own.report, at)), pkg: own.pkg };
