@@ -10,7 +10,8 @@
  *
  * With `PROBE_CONCURRENCY=50` the results are posted by 50 callers at once instead (a closed
  * loop, as the `task-result` bench row's connections, without HTTP), and it prints how late a
- * timer due every 20 ms fires (p50, p99: what a `/healthz` would wait) and results per second.
+ * timer due every 20 ms fires (p50, p99: what a `/healthz` would wait), results per second, and
+ * how long a post took from call to answer (p50, p99: what a system waits).
  *
  * Usage: `node --import tsx bench/task-result-loop.ts` (SQLite in a temp folder) or with
  * `PROBE_URL=postgres://…?options=-c%20search_path%3D<fresh schema>`.
@@ -84,10 +85,15 @@ async function concurrent(): Promise<Record<string, number>> {
   };
   probe();
   let next = 0;
+  const posts: number[] = [];
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < ids.length) await results.report(principal, ids[next++]!, body);
+      while (next < ids.length) {
+        const start = performance.now();
+        await results.report(principal, ids[next++]!, body);
+        posts.push(performance.now() - start);
+      }
     }),
   );
   probing = false;
@@ -96,6 +102,8 @@ async function concurrent(): Promise<Record<string, number>> {
     resultsPerSec: Math.round(ids.length / ((performance.now() - started) / 1000)),
     timerLateP50Ms: +median(late).toFixed(1),
     timerLateP99Ms: +quantile(late, 0.99).toFixed(1),
+    postP50Ms: +median(posts).toFixed(1),
+    postP99Ms: +quantile(posts, 0.99).toFixed(1),
   };
 }
 

@@ -3,8 +3,8 @@
 import type { Executor } from '../../db/executor.js';
 import type { DataTaskRow } from './data-task.repository.js';
 
-/** What deciding a request's end needs of a task, and what tells whether its result changed since it was read. */
-export type TaskStatusRow = Pick<DataTaskRow, 'id' | 'system_key' | 'status' | 'updated_at' | 'result_bytes'>;
+/** What deciding a request's end needs of a task. */
+export type TaskStatusRow = Pick<DataTaskRow, 'id' | 'system_key' | 'status'>;
 
 /**
  * The status of every task of a request, by system key: what deciding the request's end needs,
@@ -13,7 +13,7 @@ export type TaskStatusRow = Pick<DataTaskRow, 'id' | 'system_key' | 'status' | '
 export async function taskStatusesOfRequest(db: Executor, requestId: string): Promise<TaskStatusRow[]> {
   return db
     .selectFrom('data_tasks')
-    .select(['id', 'system_key', 'status', 'updated_at', 'result_bytes'])
+    .select(['id', 'system_key', 'status'])
     .where('request_id', '=', requestId)
     .orderBy('system_key')
     .execute();
@@ -46,18 +46,4 @@ export async function storedResultBytes(db: Executor, requestId: string): Promis
     .where('request_id', '=', requestId)
     .executeTakeFirst();
   return Number(row?.bytes ?? 0);
-}
-
-/**
- * The other tasks of `task`'s request when `task` is its only pending task (so its result may end
- * the request); null when `task` is not pending or another task is. One indexed read, without the
- * results.
- */
-export async function othersIfLastPending(
-  db: Executor,
-  task: Pick<DataTaskRow, 'id' | 'request_id' | 'status'>,
-): Promise<TaskStatusRow[] | null> {
-  if (task.status !== 'pending') return null;
-  const others = (await taskStatusesOfRequest(db, task.request_id)).filter((t) => t.id !== task.id);
-  return others.some((t) => t.status === 'pending') ? null : others;
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/executor.js';
-import { nextTurn } from '../../../lib/yielding.js';
+import { turnAfter } from '../../../lib/yielding.js';
 import { systemNames, tasksOfRequest } from '../../data-systems/data-task.repository.js';
 import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
 import {
@@ -9,12 +9,19 @@ import {
   type SystemAnswer,
   withMember,
 } from '../../data-systems/data-task-result.fns.js';
-import { dropTaskData, passTaskResults, type ResultsAhead, type TaskRef } from '../../data-systems/task-data-pass.js';
+import { dropTaskData, passTaskResults, type TaskRef } from '../../data-systems/task-data-pass.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { traitsOf } from '../request-types.js';
 import { findLayers } from '../../policies/policy.repository.js';
 import { mergePolicy } from '../../policies/policy-merge.fns.js';
 import { decideFromTasks, IDENTITY_UNMATCHED, taskFoundSomething } from './lifecycle.fns.js';
+
+/**
+ * How long assembling a package runs before the event loop gets a turn, ms. Few turns matter as
+ * much as short blocks: the assembly runs in the request's write transaction, and on SQLite each
+ * turn holds the one write lock while everything else ready runs (lib/yielding.ts `turnAfter`).
+ */
+export const ASSEMBLY_BLOCK_MS = 16;
 
 /** The workspace policy's `confirm_no_data` (PRODUCT §2.13; default true). */
 async function confirmsNoData(tx: Executor, workspaceId: string): Promise<boolean> {
@@ -47,7 +54,6 @@ async function assemblePackage(
   at: string,
   pause: () => Promise<void>,
   askFound: boolean,
-  ahead: ResultsAhead,
 ): Promise<{ pkg: string | null; found: boolean }> {
   const members: string[] = [];
   const answers: Record<string, SystemAnswer> = {};
@@ -63,7 +69,6 @@ async function assemblePackage(
       answers[task.system_key] = answerOf(result);
     },
     pause,
-    ahead,
   );
   const withData = withMember(pkg, 'systems', `{${members.join(',')}}`);
   // What the systems said besides their data (PRODUCT §2.13): the letter reads it.
@@ -103,23 +108,22 @@ async function assembleReport(
  * policy's `confirm_no_data` is false (PRODUCT §2.13).
  *
  * @param own - the package and report this service produced (JSON text or null).
- * @param pause - awaited between slices of results while the package is assembled (default: the next turn).
- * @param ahead - results read before the transaction (`readResultsAhead`), used where still current.
+ * @param pause - awaited between slices of results while the package is assembled (default: a
+ *   turn once {@link ASSEMBLY_BLOCK_MS} have passed since the last).
  */
 export async function afterOwnStep(
   tx: Executor,
   request: Pick<PrivacyRequestRow, 'id' | 'request_type' | 'workspace_id' | 'subject_found'>,
   own: { pkg: string | null; report: string | null },
   at: string,
-  pause: () => Promise<void> = nextTurn,
-  ahead: ResultsAhead = new Map(),
+  pause: () => Promise<void> = turnAfter(ASSEMBLY_BLOCK_MS),
 ): Promise<AfterOwnStep> {
   const statuses = await taskStatusesOfRequest(tx, request.id);
   const decision = decideFromTasks(statuses);
   const base = { pkg: own.pkg, report: own.report, tasks: statuses.length };
   if (decision.status === 'pending') return { ...base, status: 'processing', status_reason: decision.reason, completed_at: null };
   if (decision.status === 'failed') {
-    await passTaskResults(tx, statuses, at, () => undefined, pause, ahead);
+    await passTaskResults(tx, statuses, at, () => undefined, pause);
     return { ...base, status: 'failed', status_reason: decision.reason, completed_at: null };
   }
   // awaitsIdentityReview (lifecycle.fns.ts), with what the systems found known from the one read.
@@ -133,7 +137,7 @@ export async function afterOwnStep(
   let assembled: { pkg: string | null; report: string | null; found: boolean };
   if (traitsOf(request.request_type).result === 'package')
     assembled = {
-      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0, ahead)),
+      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0)),
       report: own.report,
     };
   else assembled = { ...(await assembleReport(tx, request, own.report, at)), pkg: own.pkg };

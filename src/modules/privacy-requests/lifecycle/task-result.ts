@@ -9,9 +9,7 @@ import {
   TaskResultRefusedError,
 } from '../../data-systems/data-task.errors.js';
 import { type DataTaskRow, findTask, finishTask } from '../../data-systems/data-task.repository.js';
-import { othersIfLastPending, storedResultBytes } from '../../data-systems/data-task-result.repository.js';
-import { readResultsAhead, type ResultsAhead } from '../../data-systems/task-data-pass.js';
-import { nextTurn } from '../../../lib/yielding.js';
+import { storedResultBytes } from '../../data-systems/data-task-result.repository.js';
 import { type DataTaskResource, toTaskResource } from '../../data-systems/data-task.resource.js';
 import { resultProblems, storedResult, type TaskResultInput } from '../../data-systems/data-task-result.fns.js';
 import { mayReadTask } from '../../data-systems/data-task.service.js';
@@ -59,8 +57,7 @@ function resultToStore(input: TaskResultInput, keepData: boolean): string {
  * After a task became final: completes or fails `request` when its own step is done
  * (`processing` and unleased) and no task is pending, through the lifecycle's one writer (status,
  * the stored package or report with the systems' part, an audit entry by `actor`, the events).
- * The caller holds the request's row lock; `ahead`: the other tasks' results read before its
- * transaction ({@link resultsAheadOfLastTask}). A request still leased (the worker has not recorded
+ * The caller holds the request's row lock. A request still leased (the worker has not recorded
  * its own step yet) is left alone: the worker decides when it records.
  *
  * @returns the updated request, or null when it does not end now.
@@ -70,12 +67,11 @@ export async function endRequestIfDone(
   request: PrivacyRequestRow,
   actor: ActorRef,
   at: string,
-  ahead?: ResultsAhead,
 ): Promise<PrivacyRequestRow | null> {
   if (request.status !== 'processing' || request.lease_owner !== null) return null;
   const stored = await findResult(unit.tx, request.id);
   const own = { pkg: stored?.package ?? null, report: stored?.report ?? null };
-  const next = await afterOwnStep(unit.tx, request, own, at, nextTurn, ahead);
+  const next = await afterOwnStep(unit.tx, request, own, at);
   if (next.status === 'processing') {
     if (next.status_reason !== request.status_reason)
       await commitTransition(unit, request, { at, change: { status_reason: next.status_reason } });
@@ -128,18 +124,6 @@ function taskAudit(task: DataTaskRow, input: TaskResultInput) {
 }
 
 /**
- * When `task` is the last pending task of an access/export request (its result may complete the
- * request and assemble the package), the other tasks' results, read now, before the transaction
- * ({@link readResultsAhead}: what it saves is said there); otherwise an empty map. Anything that
- * changes meanwhile is read again inside the transaction, so this is only a head start.
- */
-export async function resultsAheadOfLastTask(db: Executor, task: DataTaskRow): Promise<ResultsAhead> {
-  if (traitsOf(task.request_type).result !== 'package') return new Map();
-  const others = await othersIfLastPending(db, task);
-  return others === null ? new Map() : readResultsAhead(db, others, nextTurn);
-}
-
-/**
  * A data task's result (PRODUCT §2.9), reported by its system (`tasks:write`), an operator, or
  * the worker for a task the service runs itself: final and immutable, audited
  * (`data_task.<outcome>`, the request id, counts and categories in `details`, never the data);
@@ -161,17 +145,14 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
     allowed: (task: DataTaskRow) => boolean,
     sent: unknown = input,
   ) {
-    // Who may report it, and its request (a task never moves to another request), before the
-    // transaction: the results read ahead are read only for a caller allowed to report it.
-    const seen = await findTask(db, id);
-    if (!seen || !allowed(seen)) throw new DataTaskNotFoundError(id);
-    const ahead = await resultsAheadOfLastTask(db, seen);
     return runUnitOfWork(db, async (unit) => {
       const { tx } = unit;
+      const seen = await findTask(tx, id);
+      if (!seen || !allowed(seen)) throw new DataTaskNotFoundError(id);
       // The request's row first (the worker recording the request's own step takes it too).
       const request = await lockRequest(tx, seen.request_id);
       const task = await findTask(tx, id);
-      if (!task || !request || !allowed(task)) throw new DataTaskNotFoundError(id);
+      if (!task || !request) throw new DataTaskNotFoundError(id);
       if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
       const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package', sent);
       if (problems.length > 0) throw new TaskResultRefusedError(problems);
@@ -190,7 +171,7 @@ export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: T
         details: taskAudit(task, input),
         occurredAt: at,
       });
-      await endRequestIfDone(unit, request, actor, at, ahead);
+      await endRequestIfDone(unit, request, actor, at);
       return toTaskResource({ ...task, status: input.outcome, result, completed_at: at, updated_at: at }, at);
     });
   }
