@@ -6,7 +6,8 @@
  * endpoint with a rare status filter and with `overdue=true`; the queue (issue 13) across every
  * workspace and across three by binding due date, a subject search without a workspace; the audit
  * trail list of a workspace and a request's timeline; the officer's day (issue 26): the queue's
- * counts, the CSV export of a workspace's every request (streamed) and the requests report.
+ * counts, the CSV export of a workspace's every request (streamed) and the requests report, all
+ * time and over one fixed period (a yearly report's shape: {@link ReportPeriod}).
  */
 import autocannon from 'autocannon';
 import { type Scenario, scenarios } from '../scenarios.js';
@@ -28,10 +29,25 @@ export const GROWTH_SCENARIOS = [
   'queue-stats',
   'export-csv',
   'report',
+  'report-period',
 ] as const;
 
 /** The issue's goal applies to these: seeded mean latency ≤ 1.5 × empty. */
 export const GOAL_SCENARIOS = ['effective', 'create', 'github'];
+
+/**
+ * The period the `report-period` row reports on: from the start of the run to the end of the
+ * empty phase's `create` run (RFC 3339 UTC; `to` inclusive, as the endpoint reads a time). run.ts
+ * sets `to` when that run ends and passes the same object to the seeded phase, so both phases
+ * report on the same requests (the empty phase's filings), and the seeded database holds more of
+ * the workspace's requests around the period: its seeded history before, the seeded phase's
+ * filings after. As a yearly report of a workspace with other years: its cost should follow the
+ * period's requests, not the workspace's or the database's.
+ */
+export interface ReportPeriod {
+  from: string;
+  to: string | null;
+}
 
 /** Settings of every measured run. */
 export interface GrowthLoad {
@@ -75,6 +91,8 @@ export function growthScenarios(
   webhooks: WebhookSecrets,
   /** A request whose timeline is read (the replay request seeded through the API). */
   timelineRequest: string,
+  /** Read when the `report-period` row runs (after `create`), not when the scenarios are built. */
+  period: ReportPeriod,
 ): Scenario[] {
   const replay = { key: `unused-${runId}`, body: createBody(runId, 'unused') };
   const shared = scenarios(token, runId, replay, webhooks).filter((s) => (GROWTH_SCENARIOS as readonly string[]).includes(s.id));
@@ -126,6 +144,18 @@ export function growthScenarios(
       check: okCsv,
     },
     get('report', 'GET reports/requests (a workspace, all time)', `/api/v1/reports/requests?workspace_id=${WORKSPACE}`),
+    {
+      ...get('report-period', 'GET reports/requests (a workspace, one period)', '/api/v1/reports/requests'),
+      request: {
+        method: 'GET',
+        path: '/api/v1/reports/requests',
+        headers: auth,
+        setupRequest: (request) => {
+          if (period.to === null) throw new Error('the report period has no end: the create run has not ended');
+          return { ...request, path: `/api/v1/reports/requests?workspace_id=${WORKSPACE}&from=${period.from}&to=${period.to}` };
+        },
+      },
+    },
   ];
 }
 

@@ -20,7 +20,7 @@ import { freePort, killAllNow, startNode, stop, stopAll, waitForHttp } from '../
 import { createBody, type Seeded, seedDatabase, seedThroughApi } from '../seed.js';
 import { printAuditVerify, timeAuditVerify } from './audit-verify.js';
 import { type ErasureTiming, timeErasures, timeSweep } from './in-process.js';
-import { type GrowthLoad, growthScenarios, type Measured, measure } from './measure.js';
+import { type GrowthLoad, growthScenarios, type Measured, measure, type ReportPeriod } from './measure.js';
 import { type ExportTiming, officerScope, printOfficerDay, timeCsvExport } from './officer-day.js';
 import { allAnsweredRight, compare, printGrowth, writeGrowth } from './report.js';
 import { seedGrowth } from './seed-growth.js';
@@ -77,7 +77,14 @@ async function startService(databaseUrl: string, phase: string) {
   return { child, url };
 }
 
-async function phase(name: string, databaseUrl: string, seeded: Seeded, load: GrowthLoad, timelineRequest: string) {
+async function phase(
+  name: string,
+  databaseUrl: string,
+  seeded: Seeded,
+  load: GrowthLoad,
+  timelineRequest: string,
+  period: ReportPeriod,
+) {
   const service = await startService(databaseUrl, name);
   try {
     const results: Measured[] = [];
@@ -86,9 +93,12 @@ async function phase(name: string, databaseUrl: string, seeded: Seeded, load: Gr
       `${name}${randomBytes(3).toString('hex')}`,
       seeded.webhooks,
       timelineRequest,
+      period,
     )) {
       console.error(`  ${name}: ${scenario.label}…`);
       results.push(await measure(scenario, service.url, load));
+      // The empty phase's filings end the report period (measure.ts, ReportPeriod).
+      if (scenario.id === 'create') period.to ??= new Date().toISOString();
     }
     console.error(`  ${name}: CSV export of every request…`);
     const csvExport = await timeCsvExport(service.url, seeded.token, service.child.process.pid as number);
@@ -107,6 +117,7 @@ async function main(workDir: string): Promise<number> {
   };
   mkdirSync(OUT_DIR, { recursive: true });
   const target = await openTarget(workDir);
+  const period: ReportPeriod = { from: new Date().toISOString(), to: null };
   try {
     console.error(
       `bench:growth on ${target.dialect}, scale ${scale}, ${load.connections} connections, ${load.durationSec} s per run`,
@@ -121,8 +132,8 @@ async function main(workDir: string): Promise<number> {
     );
     await stop(first.child);
 
-    const { results: empty, csvExport: emptyExport } = await phase('empty', target.url, base, load, replayId);
-    const emptyScope = await officerScope(target.url);
+    const { results: empty, csvExport: emptyExport } = await phase('empty', target.url, base, load, replayId, period);
+    const emptyScope = await officerScope(target.url, period);
     const erasures: { empty: ErasureTiming[]; seeded: ErasureTiming[] } = { empty: [], seeded: [] };
     erasures.empty = await timeErasures(target.url, ERASURE_SIZES, 3);
     const sweeps: Record<string, { ms: number; counts: object }> = { 'small db': await timeSweep(target.url) };
@@ -132,8 +143,8 @@ async function main(workDir: string): Promise<number> {
     const seed = await seedGrowth(target.url, seedPlan(scale), Date.now());
     console.error(`  seeded in ${seed.seconds.toFixed(1)} s: ${JSON.stringify(seed.rows)}`);
 
-    const { results: grown, csvExport: seededExport } = await phase('seeded', target.url, base, load, replayId);
-    const scope = { empty: emptyScope, seeded: await officerScope(target.url) };
+    const { results: grown, csvExport: seededExport } = await phase('seeded', target.url, base, load, replayId, period);
+    const scope = { empty: emptyScope, seeded: await officerScope(target.url, period) };
     const exports: Record<'empty' | 'seeded', ExportTiming> = { empty: emptyExport, seeded: seededExport };
     erasures.seeded = await timeErasures(target.url, ERASURE_SIZES, 3);
     sweeps['seeded db, 1st'] = await timeSweep(target.url);
@@ -159,6 +170,7 @@ async function main(workDir: string): Promise<number> {
       sweeps,
       verifications,
       officerScope: scope,
+      reportPeriod: period,
       csvExports: exports,
       ok,
     });

@@ -23,6 +23,8 @@ import * as privacyCenter from './2026-11-28T0301-privacy-center.js';
 import * as officerDay from './2026-11-28T0401-officer-day.js';
 import * as taskResultBytes from './2026-11-28T0501-task-result-bytes.js';
 import * as packageDelivery from './2026-11-28T0702-package-delivery.js';
+import * as statsCoveringIndex from './2026-11-28T0801-stats-covering-index.js';
+import * as reportReceivedIndex from './2026-11-28T0802-report-received-index.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -53,4 +55,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0401-officer-day': officerDay,
   '2026-11-28T0501-task-result-bytes': taskResultBytes,
   '2026-11-28T0702-package-delivery': packageDelivery,
+  '2026-11-28T0801-stats-covering-index': statsCoveringIndex,
+  '2026-11-28T0802-report-received-index': reportReceivedIndex,
 };

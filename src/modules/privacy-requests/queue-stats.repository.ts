@@ -75,7 +75,8 @@ export interface QueueCounts {
  * requests (`status IN (open statuses)`, per workspace through
  * `privacy_requests_workspace_status_due_idx`; final requests are never read): per status, how
  * many, how many past their binding due date (`coalesce(extended_due_at, due_at) < now`), how
- * many due in [`now`, `soon`], how many assigned to nobody.
+ * many due in [`now`, `soon`], how many assigned to nobody. The index holds every column this
+ * reads (`assignee` since 2026-11-28T0801), so SQLite answers from the index alone.
  *
  * @param now - RFC 3339 UTC.
  * @param soon - `now` + 7 days, RFC 3339 UTC.

@@ -36,8 +36,9 @@ const answeredAt = (eb: Eb) => eb.fn.coalesce('completed_at', 'updated_at');
 
 /**
  * The report's figures in ONE statement (one snapshot on both databases, one round trip), over
- * one read of the range's requests (`workspace_id IN (…)`, `received_at` in the range; the CTE
- * `r`, one row per request with only what the figures need: no subject identity):
+ * one read of the range's requests (`workspace_id IN (…)`, `received_at` in the range, through
+ * `privacy_requests_workspace_received_idx`: a period's requests only, not the workspace's; the
+ * CTE `r`, one row per request with only what the figures need: no subject identity):
  *
  * - `count` rows: per request type, status, CCPA or not and year of receipt (the first four
  *   characters of the RFC 3339 UTC text), how many and how many were completed late;
