@@ -14,6 +14,14 @@ export function statementName(sql: string): string | undefined {
   return statementNames.get(sql);
 }
 
+/**
+ * Registers `sql` (PostgreSQL text) to run as a named, server-side prepared statement
+ * ({@link statementName}), for SQL built once outside {@link preparedQuery} (db/multi-row-insert.ts).
+ */
+export function registerStatement(sql: string): void {
+  if (!statementNames.has(sql)) statementNames.set(sql, `pq${statementNames.size + 1}`);
+}
+
 /** Stands for one named parameter while a query is built; replaced by its value at each run. */
 class Placeholder {
   constructor(readonly name: string) {}
@@ -47,7 +55,7 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
     const missing = names.filter((name) => !used.has(name));
     if (missing.length > 0) throw new Error(`prepared query does not bind ${missing.join(', ')} as values`);
     compiled.set(dialect, query);
-    if (dialect === 'postgres' && !statementNames.has(query.sql)) statementNames.set(query.sql, `pq${statementNames.size + 1}`);
+    if (dialect === 'postgres') registerStatement(query.sql);
     return query;
   }
 

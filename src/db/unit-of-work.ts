@@ -10,6 +10,12 @@ import type { DB } from './schema.js';
 export interface DeferredWrites<T> {
   /** For error messages and debugging only. */
   readonly name: string;
+  /**
+   * When this kind is written relative to the others (lower first; default 0). A kind whose
+   * flush settles {@link Gate}s (the filed requests' rows, whose outcome decides whether their
+   * audit entries and events are written) has a negative one.
+   */
+  readonly order?: number;
   /** Writes `items` (never empty) in `tx`, right before it commits. */
   flush(tx: Transaction<DB>, items: readonly T[]): Promise<void>;
 }
@@ -24,6 +30,45 @@ export interface UnitOfWork {
   readonly tx: Transaction<DB>;
   /** Adds `item` to what `kind.flush` writes at this unit's commit; dropped if the unit is rolled back. */
   defer<T>(kind: DeferredWrites<T>, item: T): void;
+  /**
+   * The items of `kind` deferred so far in this transaction (by this unit and the units of its
+   * write batch before it) and not yet written: what a unit must see of the rows the batch will
+   * write (an Idempotency-Key stored at this commit).
+   */
+  pending<T>(kind: DeferredWrites<T>): readonly T[];
+  /**
+   * This unit, with every item deferred through the returned unit written only if `gate` is open
+   * at the flush (settled by a kind of a lower `order`): an audit entry and events that exist
+   * only if a row deferred with them is stored.
+   */
+  gated(gate: Gate): UnitOfWork;
+}
+
+/**
+ * Whether the items deferred behind it ({@link UnitOfWork.gated}) are written: settled once, by the
+ * flush of a kind of lower `order`, before the kinds it gates are written.
+ */
+export class Gate {
+  private state: boolean | undefined;
+
+  /** Opens (true) or closes (false) the gate. */
+  settle(open: boolean): void {
+    this.state = open;
+  }
+
+  /**
+   * True when open.
+   * @throws Error when read before it was settled (a gated kind flushed before its gate's kind).
+   */
+  get open(): boolean {
+    if (this.state === undefined) throw new Error('a deferred write was gated on a gate nobody settled');
+    return this.state;
+  }
+}
+
+interface Entry {
+  item: unknown;
+  gate: Gate | undefined;
 }
 
 /**
@@ -32,17 +77,23 @@ export interface UnitOfWork {
  * deferred.
  */
 export class DeferredWriteSet {
-  private readonly lists = new Map<DeferredWrites<unknown>, unknown[]>();
+  private readonly lists = new Map<DeferredWrites<unknown>, Entry[]>();
 
-  /** A unit of work writing in `tx` whose deferred writes go to this set. */
-  unit(tx: Transaction<DB>): UnitOfWork {
-    return { tx, defer: (kind, item) => this.add(kind, item) };
+  /** A unit of work writing in `tx` whose deferred writes go to this set (behind `gate`, if given). */
+  unit(tx: Transaction<DB>, gate?: Gate): UnitOfWork {
+    return {
+      tx,
+      defer: (kind, item) => this.add(kind, { item, gate }),
+      pending: <T>(kind: DeferredWrites<T>) =>
+        (this.lists.get(kind as DeferredWrites<unknown>) ?? []).map((entry) => entry.item as T),
+      gated: (next) => this.unit(tx, next),
+    };
   }
 
-  private add<T>(kind: DeferredWrites<T>, item: T): void {
+  private add<T>(kind: DeferredWrites<T>, entry: Entry): void {
     const list = this.lists.get(kind as DeferredWrites<unknown>);
-    if (list) list.push(item);
-    else this.lists.set(kind as DeferredWrites<unknown>, [item]);
+    if (list) list.push(entry);
+    else this.lists.set(kind as DeferredWrites<unknown>, [entry]);
   }
 
   /** How many items of each kind are held now (to drop later additions with {@link rollback}). */
@@ -55,9 +106,19 @@ export class DeferredWriteSet {
     for (const [kind, list] of this.lists) list.splice(mark.get(kind) ?? 0);
   }
 
-  /** Writes everything held, kind by kind in the order each kind was first used, then forgets it. */
+  /**
+   * Writes everything held, kind by kind by `order` and then in the order each kind was first
+   * used, then forgets it. Items behind a closed {@link Gate} are left out.
+   */
   async flush(tx: Transaction<DB>): Promise<void> {
-    for (const [kind, list] of this.lists) if (list.length > 0) await kind.flush(tx, list);
+    const kinds = [...this.lists.keys()].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+    for (const kind of kinds) {
+      const items = this.lists
+        .get(kind)!
+        .filter((entry) => entry.gate === undefined || entry.gate.open)
+        .map((e) => e.item);
+      if (items.length > 0) await kind.flush(tx, items);
+    }
     this.lists.clear();
   }
 }

@@ -1,5 +1,6 @@
 import type { RecordCodec, StoredResponse } from '../../modules/idempotency/idempotency.service.js';
 import { requestLocation } from '../../modules/request-model/request-model.js';
+import { resourceJson } from '../../modules/privacy-requests/privacy-request.fns.js';
 import type { Filing, PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 
 const LOCATION_PREFIX = requestLocation('');
@@ -15,7 +16,7 @@ export const filingRecordCodec: RecordCodec<Filing> = {
     if (outcome.kind === 'client_request_id_taken') {
       return { status: 409, location: outcome.existingId === null ? null : requestLocation(outcome.existingId), body: '' };
     }
-    return { status: 202, location: requestLocation(outcome.request.id), body: JSON.stringify(outcome.request) };
+    return { status: 202, location: requestLocation(outcome.request.id), body: resourceJson(outcome.request) };
   },
   decode(record: StoredResponse): Filing {
     if (record.status === 202) {

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
 import { requestLocation } from '../../modules/request-model/request-model.js';
+import { resourceJson } from '../../modules/privacy-requests/privacy-request.fns.js';
 import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { Metrics } from '../../metrics.js';
@@ -27,7 +28,7 @@ function sendFiling(reply: FastifyReply, outcome: FilingOutcome) {
     .header('Location', requestLocation(outcome.request.id))
     .type('application/json')
     .serializer((p: string) => p)
-    .send(JSON.stringify(outcome.request));
+    .send(resourceJson(outcome.request));
 }
 
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */

@@ -1,6 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
+import { multiRowInsert } from '../../db/multi-row-insert.js';
+import type { AuditEventTable } from '../../db/tables/audit.table.js';
 import { withReadSnapshot } from '../../db/read-snapshot.js';
 import type { DB } from '../../db/schema.js';
 import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
@@ -26,13 +28,26 @@ export interface AuditEntry {
   occurredAt: string;
 }
 
-/** Rows per INSERT statement when a batch appends many entries (well under PostgreSQL's 65535 parameters). */
-const INSERT_CHUNK = 500;
+const insertEventRows = multiRowInsert<Insertable<AuditEventTable> & { id: string }>('audit_events', [
+  'id',
+  'occurred_at',
+  'actor',
+  'actor_name',
+  'request_id',
+  'action',
+  'target_type',
+  'target_id',
+  'workspace_id',
+  'details',
+  'seq',
+  'prev_hash',
+  'hash',
+]);
 
 /**
  * Appends `entries`, in order, to the hash chain under ONE lock on the head row (PostgreSQL
- * `FOR UPDATE`; SQLite admits one writer): one head read, one multi-row insert (per
- * {@link INSERT_CHUNK} entries), one head update. Concurrent appenders, in any number of
+ * `FOR UPDATE`; SQLite admits one writer): one head read, one multi-row insert (db/multi-row-insert.ts,
+ * its text built once per row count), one head update. Concurrent appenders, in any number of
  * processes, queue up on the head and never fork the chain. Does nothing for no entries.
  */
 export async function appendAuditEvents(db: Executor, entries: readonly AuditEntry[]): Promise<void> {
@@ -56,10 +71,10 @@ export async function appendAuditEvents(db: Executor, entries: readonly AuditEnt
       details: JSON.stringify(entry.details ?? {}),
     })),
   );
-  for (let i = 0; i < linked.length; i += INSERT_CHUNK) {
-    const rows = linked.slice(i, i + INSERT_CHUNK).map((row) => ({ id: newId('aud'), ...row }));
-    await db.insertInto('audit_events').values(rows).execute();
-  }
+  await insertEventRows(
+    db,
+    linked.map((row) => ({ id: newId('aud'), ...row })),
+  );
   await db.updateTable('audit_head').set(next).where('id', '=', 1).execute();
 }
 

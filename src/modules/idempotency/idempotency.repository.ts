@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { byDialect } from '../../db/dialect.js';
 import { skipLocked, tryLockKeySql } from '../../db/locking.js';
+import { multiRowInsert } from '../../db/multi-row-insert.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { IdempotencyTable } from '../../db/tables/idempotency.table.js';
 
@@ -19,28 +20,33 @@ const RECORD_COLUMNS = [
   'expires_at',
 ] as const;
 
-const insertRecord = preparedQuery<IdempotencyRow, never>(RECORD_COLUMNS, (db, row) =>
-  db.insertInto('idempotency_records').values(row),
-);
+/** A `completed` record to store: its key, and the response it replays. */
+export type CompletedRecord = Pick<
+  IdempotencyRow,
+  'principal_id' | 'idempotency_key' | 'fingerprint' | 'created_at' | 'expires_at'
+> & {
+  response: { status: number; location: string | null; body: string };
+};
+
+const insertRecordRows = multiRowInsert<IdempotencyRow>('idempotency_records', RECORD_COLUMNS);
 
 /**
- * Inserts a `completed` record with its response, in the transaction that made the effects.
- * @throws a unique violation when the (principal, key) exists.
+ * Inserts `completed` records with their responses, in the transaction that made the effects:
+ * one multi-row INSERT for a whole write batch's records (db/multi-row-insert.ts), instead of
+ * one statement per record. Does nothing for none.
+ * @throws a unique violation when a (principal, key) exists (the statement, and so the batch, fails).
  */
-export async function insertCompleted(
-  db: Executor,
-  row: Pick<IdempotencyRow, 'principal_id' | 'idempotency_key' | 'fingerprint' | 'created_at' | 'expires_at'> & {
-    response: { status: number; location: string | null; body: string };
-  },
-): Promise<void> {
-  const { response, ...key } = row;
-  await insertRecord(db, {
-    ...key,
-    state: 'completed',
-    response_status: response.status,
-    response_location: response.location,
-    response_body: response.body,
-  });
+export async function insertCompletedRecords(db: Executor, records: readonly CompletedRecord[]): Promise<void> {
+  await insertRecordRows(
+    db,
+    records.map(({ response, ...key }) => ({
+      ...key,
+      state: 'completed',
+      response_status: response.status,
+      response_location: response.location,
+      response_body: response.body,
+    })),
+  );
 }
 
 const selectRecord = preparedQuery<{ principal_id: string; idempotency_key: string }, IdempotencyRow>(

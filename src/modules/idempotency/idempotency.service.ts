@@ -1,5 +1,6 @@
-import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
+import { RetryInNextBatch } from '../../db/write-batcher.js';
 import { tryLockKey } from '../../db/locking.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decideOnExisting, IDEMPOTENCY_TTL_MS } from './idempotency.fns.js';
@@ -62,6 +63,42 @@ export function idempotencyLockName(principalId: string, key: string): string {
   return `idempotency:${principalId}:${key}`;
 }
 
+/** A key's record as deferred to its unit's commit: the response is built then (`response()`). */
+interface PendingRecord {
+  use: KeyUse;
+  /** The `created_at` of an expired or abandoned record this one replaces, or null. */
+  staleSince: string | null;
+  createdAt: string;
+  expiresAt: string;
+  /** Called at the flush, after the kinds of a lower order (the filed rows) were written. */
+  response: () => StoredResponse;
+}
+
+/**
+ * The keys' records as a deferred write (db/unit-of-work.ts): every record a write batch stores
+ * goes in one multi-row INSERT right before COMMIT, after the rows whose outcome it keeps. The
+ * replaced stale records (rare) are deleted one by one first.
+ */
+const keyRecords: DeferredWrites<PendingRecord> = {
+  name: 'idempotency records',
+  async flush(tx, records) {
+    for (const r of records) {
+      if (r.staleSince !== null) await repo.deleteRecord(tx, r.use.principalId, r.use.key, r.staleSince);
+    }
+    await repo.insertCompletedRecords(
+      tx,
+      records.map((r) => ({
+        principal_id: r.use.principalId,
+        idempotency_key: r.use.key,
+        fingerprint: r.use.fingerprint,
+        created_at: r.createdAt,
+        expires_at: r.expiresAt,
+        response: r.response(),
+      })),
+    );
+  },
+};
+
 /**
  * Idempotency-Key handling (IETF draft-ietf-httpapi-idempotency-key-header) as three steps a
  * writing service method takes around its own unit of work:
@@ -71,9 +108,11 @@ export function idempotencyLockName(principalId: string, key: string): string {
  * 2. `claim` first in the unit: the record, or the key's lock (PostgreSQL: a transaction-scoped
  *    advisory lock, so a second request with the key while the first runs is `in_flight`; SQLite:
  *    the one write lock makes it wait and then replay).
- * 3. `record` last in the unit: the record with the outcome, so a key is stored with its complete
- *    effects or not at all. A record stored by another process since the claim surfaces as a
- *    unique violation, which rolls the unit back; the caller tries again (`KEY_ATTEMPTS`).
+ * 3. `record` last in the unit: the record with the outcome, written at the unit's commit (one
+ *    multi-row INSERT per write batch), so a key is stored with its complete effects or not at
+ *    all. The claim's lock keeps other processes from storing the key meanwhile (PostgreSQL; on
+ *    SQLite the one write lock); were one to (a release without the lock), the unique violation
+ *    fails the batch at its commit and the filing's caller tries again (`KEY_ATTEMPTS`).
  *
  * Same key and fingerprint within 24 h replays; a different fingerprint is `reused`; an
  * `in_flight` record written by releases before this design is honoured, and taken over after its lease.
@@ -102,8 +141,15 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
       return found.response;
     },
 
-    /** Step 2, first in the unit of work: see {@link KeyClaim}. Writes nothing. */
+    /**
+     * Step 2, first in the unit of work: see {@link KeyClaim}. Writes nothing.
+     * @throws RetryInNextBatch when an earlier unit of the same write batch stores this key at
+     *   its commit: the batcher runs this unit again after it, when the record is there to read.
+     */
     async claim(unit: UnitOfWork, use: KeyUse): Promise<KeyClaim> {
+      if (unit.pending(keyRecords).some((r) => r.use.principalId === use.principalId && r.use.key === use.key)) {
+        throw new RetryInNextBatch('an earlier unit of this batch stores the same Idempotency-Key');
+      }
       const lockName = idempotencyLockName(use.principalId, use.key);
       const found = await repo.findRecordOrLockKey(unit.tx, use.principalId, use.key, lockName);
       if (!found.record) return found.locked ? { kind: 'claimed', staleSince: null } : { kind: 'conflict', reason: 'in_flight' };
@@ -113,18 +159,17 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
     },
 
     /**
-     * Step 3, last in the unit of work: stores the key's record with `response`.
-     * @throws a unique violation when another process stored the key since the claim.
+     * Step 3, last in the unit of work: stores the key's record at the unit's commit, with the
+     * response `response()` builds then (after the rows of lower-order deferred kinds, whose
+     * outcome it may keep, were written). Its 24 h count from now.
      */
-    async record(unit: UnitOfWork, use: KeyUse, claim: { staleSince: string | null }, response: StoredResponse): Promise<void> {
-      if (claim.staleSince !== null) await repo.deleteRecord(unit.tx, use.principalId, use.key, claim.staleSince);
+    record(unit: UnitOfWork, use: KeyUse, claim: { staleSince: string | null }, response: () => StoredResponse): void {
       const now = clock();
-      await repo.insertCompleted(unit.tx, {
-        principal_id: use.principalId,
-        idempotency_key: use.key,
-        fingerprint: use.fingerprint,
-        created_at: toTimestamp(now),
-        expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+      unit.defer(keyRecords, {
+        use,
+        staleSince: claim.staleSince,
+        createdAt: toTimestamp(now),
+        expiresAt: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
         response,
       });
     },

@@ -10,6 +10,8 @@ export interface OutboundEvent {
   readonly type: EventType;
   /** The event's `data` object (JSON-serialisable). */
   readonly data: object;
+  /** `JSON.stringify(data)`, when the caller built it already (a filing's resource): not built again. */
+  readonly dataJson?: string;
   /** When the change happened (ISO 8601); defaults to the time the event is enqueued. */
   readonly occurredAt?: string;
   /** The privacy request the event reports, if any: lets an erasure find the messages about it. */
@@ -44,6 +46,15 @@ function subscribes(eventTypes: string | null, type: string): boolean {
   return eventTypes === null || (JSON.parse(eventTypes) as string[]).includes(type);
 }
 
+/**
+ * A message's payload, `{"type","timestamp","data"}` as JSON text: the same bytes as
+ * `JSON.stringify({ type, timestamp, data })`, with the event's `dataJson` spliced in when given.
+ */
+function messagePayload(event: OutboundEvent, at: string): string {
+  if (event.dataJson === undefined) return JSON.stringify({ type: event.type, timestamp: at, data: event.data });
+  return `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(at)},"data":${event.dataJson}}`;
+}
+
 async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEvent[]): Promise<void> {
   const workspaces = [...new Set(events.map((e) => e.workspaceId))];
   const endpoints = await tx
@@ -58,7 +69,7 @@ async function insertMessages(tx: Transaction<DB>, events: readonly OutboundEven
   const rows = events.flatMap((event) => {
     // The change's own time (the service clock that made it) is when the message is due.
     const at = event.occurredAt ?? now;
-    const payload = JSON.stringify({ type: event.type, timestamp: at, data: event.data });
+    const payload = messagePayload(event, at);
     return endpoints
       .filter((ep) => ep.workspace_id === event.workspaceId && subscribes(ep.event_types, event.type))
       .filter((ep) => event.endpointId === undefined || ep.id === event.endpointId)

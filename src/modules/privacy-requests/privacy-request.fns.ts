@@ -25,3 +25,18 @@ export function toResource(row: NewRequestRow & { assignee?: string | null }): P
     links: { self: requestLocation(row.id) },
   };
 }
+
+/** JSON texts of resources, kept with the resource object while it lives (see {@link resourceJson}). */
+const jsonOfResource = new WeakMap<PrivacyRequestResource, string>();
+
+/**
+ * `JSON.stringify(request)`, built once per resource object: a new filing's resource is
+ * answered, kept in its Idempotency-Key's record and sent in its `privacy_request.created`
+ * event as the same text, which is thus built once instead of three times. The resource must
+ * not be changed after its first call (a filing's never is).
+ */
+export function resourceJson(request: PrivacyRequestResource): string {
+  let json = jsonOfResource.get(request);
+  if (json === undefined) jsonOfResource.set(request, (json = JSON.stringify(request)));
+  return json;
+}

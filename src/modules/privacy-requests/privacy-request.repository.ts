@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
-import { preparedQuery } from '../../db/prepared-query.js';
+import { multiRowInsert } from '../../db/multi-row-insert.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
 
 /** A request as filed: every column but those later steps set (the deadline sweep's marks). */
@@ -35,20 +35,22 @@ export const REQUEST_COLUMNS = [
   'filed_by',
 ] as const satisfies readonly (keyof NewRequestRow)[];
 
-const insertUnlessDuplicate = preparedQuery<NewRequestRow, { id: string }>(REQUEST_COLUMNS, (db, row) =>
-  db
-    .insertInto('privacy_requests')
-    .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'client_request_id']).doNothing())
-    .returning('id'),
+const insertRequestRows = multiRowInsert<NewRequestRow, { id: string }>(
+  'privacy_requests',
+  REQUEST_COLUMNS,
+  'on conflict (workspace_id, client_request_id) do nothing returning id',
 );
 
 /**
- * Inserts a request unless its (workspace_id, client_request_id) is taken.
- * @returns true when inserted, false on that conflict (the database constraint decides).
+ * Inserts `rows` (a write batch's filings) in one multi-row INSERT (db/multi-row-insert.ts)
+ * instead of one statement each, skipping each row whose (workspace_id, client_request_id) is
+ * taken, by an earlier request or an earlier row of the same statement (the earlier row wins,
+ * as it would with one statement each).
+ * @returns the ids of the rows inserted (a skipped row's id is absent).
  */
-export async function insertRequestUnlessDuplicate(db: Executor, row: NewRequestRow): Promise<boolean> {
-  return (await insertUnlessDuplicate(db, row)).rows.length > 0;
+export async function insertRequestsUnlessDuplicate(db: Executor, rows: readonly NewRequestRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  return new Set((await insertRequestRows(db, rows)).map((row) => row.id));
 }
 
 /** One request by id, or undefined. */

@@ -21,7 +21,7 @@ import { ReceivedAtOutOfRangeError } from './privacy-request.errors.js';
 import { toResource } from './privacy-request.fns.js';
 import { listRequests, type RequestSort } from './privacy-request-list.repository.js';
 import * as repo from './privacy-request.repository.js';
-import { insertNotifyAddress } from '../privacy-center/mail-outbox.repository.js';
+import { fileAtCommit } from './filing-batch.js';
 import type {
   CreatePrivacyRequestInput,
   Filing,
@@ -100,15 +100,19 @@ export function createPrivacyRequestService(deps: {
 }) {
   const { db, clock, transact, idempotency, policies, filingRecord } = deps;
 
-  /** Adds the request and its audit entry to `unit`, unless the client_request_id is taken. */
-  async function insert(
+  /**
+   * Adds the request, its audit entry and its events to `unit`, all written at its commit unless
+   * the client_request_id is taken then ({@link fileAtCommit}).
+   * @returns the filing's outcome, readable once the unit's writes were flushed.
+   */
+  function insert(
     unit: UnitOfWork,
     principal: Principal,
     input: CreatePrivacyRequestInput,
     status: string,
     regulations: ('gdpr' | 'ccpa')[],
     options: FilingOptions,
-  ): Promise<Filing> {
+  ): () => Filing {
     const { notify_email: notifyEmail, ...fields } = input;
     const filed = clock();
     const now = toTimestamp(filed);
@@ -132,51 +136,43 @@ export function createPrivacyRequestService(deps: {
       next_attempt_at: null,
       filed_by: principal.id,
     };
-    if (!(await repo.insertRequestUnlessDuplicate(unit.tx, row))) {
-      const existing = await repo.findIdByClientRequestId(unit.tx, input.workspace_id, input.client_request_id);
-      return { kind: 'client_request_id_taken', existingId: existing ?? null };
-    }
-    recordAudit(unit, {
-      actor: principal.id,
-      actorName: principal.name,
-      requestId: row.id,
-      action: 'privacy_request.created',
-      targetType: 'privacy_request',
-      targetId: row.id,
-      workspaceId: input.workspace_id,
-      details: { request_type: input.request_type, status },
-      occurredAt: now,
-    });
-    if (notifyEmail !== undefined) {
-      await insertNotifyAddress(unit.tx, {
-        requestId: row.id,
-        workspaceId: row.workspace_id,
-        email: notifyEmail.trim().toLowerCase(),
-        statusLink: options.statusLink === true,
-      });
-    }
+    const notify =
+      notifyEmail === undefined ? null : { email: notifyEmail.trim().toLowerCase(), statusLink: options.statusLink === true };
     const request = toResource(row);
-    requestFiled(unit, request);
-    return { kind: 'filed', request };
+    return fileAtCommit(unit, row, request, notify, (gated, json) => {
+      recordAudit(gated, {
+        actor: principal.id,
+        actorName: principal.name,
+        requestId: row.id,
+        action: 'privacy_request.created',
+        targetType: 'privacy_request',
+        targetId: row.id,
+        workspaceId: input.workspace_id,
+        details: { request_type: input.request_type, status },
+        occurredAt: now,
+      });
+      requestFiled(gated, request, json, notify !== null);
+    });
   }
 
   /**
    * One try at filing under an Idempotency-Key: a replay answered from the key's record, or ONE
-   * unit of work that claims the key, adds the request (`add`) and records the outcome with the key.
+   * unit of work that claims the key and adds the request (`add`) and the key's record with its
+   * outcome, both written at the unit's commit with the rest of its write batch.
    */
-  async function fileOnce(use: KeyUse, add: (unit: UnitOfWork) => Promise<Filing>): Promise<FilingOutcome> {
+  async function fileOnce(use: KeyUse, add: (unit: UnitOfWork) => () => Filing): Promise<FilingOutcome> {
     const stored = await idempotency.peek(use);
     if (stored) return { ...filingRecord.decode(stored), replayed: true };
     const done = await transact(async (unit) => {
       const claim = await idempotency.claim(unit, use);
       if (claim.kind !== 'claimed') return claim;
-      const filing = await add(unit);
-      await idempotency.record(unit, use, claim, filingRecord.encode(filing));
-      return { kind: 'stored' as const, filing };
+      const outcome = add(unit);
+      idempotency.record(unit, use, claim, () => filingRecord.encode(outcome()));
+      return { kind: 'stored' as const, outcome };
     });
     if (done.kind === 'conflict') throw new IdempotencyConflict(done.reason);
     if (done.kind === 'replay') return { ...filingRecord.decode(done.response), replayed: true };
-    return { ...done.filing, replayed: false };
+    return { ...done.outcome(), replayed: false };
   }
 
   return {

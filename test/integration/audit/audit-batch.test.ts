@@ -143,6 +143,50 @@ for (const dialect of dialects()) {
         assert.equal(created.length, 1);
       });
 
+      it('one client_request_id twice in one batch under two keys: the first is filed, the second 409s, one entry', async () => {
+        const { token } = await t.services.tokens.create({
+          name: 'batch-crid',
+          scopes: ['privacy:write'],
+          workspaces: ['acme'],
+          actor: 'test',
+        });
+        const principal = await t.services.tokens.authenticate(token);
+        assert.ok(principal);
+        const counted = countingTransact(t.services.database);
+        const services = createServices({
+          config: loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
+          database: counted.database,
+          keys: t.services.keys,
+        });
+        const input = createBody({ client_request_id: 'same-crid-batch' }) as unknown as CreatePrivacyRequestInput;
+        const hold = await holdBatches(t.services.database);
+        const creates = Promise.all([
+          services.privacyRequests.create(principal, 'crid-batch-key-1', input),
+          services.privacyRequests.create(principal, 'crid-batch-key-2', input),
+        ]);
+        await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);
+        await hold.release();
+        const [first, second] = await creates;
+        assert.equal(first.kind, 'filed');
+        assert.ok(first.kind === 'filed');
+        assert.deepEqual(second, { kind: 'client_request_id_taken', existingId: first.request.id, replayed: false });
+        const again = await services.privacyRequests.create(principal, 'crid-batch-key-2', input);
+        assert.deepEqual(again, { ...second, replayed: true }, 'the 409 is kept with its key');
+        const created = (await assertIntactChain()).filter(
+          (e) => e.action === 'privacy_request.created' && e.target_id === first.request.id,
+        );
+        assert.equal(created.length, 1);
+        const rows = await db()
+          .selectFrom('privacy_requests')
+          .select('id')
+          .where('client_request_id', '=', 'same-crid-batch')
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          [first.request.id],
+        );
+      });
+
       it('a batch whose chain append deadlocks is run again from scratch and commits once', async () => {
         // Another transaction holds the chain head, then waits for a row our batch inserted:
         // our batch (waiting for the head since its flush) is PostgreSQL's deadlock victim.

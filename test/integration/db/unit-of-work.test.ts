@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createDatabase, type Database } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
-import { type DeferredWrites, runUnitOfWork } from '../../../src/db/unit-of-work.js';
+import { type DeferredWrites, Gate, runUnitOfWork } from '../../../src/db/unit-of-work.js';
 import { holdBatches } from '../../helpers/batch-gate.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
@@ -67,6 +67,43 @@ for (const dialect of dialects()) {
       );
       assert.deepEqual(flushed, []);
       assert.ok(!(await stored()).includes('uow-never'));
+    });
+
+    it('writes kinds by order, and a gated item only if the earlier kind opened its gate', async () => {
+      const gates = new Map<string, Gate>();
+      /** Stored first (order -1): opens the gate of each item it stores, closes the one of a `-skip` item. */
+      const rows: DeferredWrites<string> = {
+        name: 'test rows',
+        order: -1,
+        flush: async (tx, items) => {
+          flushed.push(['rows', ...items]);
+          for (const item of items) gates.get(item)!.settle(!item.endsWith('-skip'));
+          await keys.flush(
+            tx,
+            items.filter((item) => !item.endsWith('-skip')),
+          );
+        },
+      };
+      await runUnitOfWork(database.db, async (unit) => {
+        unit.defer(keys, 'uow-plain');
+        for (const name of ['uow-a', 'uow-b-skip']) {
+          const gate = new Gate();
+          gates.set(name, gate);
+          unit.defer(rows, name);
+          unit.gated(gate).defer(keys, `${name}-entry`);
+        }
+        assert.deepEqual(unit.pending(rows), ['uow-a', 'uow-b-skip'], 'a unit sees what is deferred, before the flush');
+      });
+      assert.deepEqual(flushed, [['rows', 'uow-a', 'uow-b-skip'], ['uow-a'], ['uow-plain', 'uow-a-entry']]);
+      assert.deepEqual(await stored(), ['uow-a', 'uow-a-entry', 'uow-plain']);
+    });
+
+    it('fails a flush that reads a gate nobody settled', async () => {
+      await assert.rejects(
+        runUnitOfWork(database.db, async (unit) => unit.gated(new Gate()).defer(keys, 'uow-unsettled')),
+        /gate nobody settled/,
+      );
+      assert.ok(!(await stored()).includes('uow-unsettled'));
     });
 
     it('groups the deferred writes of a write batch into one flush per kind', async () => {

@@ -17,17 +17,21 @@ import type { PrivacyRequestResource } from '../privacy-request.types.js';
 
 /**
  * `privacy_request.created`, for a request just filed in `unit` (its resource, as the filing
- * answers it), and the "received" mail to the person when the request has a notify address
- * (PRODUCT §2.15; written at commit, modules/privacy-center/mail-outbox.repository.ts).
+ * answers it, and that resource's JSON text `json`, built once for the answer, the key's record
+ * and the event), and the "received" mail to the person when the request has a notify address
+ * (`hasNotifyAddress`; PRODUCT §2.15; written at commit, modules/privacy-center/mail-outbox.repository.ts).
+ * A filing without one enqueues no mail, which spares its batch the read of notify addresses.
  */
-export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource): void {
+export function requestFiled(unit: UnitOfWork, request: PrivacyRequestResource, json: string, hasNotifyAddress: boolean): void {
   enqueueEvent(unit, {
     workspaceId: request.workspace_id,
     type: 'privacy_request.created',
     data: request,
+    dataJson: json,
     occurredAt: request.created_at,
     requestId: request.id,
   });
+  if (!hasNotifyAddress) return;
   enqueueRequestMail(unit, {
     requestId: request.id,
     workspaceId: request.workspace_id,
