@@ -82,3 +82,11 @@ export async function insertInChunks<T extends keyof DB & string>(
       .values(rows.slice(i, i + 500) as never)
       .execute();
 }
+
+/** {@link openSeededDatabase} seeded with `rows` of `privacy_requests` (the request index tests' world). */
+export function openSeededRequests(
+  dialect: Parameters<typeof openSeededDatabase>[0],
+  rows: readonly SeededRequest[],
+): Promise<SeededDatabase> {
+  return openSeededDatabase(dialect, (db) => insertInChunks(db, 'privacy_requests', rows));
+}

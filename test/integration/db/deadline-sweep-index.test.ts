@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../src/db/database.js';
 import { findUnmarked } from '../../../src/modules/privacy-requests/deadline-notice.repository.js';
 import { dialects } from '../../helpers/databases.js';
-import { insertInChunks, openSeededDatabase, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';
+import { openSeededRequests, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';
 import { planOf } from '../../helpers/query-plan.js';
 
 /** 20,000 requests, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
@@ -40,12 +40,9 @@ for (const dialect of dialects()) {
     let database: Database;
 
     before(async () => {
-      seeded = await openSeededDatabase(dialect, (db) =>
-        insertInChunks(
-          db,
-          'privacy_requests',
-          Array.from({ length: COUNT }, (_, i) => request(i)),
-        ),
+      seeded = await openSeededRequests(
+        dialect,
+        Array.from({ length: COUNT }, (_, i) => request(i)),
       );
       database = seeded.database;
     });

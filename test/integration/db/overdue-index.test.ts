@@ -12,7 +12,7 @@ import { createDatabase, type Database } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
 import { listRequests } from '../../../src/modules/privacy-requests/privacy-request-list.repository.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
-import { insertInChunks, openSeededDatabase, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';
+import { insertInChunks, openSeededRequests, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';
 import { planOf } from '../../helpers/query-plan.js';
 
 /** 20,000 requests of two workspaces, one filed every 20 minutes from 2026-01-01, each due 30 days later. */
@@ -40,12 +40,9 @@ for (const dialect of dialects()) {
     let database: Database;
 
     before(async () => {
-      seeded = await openSeededDatabase(dialect, (db) =>
-        insertInChunks(
-          db,
-          'privacy_requests',
-          Array.from({ length: COUNT }, (_, i) => request(i)),
-        ),
+      seeded = await openSeededRequests(
+        dialect,
+        Array.from({ length: COUNT }, (_, i) => request(i)),
       );
       database = seeded.database;
     });

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../src/db/database.js';
 import { reportFigures } from '../../../src/modules/privacy-requests/request-report.repository.js';
 import { dialects } from '../../helpers/databases.js';
-import { insertInChunks, openSeededDatabase, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';
+import { openSeededRequests, requestRow, type SeededDatabase } from '../../helpers/seeded-database.js';
 import { planOf } from '../../helpers/query-plan.js';
 
 const COUNT = 30_000;
@@ -39,12 +39,9 @@ for (const dialect of dialects()) {
     let database: Database;
 
     before(async () => {
-      seeded = await openSeededDatabase(dialect, (db) =>
-        insertInChunks(
-          db,
-          'privacy_requests',
-          Array.from({ length: COUNT }, (_, i) => request(i)),
-        ),
+      seeded = await openSeededRequests(
+        dialect,
+        Array.from({ length: COUNT }, (_, i) => request(i)),
       );
       database = seeded.database;
     });
