@@ -3,10 +3,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
 import { requestLocation } from '../../modules/request-model/request-model.js';
 import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
-import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { Metrics } from '../../metrics.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
-import { assertWorkspace } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
@@ -78,11 +77,8 @@ export async function privacyRequestRoutes(
       },
     },
     async (request) => {
-      const { id } = request.params;
-      const found = await privacyRequests.get(id);
       // Outside the caller's workspaces a request does not exist: no probing for ids.
-      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Privacy request');
-      return found;
+      return foundInWorkspace(request, await privacyRequests.get(request.params.id), 'Privacy request');
     },
   );
 
