@@ -97,6 +97,32 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
+/** A route plugin of the authenticated API that takes the services it needs from all of them. */
+type ServiceRoutes = (app: FastifyInstance, opts: { services: Services }) => Promise<void>;
+
+/**
+ * The authenticated API's route plugins after `/privacy/requests` (which takes the metrics too),
+ * with their prefix under `/api/v1`, in registration order (the OpenAPI document lists them so).
+ */
+const SERVICE_ROUTES: readonly (readonly [ServiceRoutes, string])[] = [
+  [officerRoutes, '/privacy/requests'],
+  [reportRoutes, '/reports'],
+  [whoamiRoutes, '/whoami'],
+  [privacyRequestActionRoutes, '/privacy/requests'],
+  [privacyRequestReviewRoutes, '/privacy/requests'],
+  [privacyRequestResultRoutes, '/privacy/requests'],
+  [auditEventRoutes, '/audit-events'],
+  [policyRoutes, '/policies'],
+  [integrationRoutes, '/integrations'],
+  [changeEventRoutes, '/change-events'],
+  [webhookEndpointRoutes, '/webhook-endpoints'],
+  [controllerProfileRoutes, '/workspaces'],
+  [privacyCenterSettingsRoutes, '/workspaces'],
+  [dataSystemRoutes, '/data-systems'],
+  [dataTaskRoutes, '/data-tasks'],
+  [dataCategoryRoutes, '/data-categories'],
+];
+
 /**
  * Builds the HTTP application: parsers, validation, auth, routes, error and 404 handlers.
  * Never listens and never reads the environment.
@@ -140,22 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerNoStore(api);
       registerAuthentication(api, { tokens: deps.services.tokens, oidc: deps.services.oidc });
       await api.register(privacyRequestRoutes, { prefix: '/privacy/requests', services: deps.services, metrics: deps.metrics });
-      await api.register(officerRoutes, { prefix: '/privacy/requests', services: deps.services });
-      await api.register(reportRoutes, { prefix: '/reports', services: deps.services });
-      await api.register(whoamiRoutes, { prefix: '/whoami' });
-      await api.register(privacyRequestActionRoutes, { prefix: '/privacy/requests', services: deps.services });
-      await api.register(privacyRequestReviewRoutes, { prefix: '/privacy/requests', services: deps.services });
-      await api.register(privacyRequestResultRoutes, { prefix: '/privacy/requests', services: deps.services });
-      await api.register(auditEventRoutes, { prefix: '/audit-events', services: deps.services });
-      await api.register(policyRoutes, { prefix: '/policies', services: deps.services });
-      await api.register(integrationRoutes, { prefix: '/integrations', services: deps.services });
-      await api.register(changeEventRoutes, { prefix: '/change-events', services: deps.services });
-      await api.register(webhookEndpointRoutes, { prefix: '/webhook-endpoints', services: deps.services });
-      await api.register(controllerProfileRoutes, { prefix: '/workspaces', services: deps.services });
-      await api.register(privacyCenterSettingsRoutes, { prefix: '/workspaces', services: deps.services });
-      await api.register(dataSystemRoutes, { prefix: '/data-systems', services: deps.services });
-      await api.register(dataTaskRoutes, { prefix: '/data-tasks', services: deps.services });
-      await api.register(dataCategoryRoutes, { prefix: '/data-categories' });
+      for (const [routes, prefix] of SERVICE_ROUTES) await api.register(routes, { prefix, services: deps.services });
     },
     { prefix: '/api/v1' },
   );

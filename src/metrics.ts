@@ -196,6 +196,17 @@ function registerTaskGauge(registry: Registry, db: Executor, clock: Clock, cache
 }
 
 /**
+ * A counter labelled by `result`, registered in `registry` and set to 0 for each of `results`, so
+ * every series is scraped from the start (a rate over a series that appears later misses its first
+ * increments).
+ */
+function resultCounter(registry: Registry, name: string, help: string, results: readonly string[]): Counter<'result'> {
+  const counter = new Counter({ name, help, labelNames: ['result'], registers: [registry] });
+  for (const result of results) counter.inc({ result }, 0);
+  return counter;
+}
+
+/**
  * Creates the registry with process metrics (CPU, memory, event-loop lag) and the service's own.
  *
  * @param deps.db - when given, the gauges computed from the open requests (`privacy_requests_overdue`,
@@ -210,32 +221,29 @@ export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCach
   collectDefaultMetrics({ register: registry });
   if (deps.db) registerQueueGauges(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
   if (deps.db) registerTaskGauge(registry, deps.db, deps.clock ?? systemClock, deps.deadlineCacheMs ?? DEADLINE_GAUGE_CACHE_MS);
-  const retentionSweeps = new Counter({
-    name: 'retention_sweeps_total',
-    help: "Retention sweeps run by this process's worker, by result (success, failure).",
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  for (const result of ['success', 'failure']) retentionSweeps.inc({ result }, 0);
+  const retentionSweeps = resultCounter(
+    registry,
+    'retention_sweeps_total',
+    "Retention sweeps run by this process's worker, by result (success, failure).",
+    ['success', 'failure'],
+  );
   const retentionLastSuccess = new Gauge({
     name: 'retention_sweep_last_success_timestamp_seconds',
     help: "Unix time at which this process's last successful retention sweep ended; 0 before the first.",
     registers: [registry],
   });
-  const walCheckpoints = new Counter({
-    name: 'sqlite_wal_checkpoints_total',
-    help: 'SQLite WAL checkpoints after erasures and retention sweeps, by result (clean, busy: another process held a read snapshot; retried).',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  for (const result of ['clean', 'busy']) walCheckpoints.inc({ result }, 0);
-  const outboundAttempts = new Counter({
-    name: 'outbound_delivery_attempts_total',
-    help: "Outbound webhook delivery attempts of this process's worker, by result (delivered; retried: another attempt is scheduled; failed: none left).",
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  for (const result of ['delivered', 'retried', 'failed']) outboundAttempts.inc({ result }, 0);
+  const walCheckpoints = resultCounter(
+    registry,
+    'sqlite_wal_checkpoints_total',
+    'SQLite WAL checkpoints after erasures and retention sweeps, by result (clean, busy: another process held a read snapshot; retried).',
+    ['clean', 'busy'],
+  );
+  const outboundAttempts = resultCounter(
+    registry,
+    'outbound_delivery_attempts_total',
+    "Outbound webhook delivery attempts of this process's worker, by result (delivered; retried: another attempt is scheduled; failed: none left).",
+    ['delivered', 'retried', 'failed'],
+  );
   return {
     outboundAttempts,
     outboundEndpointsDisabled: new Counter({

@@ -8,15 +8,14 @@ import {
   type CommandHelp,
   CommandFailure,
   commandGroup,
-  limitPositionals,
-  parseCommandArgs,
   printLine,
   printTable,
   UsageError,
   withServices,
 } from '../command.js';
+import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';
-import { listFlagsHelp, listInWorkspaces, positionalId } from '../resource-commands.js';
+import { falseWhen, listInWorkspaces, listRemoveHelp, printJson, removeById, positionalId } from '../resource-commands.js';
 
 const USAGE = [
   'endpoint add --workspace W --url URL [--event-types T[,T…]]… [--description D]',
@@ -49,11 +48,10 @@ const HELP: Record<string, CommandHelp> = {
       { flag: '--description D', meaning: 'free text for operators.' },
     ],
   },
-  'endpoint list': {
-    summary: 'lists webhook endpoints, oldest first, with their status (enabled, failing since …, disabled); never a secret.',
-    flags: listFlagsHelp('endpoints'),
-  },
-  'endpoint remove': { summary: 'removes the endpoint ID (ep_…) and its pending messages.' },
+  ...listRemoveHelp('endpoint', 'endpoints', {
+    list: 'lists webhook endpoints, oldest first, with their status (enabled, failing since …, disabled); never a secret.',
+    remove: 'removes the endpoint ID (ep_…) and its pending messages.',
+  }),
   'endpoint rotate': {
     summary: 'gives the endpoint ID (ep_…) a new signing secret and prints it; the old secret keeps signing too for 24 hours.',
   },
@@ -72,8 +70,7 @@ const ADD_OPTIONS = {
  * @throws UsageError listing every invalid or missing flag at once.
  */
 function addBody(args: string[]): CreateEndpointInput {
-  const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, ADD_OPTIONS, USAGE);
   const types = values['event-types']?.flatMap((v) => v.split(',').map((t) => t.trim()));
   const fields: Record<string, unknown> = {
     workspace_id: values.workspace,
@@ -98,7 +95,7 @@ async function add(args: string[]): Promise<void> {
       throw error;
     }
   });
-  printLine(JSON.stringify(created, null, 2));
+  printJson(created);
 }
 
 function printEndpoints(items: WebhookEndpointResource[]): void {
@@ -127,9 +124,9 @@ async function onEndpoint<T>(id: string, work: () => Promise<T>): Promise<T> {
 
 /** Removes an endpoint and its messages. */
 async function remove(args: string[]): Promise<void> {
-  const id = positionalId(args, USAGE);
-  await withServices((services) => onEndpoint(id, () => services.webhookEndpoints.remove(id, ACTOR, everywhere)));
-  printLine(`removed ${id}`);
+  await removeById(args, USAGE, 'webhook endpoint', (services, id) =>
+    falseWhen(services.webhookEndpoints.remove(id, ACTOR, everywhere), EndpointNotFoundError),
+  );
 }
 
 /** Rotates an endpoint's secret and prints only the new one (the old one signs too for 24 h). */

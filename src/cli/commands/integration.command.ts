@@ -5,20 +5,18 @@ import { IntegrationInputError, NamespaceTakenError } from '../../modules/integr
 import type { CreateIntegrationInput, IntegrationResource } from '../../modules/integrations/integration.types.js';
 import { INTEGRATION_KINDS, IDENTITY_FORMATS } from '../../modules/integrations/integration.types.js';
 import { flagOfField } from '../flag-body.js';
-import { listFlagsHelp, listInWorkspaces, positionalId } from '../resource-commands.js';
+import { listInWorkspaces, listRemoveHelp, printJson, removeById } from '../resource-commands.js';
 import {
   commandGroup,
   type CommandHelp,
   CommandFailure,
   cell,
-  limitPositionals,
-  parseCommandArgs,
-  printLine,
   printTable,
   readStdin,
   UsageError,
   withServices,
 } from '../command.js';
+import { parseFlags } from '../flag-args.js';
 
 const USAGE = [
   'integration add --kind github|gitlab|identity --workspace W [--namespace N] [--format standard|clerk|workos] [--subject-provider P] --secret S|--secret-stdin',
@@ -52,11 +50,10 @@ const HELP: Record<string, CommandHelp> = {
       { flag: '--secret-stdin', meaning: 'read the secret from stdin (one trailing line break dropped).' },
     ],
   },
-  'integration list': {
-    summary: 'lists integrations, oldest first, with their webhook path; never a secret.',
-    flags: listFlagsHelp('integrations'),
-  },
-  'integration remove': { summary: 'removes the integration ID (int_…); its deliveries are then refused (401).' },
+  ...listRemoveHelp('integration', 'integrations', {
+    list: 'lists integrations, oldest first, with their webhook path; never a secret.',
+    remove: 'removes the integration ID (int_…); its deliveries are then refused (401).',
+  }),
 };
 
 const ADD_OPTIONS = {
@@ -93,8 +90,7 @@ function problem(error: ErrorItem, secretFromStdin: boolean): string {
  * @throws UsageError listing every invalid or missing flag at once.
  */
 export async function addBody(args: string[]): Promise<{ input: CreateIntegrationInput; secretFromStdin: boolean }> {
-  const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, ADD_OPTIONS, USAGE);
   const fromStdin = values['secret-stdin'] === true;
   if (fromStdin && values.secret !== undefined) throw new UsageError('use either --secret or --secret-stdin, not both', USAGE);
   if (fromStdin && process.stdin.isTTY) process.stderr.write('reading the secret from stdin; end it with Ctrl-D\n');
@@ -141,7 +137,7 @@ async function add(args: string[]): Promise<void> {
       throw error;
     }
   });
-  printLine(JSON.stringify(created, null, 2));
+  printJson(created);
 }
 
 function printIntegrations(items: IntegrationResource[]): void {
@@ -168,10 +164,7 @@ async function list(args: string[]): Promise<void> {
 
 /** Removes one integration by id; its deliveries are then refused (401). @throws CommandFailure when there is none. */
 async function remove(args: string[]): Promise<void> {
-  const id = positionalId(args, USAGE);
-  const removed = await withServices((services) => services.integrations.remove(id, ACTOR));
-  if (!removed) throw new CommandFailure(`no integration ${cell(id)}`);
-  printLine(`removed ${id}`);
+  await removeById(args, USAGE, 'integration', (services, id) => services.integrations.remove(id, ACTOR));
 }
 
 /** `privacyctl integration add|list|remove`: webhook sources (PRODUCT.md §2.5, §3), flags named as the API fields. */

@@ -7,13 +7,12 @@ import {
   commandGroup,
   type CommandHelp,
   checkedFlag,
-  limitPositionals,
-  parseCommandArgs,
   printLine,
   UsageError,
   withExistingServices,
   withServices,
 } from '../command.js';
+import { parseFlags } from '../flag-args.js';
 
 const USAGE = ['policy get --workspace W [--repository R]', "policy set --workspace W [--repository R] --json '{…}'"];
 
@@ -70,8 +69,7 @@ export function parseLayerSettings(text: string): PolicyLayerSettings {
 
 /** Prints the effective policy of a workspace (and repository), as the API returns it. */
 async function get(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, TARGET, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, TARGET, USAGE);
   const { workspace, repository } = target(values);
   const effective = await withExistingServices((services) => services.policies.effective(workspace, repository ?? ''));
   printLine(JSON.stringify(effective, null, 2));
@@ -79,8 +77,7 @@ async function get(args: string[]): Promise<void> {
 
 /** Writes the workspace layer (or the repository layer with `--repository`) and prints it. */
 async function set(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { ...TARGET, json: { type: 'string' } }, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, { ...TARGET, json: { type: 'string' } }, USAGE);
   const { workspace, repository } = target(values);
   if (values.json === undefined) throw new UsageError('--json is required', USAGE);
   const settings = parseLayerSettings(values.json);

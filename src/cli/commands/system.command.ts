@@ -9,20 +9,10 @@ import {
 import type { Principal } from '../../modules/principals/principal.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
-import {
-  commandGroup,
-  type CommandHelp,
-  CommandFailure,
-  cell,
-  limitPositionals,
-  parseCommandArgs,
-  printLine,
-  printTable,
-  UsageError,
-  withServices,
-} from '../command.js';
+import { commandGroup, type CommandHelp, CommandFailure, cell, printTable, UsageError, withServices } from '../command.js';
+import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';
-import { listFlagsHelp, listInWorkspaces, positionalId } from '../resource-commands.js';
+import { falseWhen, listInWorkspaces, listRemoveHelp, printJson, removeById } from '../resource-commands.js';
 
 const USAGE = [
   'system add --workspace W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
@@ -57,11 +47,10 @@ const HELP: Record<string, CommandHelp> = {
       { flag: '--due-days D', meaning: 'days each task has from its creation, 1–3650 (default: none).' },
     ],
   },
-  'system list': {
-    summary: 'lists live data systems with their categories, request types and endpoint.',
-    flags: listFlagsHelp('systems'),
-  },
-  'system remove': { summary: 'deletes the data system ID (sys_…); its open tasks stay.' },
+  ...listRemoveHelp('system', 'systems', {
+    list: 'lists live data systems with their categories, request types and endpoint.',
+    remove: 'deletes the data system ID (sys_…); its open tasks stay.',
+  }),
 };
 
 const ADD_OPTIONS = {
@@ -89,8 +78,7 @@ function integerFlag(value: string | undefined): number | string | undefined {
  * @throws UsageError listing every invalid or missing flag at once.
  */
 export function addBody(args: string[]): CreateDataSystemInput {
-  const { values, positionals } = parseCommandArgs(args, ADD_OPTIONS, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, ADD_OPTIONS, USAGE);
   const fields: Record<string, unknown> = {
     workspace_id: values.workspace,
     key: values.key,
@@ -121,7 +109,7 @@ async function add(args: string[]): Promise<void> {
       throw error;
     }
   });
-  printLine(JSON.stringify(created, null, 2));
+  printJson(created);
 }
 
 function printSystems(items: DataSystemResource[]): void {
@@ -147,16 +135,9 @@ async function list(args: string[]): Promise<void> {
 
 /** Deletes one data system by id (its open tasks stay). @throws CommandFailure when there is no live one. */
 async function remove(args: string[]): Promise<void> {
-  const id = positionalId(args, USAGE);
-  await withServices(async (services) => {
-    try {
-      await services.dataSystems.remove(CLI, id);
-    } catch (error) {
-      if (error instanceof DataSystemNotFoundError) throw new CommandFailure(`no data system ${cell(id)}`);
-      throw error;
-    }
-  });
-  printLine(`removed ${id}`);
+  await removeById(args, USAGE, 'data system', (services, id) =>
+    falseWhen(services.dataSystems.remove(CLI, id), DataSystemNotFoundError),
+  );
 }
 
 /** `privacyctl system add|list|remove`: data systems (PRODUCT.md §2.9), flags named as the API fields. */

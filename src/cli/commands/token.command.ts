@@ -6,15 +6,14 @@ import {
   CommandFailure,
   cell,
   checkedFlag,
-  limitPositionals,
-  parseCommandArgs,
   printLine,
   printTable,
   UsageError,
   withExistingServices,
   withServices,
 } from '../command.js';
-import { positionalId } from '../resource-commands.js';
+import { parseFlags } from '../flag-args.js';
+import { positionalId, printJson } from '../resource-commands.js';
 
 const USAGE = [
   "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--system KEY [--system KEY2]] [--name N]",
@@ -57,8 +56,7 @@ async function create(args: string[]): Promise<void> {
     system: { type: 'string', multiple: true },
     name: { type: 'string' },
   } as const;
-  const { values, positionals } = parseCommandArgs(args, options, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, options, USAGE);
   const workspaces = (values.workspace ?? []).map((w) => checkedFlag(w, '--workspace', 200, USAGE) ?? '');
   const scopes = values.scope ?? [];
   const systems = (values.system ?? []).map((key) => checkedFlag(key, '--system', 63, USAGE) ?? '');
@@ -86,10 +84,9 @@ function printTokens(tokens: TokenSummary[]): void {
 
 /** Lists every token (never a secret or its hash), as a table or `--json`. */
 async function list(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, USAGE);
-  limitPositionals(positionals, 0, USAGE);
+  const values = parseFlags(args, { json: { type: 'boolean' } }, USAGE);
   const tokens = await withExistingServices((services) => services.tokens.list());
-  if (values.json) printLine(JSON.stringify(tokens, null, 2));
+  if (values.json) printJson(tokens);
   else printTokens(tokens);
 }
 

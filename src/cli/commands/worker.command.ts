@@ -7,10 +7,9 @@ import { startWorker } from '../../jobs/start-worker.js';
 import { loggerOptions } from '../../logger.js';
 import { createMetrics } from '../../metrics.js';
 import { openServices } from '../../services.js';
-import { type Command, CommandFailure, limitPositionals, parseCommandArgs, withDatabase } from '../command.js';
+import { CommandFailure, withDatabase } from '../command.js';
+import { commandWithoutArguments } from '../flag-args.js';
 import { startMetricsServer } from '../worker-metrics-server.js';
-
-const USAGE = ['worker'];
 
 /** The SQLite file's process lock (db/sqlite-process-lock.ts); a refusal becomes exit 1 with its message. */
 function lockOrFail(url: string) {
@@ -68,18 +67,11 @@ async function runUntilSignal(database: Database, config: Config): Promise<void>
  * WORKER_MAX_ATTEMPTS (see README). With WORKER_METRICS_PORT, serves its own Prometheus
  * `/metrics` on HOST:WORKER_METRICS_PORT (processed requests, retention sweeps, process metrics).
  */
-export const workerCommand: Command = {
-  usage: USAGE,
-  help: {
-    worker: {
-      summary:
-        'runs the request worker alone, without HTTP, until SIGTERM or SIGINT: processes privacy requests, delivers outbound events and runs the retention sweeper. On SQLite only one serve or worker may hold the file; on PostgreSQL any number. Settings: WORKER_POLL_MS, WORKER_LEASE_MS, WORKER_MAX_ATTEMPTS, WORKER_METRICS_PORT.',
-    },
-  },
-  async run(args) {
-    const { positionals } = parseCommandArgs(args, {}, USAGE);
-    limitPositionals(positionals, 0, USAGE);
-    await withDatabase(async (database, config) => {
+export const workerCommand = commandWithoutArguments(
+  'worker',
+  'runs the request worker alone, without HTTP, until SIGTERM or SIGINT: processes privacy requests, delivers outbound events and runs the retention sweeper. On SQLite only one serve or worker may hold the file; on PostgreSQL any number. Settings: WORKER_POLL_MS, WORKER_LEASE_MS, WORKER_MAX_ATTEMPTS, WORKER_METRICS_PORT.',
+  () =>
+    withDatabase(async (database, config) => {
       const lock = lockOrFail(config.databaseUrl);
       try {
         await runUntilSignal(database, config);
@@ -87,6 +79,5 @@ export const workerCommand: Command = {
         // Given back once the worker has stopped; the OS gives it back too if the process dies.
         lock.release();
       }
-    });
-  },
-};
+    }),
+);

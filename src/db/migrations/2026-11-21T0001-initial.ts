@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
 
 /**
  * Initial schema: privacy requests, idempotency records, policy layers and their versions,
@@ -8,94 +9,90 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('privacy_requests')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('request_type', 'varchar(20)', (c) => c.notNull())
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('subject_provider', 'varchar(100)', (c) => c.notNull())
-    .addColumn('subject_id', 'varchar(300)', (c) => c.notNull())
-    .addColumn('client_request_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('intake_ref', 'varchar(1100)', (c) => c.notNull())
-    .addColumn('regulation', 'varchar(20)', (c) => c.notNull())
-    .addColumn('status', 'varchar(30)', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('request_type', 'varchar(20)', notNull)
+    .addColumn('scope', 'text', notNull)
+    .addColumn('subject_provider', 'varchar(100)', notNull)
+    .addColumn('subject_id', 'varchar(300)', notNull)
+    .addColumn('client_request_id', 'varchar(200)', notNull)
+    .addColumn('intake_ref', 'varchar(1100)', notNull)
+    .addColumn('regulation', 'varchar(20)', notNull)
+    .addColumn('status', 'varchar(30)', notNull)
     .addColumn('status_reason', 'text')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('due_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('extended_due_at', 'varchar(30)')
-    .addColumn('completed_at', 'varchar(30)')
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('due_at', TIME, notNull)
+    .addColumn('extended_due_at', TIME)
+    .addColumn('completed_at', TIME)
+    .addColumn('updated_at', TIME, notNull)
     .addUniqueConstraint('privacy_requests_workspace_client_request_id_key', ['workspace_id', 'client_request_id'])
     .execute();
-  await db.schema
-    .createIndex('privacy_requests_workspace_id_idx')
-    .on('privacy_requests')
-    .columns(['workspace_id', 'id'])
-    .execute();
+  await createIndex(db, 'privacy_requests_workspace_id_idx', 'privacy_requests', ['workspace_id', 'id']);
 
   await db.schema
     .createTable('idempotency_records')
-    .addColumn('principal_id', 'varchar(300)', (c) => c.notNull())
-    .addColumn('idempotency_key', 'varchar(800)', (c) => c.notNull())
-    .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull())
-    .addColumn('state', 'varchar(20)', (c) => c.notNull())
+    .addColumn('principal_id', 'varchar(300)', notNull)
+    .addColumn('idempotency_key', 'varchar(800)', notNull)
+    .addColumn('fingerprint', DIGEST, notNull)
+    .addColumn('state', 'varchar(20)', notNull)
     .addColumn('response_status', 'integer')
     .addColumn('response_location', 'text')
     .addColumn('response_body', 'text')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('expires_at', TIME, notNull)
     .addPrimaryKeyConstraint('idempotency_records_pkey', ['principal_id', 'idempotency_key'])
     .execute();
 
   await db.schema
     .createTable('policy_layers')
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('repository', 'varchar(500)', (c) => c.notNull())
-    .addColumn('settings', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('updated_by', 'varchar(300)', (c) => c.notNull())
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('repository', 'varchar(500)', notNull)
+    .addColumn('settings', 'text', notNull)
+    .addColumn('version', 'integer', notNull)
+    .addColumn('updated_at', TIME, notNull)
+    .addColumn('updated_by', 'varchar(300)', notNull)
     .addPrimaryKeyConstraint('policy_layers_pkey', ['workspace_id', 'repository'])
     .execute();
 
   await db.schema
     .createTable('policy_layer_versions')
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('repository', 'varchar(500)', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('repository', 'varchar(500)', notNull)
+    .addColumn('version', 'integer', notNull)
     .addColumn('settings', 'text')
-    .addColumn('changed_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('changed_by', 'varchar(300)', (c) => c.notNull())
+    .addColumn('changed_at', TIME, notNull)
+    .addColumn('changed_by', 'varchar(300)', notNull)
     .addPrimaryKeyConstraint('policy_layer_versions_pkey', ['workspace_id', 'repository', 'version'])
     .execute();
 
   await db.schema
     .createTable('api_tokens')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('name', 'varchar(200)', (c) => c.notNull())
-    .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
-    .addColumn('scopes', 'text', (c) => c.notNull())
-    .addColumn('workspaces', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('revoked_at', 'varchar(30)')
+    .addColumn('id', ID, primaryKey)
+    .addColumn('name', 'varchar(200)', notNull)
+    .addColumn('token_hash', DIGEST, (c) => c.notNull().unique())
+    .addColumn('scopes', 'text', notNull)
+    .addColumn('workspaces', 'text', notNull)
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('revoked_at', TIME)
     .execute();
 
   await db.schema
     .createTable('audit_events')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('occurred_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('actor', 'varchar(300)', (c) => c.notNull())
-    .addColumn('action', 'varchar(100)', (c) => c.notNull())
-    .addColumn('target_type', 'varchar(50)', (c) => c.notNull())
-    .addColumn('target_id', 'varchar(800)', (c) => c.notNull())
-    .addColumn('workspace_id', 'varchar(200)')
-    .addColumn('details', 'text', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('occurred_at', TIME, notNull)
+    .addColumn('actor', 'varchar(300)', notNull)
+    .addColumn('action', 'varchar(100)', notNull)
+    .addColumn('target_type', 'varchar(50)', notNull)
+    .addColumn('target_id', 'varchar(800)', notNull)
+    .addColumn('workspace_id', WORKSPACE_ID)
+    .addColumn('details', 'text', notNull)
     .execute();
 
   await db.schema
     .createTable('service_keys')
-    .addColumn('name', 'varchar(100)', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('name', 'varchar(100)', primaryKey)
+    .addColumn('value', 'text', notNull)
+    .addColumn('created_at', TIME, notNull)
     .execute();
 }
 

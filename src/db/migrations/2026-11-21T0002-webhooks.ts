@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
 
 /**
  * Webhooks: integrations (webhook sources with their secrets), delivery de-duplication, identity
@@ -8,106 +9,94 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('integrations')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('kind', 'varchar(20)', (c) => c.notNull())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('kind', 'varchar(20)', notNull)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
     .addColumn('namespace', 'varchar(500)')
     .addColumn('format', 'varchar(20)')
     .addColumn('subject_provider', 'varchar(100)')
-    .addColumn('secret_hash', 'varchar(64)')
+    .addColumn('secret_hash', DIGEST)
     .addColumn('secret_ciphertext', 'text')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_at', TIME, notNull)
     .execute();
   // One integration per GitHub owner / GitLab group: routing a delivery must be unambiguous.
-  await db.schema
-    .createIndex('integrations_kind_namespace_key')
-    .on('integrations')
-    .columns(['kind', 'namespace'])
-    .unique()
-    .where('namespace', 'is not', null)
-    .execute();
+  await createIndex(db, 'integrations_kind_namespace_key', 'integrations', ['kind', 'namespace'], (index) =>
+    index.unique().where('namespace', 'is not', null),
+  );
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('integration_id', 'varchar(40)', (c) => c.notNull())
-    .addColumn('delivery_id', 'varchar(300)', (c) => c.notNull())
-    .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('integration_id', ID, notNull)
+    .addColumn('delivery_id', 'varchar(300)', notNull)
+    .addColumn('received_at', TIME, notNull)
+    .addColumn('expires_at', TIME, notNull)
+    .addColumn('outcome', 'text', notNull)
     .addPrimaryKeyConstraint('webhook_deliveries_pkey', ['integration_id', 'delivery_id'])
     .execute();
 
   await db.schema
     .createTable('subjects')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('subject_provider', 'varchar(100)', (c) => c.notNull())
-    .addColumn('subject_id', 'varchar(300)', (c) => c.notNull())
-    .addColumn('state', 'varchar(20)', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('subject_provider', 'varchar(100)', notNull)
+    .addColumn('subject_id', 'varchar(300)', notNull)
+    .addColumn('state', 'varchar(20)', notNull)
     .addColumn('email', 'varchar(500)')
     .addColumn('name', 'varchar(500)')
     .addColumn('username', 'varchar(300)')
-    .addColumn('last_event_at', 'varchar(30)')
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('last_event_at', TIME)
+    .addColumn('updated_at', TIME, notNull)
     .addUniqueConstraint('subjects_workspace_provider_subject_key', ['workspace_id', 'subject_provider', 'subject_id'])
     .execute();
 
   await db.schema
     .createTable('identity_events')
-    .addColumn('subject_ref', 'varchar(40)', (c) => c.notNull())
-    .addColumn('event_id', 'varchar(300)', (c) => c.notNull())
-    .addColumn('event_type', 'varchar(30)', (c) => c.notNull())
-    .addColumn('occurred_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('data', 'text', (c) => c.notNull())
-    .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('subject_ref', ID, notNull)
+    .addColumn('event_id', 'varchar(300)', notNull)
+    .addColumn('event_type', 'varchar(30)', notNull)
+    .addColumn('occurred_at', TIME, notNull)
+    .addColumn('data', 'text', notNull)
+    .addColumn('received_at', TIME, notNull)
     .addPrimaryKeyConstraint('identity_events_pkey', ['subject_ref', 'event_id'])
     .execute();
 
   await db.schema
     .createTable('linked_identities')
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('provider', 'varchar(100)', (c) => c.notNull())
-    .addColumn('account_id', 'varchar(300)', (c) => c.notNull())
-    .addColumn('subject_ref', 'varchar(40)', (c) => c.notNull())
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('provider', 'varchar(100)', notNull)
+    .addColumn('account_id', 'varchar(300)', notNull)
+    .addColumn('subject_ref', ID, notNull)
     .addColumn('login', 'varchar(300)')
     .addPrimaryKeyConstraint('linked_identities_pkey', ['workspace_id', 'provider', 'account_id'])
     .execute();
-  await db.schema.createIndex('linked_identities_subject_ref_idx').on('linked_identities').column('subject_ref').execute();
+  await createIndex(db, 'linked_identities_subject_ref_idx', 'linked_identities', ['subject_ref']);
 
   await db.schema
     .createTable('change_events')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('integration_id', 'varchar(40)', (c) => c.notNull())
-    .addColumn('provider', 'varchar(20)', (c) => c.notNull())
-    .addColumn('repository', 'varchar(500)', (c) => c.notNull())
-    .addColumn('number', 'integer', (c) => c.notNull())
-    .addColumn('action', 'varchar(30)', (c) => c.notNull())
-    .addColumn('head_sha', 'varchar(64)')
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('integration_id', ID, notNull)
+    .addColumn('provider', 'varchar(20)', notNull)
+    .addColumn('repository', 'varchar(500)', notNull)
+    .addColumn('number', 'integer', notNull)
+    .addColumn('action', 'varchar(30)', notNull)
+    .addColumn('head_sha', DIGEST)
     .addColumn('title', 'text')
     .addColumn('author_account_id', 'varchar(300)')
     .addColumn('author_login', 'varchar(300)')
-    .addColumn('author_pseudonym', 'varchar(64)')
-    .addColumn('decision', 'text', (c) => c.notNull())
-    .addColumn('policy_version', 'varchar(60)', (c) => c.notNull())
-    .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('author_pseudonym', DIGEST)
+    .addColumn('decision', 'text', notNull)
+    .addColumn('policy_version', 'varchar(60)', notNull)
+    .addColumn('received_at', TIME, notNull)
     .execute();
-  await db.schema
-    .createIndex('change_events_workspace_repository_idx')
-    .on('change_events')
-    .columns(['workspace_id', 'repository', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('change_events_author_pseudonym_idx')
-    .on('change_events')
-    .columns(['workspace_id', 'author_pseudonym'])
-    .execute();
+  await createIndex(db, 'change_events_workspace_repository_idx', 'change_events', ['workspace_id', 'repository', 'id']);
+  await createIndex(db, 'change_events_author_pseudonym_idx', 'change_events', ['workspace_id', 'author_pseudonym']);
 
   await db.schema
     .createTable('tombstones')
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('subject_hash', 'varchar(64)', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('subject_hash', DIGEST, notNull)
+    .addColumn('created_at', TIME, notNull)
     .addPrimaryKeyConstraint('tombstones_pkey', ['workspace_id', 'subject_hash'])
     .execute();
 }

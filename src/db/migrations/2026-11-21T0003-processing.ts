@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { createIndex, ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
 
 const GENESIS = '0'.repeat(64);
 
@@ -24,18 +25,14 @@ async function addColumns(db: Kysely<any>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('privacy_requests').addColumn('lease_owner', 'varchar(100)').execute();
-  await db.schema.alterTable('privacy_requests').addColumn('lease_expires_at', 'varchar(30)').execute();
-  await db.schema.alterTable('privacy_requests').addColumn('next_attempt_at', 'varchar(30)').execute();
-  await db.schema.createIndex('privacy_requests_status_idx').on('privacy_requests').columns(['status', 'id']).execute();
+  await db.schema.alterTable('privacy_requests').addColumn('lease_expires_at', TIME).execute();
+  await db.schema.alterTable('privacy_requests').addColumn('next_attempt_at', TIME).execute();
+  await createIndex(db, 'privacy_requests_status_idx', 'privacy_requests', ['status', 'id']);
   // The retention sweeper deletes change events by (workspace, repository) and age.
-  await db.schema
-    .createIndex('change_events_retention_idx')
-    .on('change_events')
-    .columns(['workspace_id', 'repository', 'received_at'])
-    .execute();
+  await createIndex(db, 'change_events_retention_idx', 'change_events', ['workspace_id', 'repository', 'received_at']);
   await db.schema.alterTable('audit_events').addColumn('seq', 'integer').execute();
-  await db.schema.alterTable('audit_events').addColumn('prev_hash', 'varchar(64)').execute();
-  await db.schema.alterTable('audit_events').addColumn('hash', 'varchar(64)').execute();
+  await db.schema.alterTable('audit_events').addColumn('prev_hash', DIGEST).execute();
+  await db.schema.alterTable('audit_events').addColumn('hash', DIGEST).execute();
 }
 
 /** Chains the audit entries written before this migration, in id order, and records the head. */
@@ -63,19 +60,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await addColumns(db);
   await db.schema
     .createTable('request_results')
-    .addColumn('request_id', 'varchar(40)', (c) => c.primaryKey())
+    .addColumn('request_id', ID, primaryKey)
     .addColumn('package', 'text')
     .addColumn('report', 'text')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_at', TIME, notNull)
     .execute();
   await db.schema
     .createTable('audit_head')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('hash', 'varchar(64)', (c) => c.notNull())
+    .addColumn('id', 'integer', primaryKey)
+    .addColumn('seq', 'integer', notNull)
+    .addColumn('hash', DIGEST, notNull)
     .execute();
   await chainExisting(db);
-  await db.schema.createIndex('audit_events_seq_key').on('audit_events').column('seq').unique().execute();
+  await createIndex(db, 'audit_events_seq_key', 'audit_events', ['seq'], (index) => index.unique());
 }
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */

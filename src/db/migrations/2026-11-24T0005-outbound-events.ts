@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, ID, WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
 
 /**
  * Outbound events (issue 14 part 1, PRODUCT §2.8): `webhook_endpoints` are a workspace's
@@ -11,35 +12,35 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('webhook_endpoints')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('url', 'text', notNull)
     .addColumn('description', 'text')
     .addColumn('event_types', 'text')
-    .addColumn('secret_ciphertext', 'text', (c) => c.notNull())
+    .addColumn('secret_ciphertext', 'text', notNull)
     .addColumn('previous_secret_ciphertext', 'text')
-    .addColumn('previous_secret_expires_at', 'varchar(30)')
-    .addColumn('failing_since', 'varchar(30)')
-    .addColumn('disabled_at', 'varchar(30)')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('previous_secret_expires_at', TIME)
+    .addColumn('failing_since', TIME)
+    .addColumn('disabled_at', TIME)
+    .addColumn('created_at', TIME, notNull)
     .execute();
-  await db.schema.createIndex('webhook_endpoints_workspace').on('webhook_endpoints').columns(['workspace_id', 'id']).execute();
+  await createIndex(db, 'webhook_endpoints_workspace', 'webhook_endpoints', ['workspace_id', 'id']);
   await db.schema
     .createTable('outbound_messages')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('endpoint_id', 'varchar(40)', (c) => c.notNull())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('event_type', 'varchar(60)', (c) => c.notNull())
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('status', 'varchar(20)', (c) => c.notNull())
-    .addColumn('attempts', 'text', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('endpoint_id', ID, notNull)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('event_type', 'varchar(60)', notNull)
+    .addColumn('payload', 'text', notNull)
+    .addColumn('status', 'varchar(20)', notNull)
+    .addColumn('attempts', 'text', notNull)
     .addColumn('attempt_count', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_at', 'varchar(30)')
-    .addColumn('lease_until', 'varchar(30)')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('next_attempt_at', TIME)
+    .addColumn('lease_until', TIME)
+    .addColumn('created_at', TIME, notNull)
     .execute();
-  await db.schema.createIndex('outbound_messages_due').on('outbound_messages').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('outbound_messages_endpoint').on('outbound_messages').columns(['endpoint_id', 'id']).execute();
+  await createIndex(db, 'outbound_messages_due', 'outbound_messages', ['status', 'next_attempt_at']);
+  await createIndex(db, 'outbound_messages_endpoint', 'outbound_messages', ['endpoint_id', 'id']);
 }
 
 /** Drops what {@link up} added. */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex, ID, TIME } from './columns.js';
 
 /**
  * Outbound events wired into the service (issue 14 part 1, PRODUCT §2.8):
@@ -13,8 +14,8 @@ import { type Kysely, sql } from 'kysely';
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('privacy_requests').addColumn('due_soon_notified_at', 'varchar(30)').execute();
-  await db.schema.alterTable('privacy_requests').addColumn('overdue_notified_at', 'varchar(30)').execute();
+  await db.schema.alterTable('privacy_requests').addColumn('due_soon_notified_at', TIME).execute();
+  await db.schema.alterTable('privacy_requests').addColumn('overdue_notified_at', TIME).execute();
   // One partial index serves both moments: a request's overdue moment comes after its due-soon
   // one, so the index holds only requests whose deadline events are not all dealt with.
   await db.schema
@@ -23,9 +24,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .expression(sql`coalesce(extended_due_at, due_at)`)
     .where(sql.ref('overdue_notified_at'), 'is', null)
     .execute();
-  await db.schema.alterTable('outbound_messages').addColumn('request_id', 'varchar(40)').execute();
-  await db.schema.createIndex('outbound_messages_request').on('outbound_messages').column('request_id').execute();
-  await db.schema.alterTable('webhook_endpoints').addColumn('updated_at', 'varchar(30)').execute();
+  await db.schema.alterTable('outbound_messages').addColumn('request_id', ID).execute();
+  await createIndex(db, 'outbound_messages_request', 'outbound_messages', ['request_id']);
+  await db.schema.alterTable('webhook_endpoints').addColumn('updated_at', TIME).execute();
 }
 
 /** Drops what {@link up} added. */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { ID } from './columns.js';
 
 /** The indexes this migration adds: name, table, columns (an expression where the column is `sql`). */
 const INDEXES: [name: string, table: string, columns: (string | ReturnType<typeof sql>)[]][] = [
@@ -32,7 +33,7 @@ const INDEXES: [name: string, table: string, columns: (string | ReturnType<typeo
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('audit_events').addColumn('actor_name', 'varchar(300)').execute();
-  await db.schema.alterTable('audit_events').addColumn('request_id', 'varchar(40)').execute();
+  await db.schema.alterTable('audit_events').addColumn('request_id', ID).execute();
   await db
     .updateTable('audit_events')
     .set((eb) => ({ request_id: eb.ref('target_id') }))

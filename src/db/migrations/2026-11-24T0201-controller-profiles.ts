@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
 
 /**
  * Controller profiles (issue 13 item 3, PRODUCT §2.10): one row per workspace naming who answers
@@ -9,11 +10,11 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('controller_profiles')
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.primaryKey())
-    .addColumn('profile', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('updated_by', 'varchar(200)', (c) => c.notNull())
+    .addColumn('workspace_id', WORKSPACE_ID, primaryKey)
+    .addColumn('profile', 'text', notNull)
+    .addColumn('version', 'integer', notNull)
+    .addColumn('updated_at', TIME, notNull)
+    .addColumn('updated_by', 'varchar(200)', notNull)
     .execute();
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, ID, WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
 
 /**
  * Data systems and data tasks (issue 14 part 2, PRODUCT §2.9): `data_systems` are a workspace's
@@ -13,54 +14,40 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('data_systems')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('key', 'varchar(63)', (c) => c.notNull())
-    .addColumn('name', 'varchar(200)', (c) => c.notNull())
-    .addColumn('categories', 'text', (c) => c.notNull())
-    .addColumn('request_types', 'text', (c) => c.notNull())
-    .addColumn('endpoint_id', 'varchar(40)')
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('key', 'varchar(63)', notNull)
+    .addColumn('name', 'varchar(200)', notNull)
+    .addColumn('categories', 'text', notNull)
+    .addColumn('request_types', 'text', notNull)
+    .addColumn('endpoint_id', ID)
     .addColumn('due_days', 'integer')
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('deleted_at', 'varchar(30)')
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('updated_at', TIME, notNull)
+    .addColumn('deleted_at', TIME)
     .execute();
-  await db.schema
-    .createIndex('data_systems_workspace_key')
-    .on('data_systems')
-    .columns(['workspace_id', 'key'])
-    .unique()
-    .execute();
+  await createIndex(db, 'data_systems_workspace_key', 'data_systems', ['workspace_id', 'key'], (index) => index.unique());
   await db.schema
     .createTable('data_tasks')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('request_id', 'varchar(40)', (c) => c.notNull())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('system_key', 'varchar(63)', (c) => c.notNull())
-    .addColumn('request_type', 'varchar(20)', (c) => c.notNull())
-    .addColumn('categories', 'text', (c) => c.notNull())
-    .addColumn('status', 'varchar(20)', (c) => c.notNull())
-    .addColumn('due_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('completed_at', 'varchar(30)')
+    .addColumn('id', ID, primaryKey)
+    .addColumn('request_id', ID, notNull)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('system_key', 'varchar(63)', notNull)
+    .addColumn('request_type', 'varchar(20)', notNull)
+    .addColumn('categories', 'text', notNull)
+    .addColumn('status', 'varchar(20)', notNull)
+    .addColumn('due_at', TIME, notNull)
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('updated_at', TIME, notNull)
+    .addColumn('completed_at', TIME)
     .addColumn('result', 'text')
-    .addColumn('overdue_notified_at', 'varchar(30)')
+    .addColumn('overdue_notified_at', TIME)
     .execute();
-  await db.schema
-    .createIndex('data_tasks_request_system')
-    .on('data_tasks')
-    .columns(['request_id', 'system_key'])
-    .unique()
-    .execute();
-  await db.schema.createIndex('data_tasks_workspace').on('data_tasks').columns(['workspace_id', 'id']).execute();
-  await db.schema.createIndex('data_tasks_status_due').on('data_tasks').columns(['status', 'due_at']).execute();
+  await createIndex(db, 'data_tasks_request_system', 'data_tasks', ['request_id', 'system_key'], (index) => index.unique());
+  await createIndex(db, 'data_tasks_workspace', 'data_tasks', ['workspace_id', 'id']);
+  await createIndex(db, 'data_tasks_status_due', 'data_tasks', ['status', 'due_at']);
   await db.schema.alterTable('api_tokens').addColumn('systems', 'text').execute();
-  await db.schema
-    .createIndex('privacy_requests_lease_idx')
-    .on('privacy_requests')
-    .columns(['status', 'lease_expires_at'])
-    .execute();
+  await createIndex(db, 'privacy_requests_lease_idx', 'privacy_requests', ['status', 'lease_expires_at']);
 }
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */

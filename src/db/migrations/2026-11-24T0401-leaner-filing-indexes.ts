@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex } from './columns.js';
 
 /**
  * Fewer index pages per filing (issue 13's speed budget: the indexes of 0101 cost the `create`
@@ -25,52 +26,30 @@ import { type Kysely, sql } from 'kysely';
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex('privacy_requests_subject_key_idx')
-    .on('privacy_requests')
-    .columns(['subject_id', 'subject_provider', 'workspace_id'])
-    .execute();
+  await createIndex(db, 'privacy_requests_subject_key_idx', 'privacy_requests', [
+    'subject_id',
+    'subject_provider',
+    'workspace_id',
+  ]);
   await db.schema.dropIndex('privacy_requests_subject_idx').execute();
   await db.schema.dropIndex('privacy_requests_subject_id_idx').execute();
   await db.schema.dropIndex('audit_events_target_idx').execute();
-  await db.schema
-    .createIndex('audit_events_target_idx')
-    .on('audit_events')
-    .columns(['target_type', 'target_id', 'seq'])
-    .where(sql.ref('target_type'), '<>', sql.lit('privacy_request'))
-    .execute();
+  await createIndex(db, 'audit_events_target_idx', 'audit_events', ['target_type', 'target_id', 'seq'], (index) =>
+    index.where(sql.ref('target_type'), '<>', sql.lit('privacy_request')),
+  );
   await db.schema.dropIndex('privacy_requests_lease_idx').execute();
-  await db.schema
-    .createIndex('privacy_requests_lease_idx')
-    .on('privacy_requests')
-    .columns(['status', 'lease_expires_at'])
-    .where(sql.ref('lease_expires_at'), 'is not', null)
-    .execute();
+  await createIndex(db, 'privacy_requests_lease_idx', 'privacy_requests', ['status', 'lease_expires_at'], (index) =>
+    index.where(sql.ref('lease_expires_at'), 'is not', null),
+  );
 }
 
 /** Restores the indexes {@link up} replaced. */
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('privacy_requests_lease_idx').execute();
-  await db.schema
-    .createIndex('privacy_requests_lease_idx')
-    .on('privacy_requests')
-    .columns(['status', 'lease_expires_at'])
-    .execute();
+  await createIndex(db, 'privacy_requests_lease_idx', 'privacy_requests', ['status', 'lease_expires_at']);
   await db.schema.dropIndex('audit_events_target_idx').execute();
-  await db.schema
-    .createIndex('audit_events_target_idx')
-    .on('audit_events')
-    .columns(['target_type', 'target_id', 'seq'])
-    .execute();
-  await db.schema
-    .createIndex('privacy_requests_subject_idx')
-    .on('privacy_requests')
-    .columns(['workspace_id', 'subject_provider', 'subject_id'])
-    .execute();
-  await db.schema
-    .createIndex('privacy_requests_subject_id_idx')
-    .on('privacy_requests')
-    .columns(['subject_id', 'subject_provider'])
-    .execute();
+  await createIndex(db, 'audit_events_target_idx', 'audit_events', ['target_type', 'target_id', 'seq']);
+  await createIndex(db, 'privacy_requests_subject_idx', 'privacy_requests', ['workspace_id', 'subject_provider', 'subject_id']);
+  await createIndex(db, 'privacy_requests_subject_id_idx', 'privacy_requests', ['subject_id', 'subject_provider']);
   await db.schema.dropIndex('privacy_requests_subject_key_idx').execute();
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex } from './columns.js';
 
 /**
  * Database connectors (issue 24, PRODUCT §2.14): a data system gets a `kind` (`webhook`, `manual`,
@@ -17,12 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('data_systems').addColumn('dataset', 'text').execute();
   await db.schema.alterTable('data_systems').addColumn('fides_key', 'varchar(200)').execute();
   await sql`UPDATE data_systems SET kind = 'webhook' WHERE endpoint_id IS NOT NULL`.execute(db);
-  await db.schema
-    .createIndex('data_systems_workspace_fides_key')
-    .on('data_systems')
-    .columns(['workspace_id', 'fides_key'])
-    .unique()
-    .execute();
+  await createIndex(db, 'data_systems_workspace_fides_key', 'data_systems', ['workspace_id', 'fides_key'], (index) =>
+    index.unique(),
+  );
 }
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex, TIME } from './columns.js';
 
 /**
  * Data tasks the service runs itself (issue 24, PRODUCT §2.14: a database connector's task is
@@ -21,8 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('data_tasks').addColumn('lease_owner', 'varchar(200)').execute();
-  await db.schema.alterTable('data_tasks').addColumn('lease_expires_at', 'varchar(30)').execute();
-  await db.schema.alterTable('data_tasks').addColumn('next_attempt_at', 'varchar(30)').execute();
+  await db.schema.alterTable('data_tasks').addColumn('lease_expires_at', TIME).execute();
+  await db.schema.alterTable('data_tasks').addColumn('next_attempt_at', TIME).execute();
   await db.schema.alterTable('data_tasks').addColumn('identities_ciphertext', 'text').execute();
   await sql`
     update data_tasks set executor = 'webhook'
@@ -31,7 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       where s.workspace_id = data_tasks.workspace_id and s.key = data_tasks.system_key and s.endpoint_id is not null
     )`.execute(db);
   // The runner's claim: pending tasks of one executor, oldest first.
-  await db.schema.createIndex('data_tasks_runnable').on('data_tasks').columns(['status', 'executor', 'id']).execute();
+  await createIndex(db, 'data_tasks_runnable', 'data_tasks', ['status', 'executor', 'id']);
 }
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */

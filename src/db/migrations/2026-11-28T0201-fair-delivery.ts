@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex } from './columns.js';
 
 /**
  * Fair outbound delivery (issue 23 item 1): the claim reads, per endpoint, its oldest due pending
@@ -8,17 +9,15 @@ import { type Kysely, sql } from 'kysely';
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex('outbound_messages_endpoint_due')
-    .on('outbound_messages')
-    .columns(['endpoint_id', 'status', 'next_attempt_at', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('outbound_messages_leased')
-    .on('outbound_messages')
-    .columns(['endpoint_id', 'lease_until'])
-    .where(sql.ref('lease_until'), 'is not', null)
-    .execute();
+  await createIndex(db, 'outbound_messages_endpoint_due', 'outbound_messages', [
+    'endpoint_id',
+    'status',
+    'next_attempt_at',
+    'id',
+  ]);
+  await createIndex(db, 'outbound_messages_leased', 'outbound_messages', ['endpoint_id', 'lease_until'], (index) =>
+    index.where(sql.ref('lease_until'), 'is not', null),
+  );
 }
 
 /** Drops what {@link up} added. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
 
 /**
  * The privacy center (issue 25, PRODUCT §2.15), four tables:
@@ -17,63 +18,55 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('privacy_center_settings')
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.primaryKey())
-    .addColumn('enabled', 'integer', (c) => c.notNull())
-    .addColumn('request_types', 'text', (c) => c.notNull())
+    .addColumn('workspace_id', WORKSPACE_ID, primaryKey)
+    .addColumn('enabled', 'integer', notNull)
+    .addColumn('request_types', 'text', notNull)
     .addColumn('title', 'varchar(200)')
-    .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('updated_by', 'varchar(200)', (c) => c.notNull())
+    .addColumn('updated_at', TIME, notNull)
+    .addColumn('updated_by', 'varchar(200)', notNull)
     .execute();
   await db.schema
     .createTable('privacy_center_submissions')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('request_type', 'varchar(20)', (c) => c.notNull())
-    .addColumn('email', 'varchar(254)', (c) => c.notNull())
-    .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
-    .addColumn('code_expires_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('attempts_left', 'integer', (c) => c.notNull())
-    .addColumn('submitted_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('verified_at', 'varchar(30)')
-    .addColumn('request_id', 'varchar(40)')
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('request_type', 'varchar(20)', notNull)
+    .addColumn('email', 'varchar(254)', notNull)
+    .addColumn('code_hash', DIGEST, notNull)
+    .addColumn('code_expires_at', TIME, notNull)
+    .addColumn('attempts_left', 'integer', notNull)
+    .addColumn('submitted_at', TIME, notNull)
+    .addColumn('verified_at', TIME)
+    .addColumn('request_id', ID)
     .execute();
-  await db.schema
-    .createIndex('privacy_center_submissions_submitted')
-    .on('privacy_center_submissions')
-    .column('submitted_at')
-    .execute();
+  await createIndex(db, 'privacy_center_submissions_submitted', 'privacy_center_submissions', ['submitted_at']);
   await db.schema
     .createTable('privacy_center_status_tokens')
-    .addColumn('token_hash', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('request_id', 'varchar(40)', (c) => c.notNull())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+    .addColumn('token_hash', DIGEST, primaryKey)
+    .addColumn('request_id', ID, notNull)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('created_at', TIME, notNull)
     .execute();
   await db.schema
     .createTable('privacy_center_mails')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('request_id', 'varchar(40)')
-    .addColumn('kind', 'varchar(30)', (c) => c.notNull())
-    .addColumn('recipient', 'varchar(254)', (c) => c.notNull())
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('next_attempt_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('attempts', 'integer', (c) => c.notNull())
-    .addColumn('lease_expires_at', 'varchar(30)')
-    .addColumn('sent_at', 'varchar(30)')
+    .addColumn('id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('request_id', ID)
+    .addColumn('kind', 'varchar(30)', notNull)
+    .addColumn('recipient', 'varchar(254)', notNull)
+    .addColumn('payload', 'text', notNull)
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('next_attempt_at', TIME, notNull)
+    .addColumn('attempts', 'integer', notNull)
+    .addColumn('lease_expires_at', TIME)
+    .addColumn('sent_at', TIME)
     .execute();
-  await db.schema
-    .createIndex('privacy_center_mails_due')
-    .on('privacy_center_mails')
-    .columns(['sent_at', 'next_attempt_at'])
-    .execute();
+  await createIndex(db, 'privacy_center_mails_due', 'privacy_center_mails', ['sent_at', 'next_attempt_at']);
   await db.schema
     .createTable('request_notify_addresses')
-    .addColumn('request_id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
-    .addColumn('email', 'varchar(254)', (c) => c.notNull())
-    .addColumn('status_link', 'integer', (c) => c.notNull())
+    .addColumn('request_id', ID, primaryKey)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+    .addColumn('email', 'varchar(254)', notNull)
+    .addColumn('status_link', 'integer', notNull)
     .addColumn('extension_reason', 'text')
     .execute();
 }

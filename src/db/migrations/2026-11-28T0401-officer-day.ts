@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
 
 /**
  * The officer's day (issue 26, PRODUCT §2.16):
@@ -15,25 +16,22 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('privacy_requests').addColumn('assignee', 'varchar(300)').execute();
-  await db.schema
-    .createIndex('privacy_requests_assignee_idx')
-    .on('privacy_requests')
-    .columns(['assignee', 'workspace_id', 'status'])
-    .where(sql.ref('assignee'), 'is not', null)
-    .execute();
+  await createIndex(db, 'privacy_requests_assignee_idx', 'privacy_requests', ['assignee', 'workspace_id', 'status'], (index) =>
+    index.where(sql.ref('assignee'), 'is not', null),
+  );
   await db.schema
     .createTable('request_notes')
-    .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-    .addColumn('request_id', 'varchar(40)', (c) => c.notNull())
-    .addColumn('workspace_id', 'varchar(200)', (c) => c.notNull())
+    .addColumn('id', ID, primaryKey)
+    .addColumn('request_id', ID, notNull)
+    .addColumn('workspace_id', WORKSPACE_ID, notNull)
     .addColumn('text', 'text')
-    .addColumn('text_sha256', 'varchar(64)', (c) => c.notNull())
-    .addColumn('author', 'varchar(300)', (c) => c.notNull())
-    .addColumn('author_name', 'varchar(300)', (c) => c.notNull())
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addColumn('erased_at', 'varchar(30)')
+    .addColumn('text_sha256', DIGEST, notNull)
+    .addColumn('author', 'varchar(300)', notNull)
+    .addColumn('author_name', 'varchar(300)', notNull)
+    .addColumn('created_at', TIME, notNull)
+    .addColumn('erased_at', TIME)
     .execute();
-  await db.schema.createIndex('request_notes_request_idx').on('request_notes').columns(['request_id', 'id']).execute();
+  await createIndex(db, 'request_notes_request_idx', 'request_notes', ['request_id', 'id']);
 }
 
 /** Drops what {@link up} added. */

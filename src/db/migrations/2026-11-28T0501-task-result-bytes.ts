@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex } from './columns.js';
 
 /**
  * A task result's size (issue 23 item 2): `data_tasks.result_bytes`, the bytes of the stored
@@ -13,7 +14,7 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('data_tasks').addColumn('result_bytes', 'integer').execute();
   await sql`update data_tasks set result_bytes = octet_length(result) where result is not null`.execute(db);
-  await db.schema.createIndex('data_tasks_request_bytes').on('data_tasks').columns(['request_id', 'result_bytes']).execute();
+  await createIndex(db, 'data_tasks_request_bytes', 'data_tasks', ['request_id', 'result_bytes']);
 }
 
 /** Drops what {@link up} added. */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex, TIME } from './columns.js';
 
 /**
  * An answer in transit survives a deletion (issue 22 item 7, PRODUCT §2.13):
@@ -13,14 +14,11 @@ import { type Kysely, sql } from 'kysely';
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('request_results').addColumn('package_fetched_at', 'varchar(30)').execute();
+  await db.schema.alterTable('request_results').addColumn('package_fetched_at', TIME).execute();
   await db.schema.alterTable('request_results').addColumn('package_erasure_held', 'text').execute();
-  await db.schema
-    .createIndex('request_results_held_idx')
-    .on('request_results')
-    .column('request_id')
-    .where(sql.ref('package_erasure_held'), 'is not', null)
-    .execute();
+  await createIndex(db, 'request_results_held_idx', 'request_results', ['request_id'], (index) =>
+    index.where(sql.ref('package_erasure_held'), 'is not', null),
+  );
 }
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */

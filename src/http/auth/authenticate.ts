@@ -87,3 +87,18 @@ export function listedWorkspaces(request: FastifyRequest, named: string | undefi
   const { workspaces } = request.principal;
   return workspaces === '*' ? '*' : [...workspaces];
 }
+
+/**
+ * `found` when it exists in one of the caller's workspaces: outside them a resource does not exist
+ * (no probing for ids of other workspaces).
+ * @param what the resource as the 404 names it (`Integration`).
+ * @throws HttpError 404 when `found` is absent or in another workspace.
+ */
+export function foundInWorkspace<T extends { workspace_id: string }>(
+  request: FastifyRequest,
+  found: T | null | undefined,
+  what: string,
+): T {
+  if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound(what);
+  return found;
+}

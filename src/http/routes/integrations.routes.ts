@@ -2,9 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput } from '../../modules/integrations/integration.types.js';
-import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { IntegrationService } from '../../modules/integrations/integration.service.js';
-import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace, listedWorkspaces } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import type { RequestValidationError } from '../errors/http-error.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -23,11 +22,12 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { integrations } = opts.services;
   const base = { tags: ['integrations'], security: BEARER_SECURITY };
+  const config = { scope: 'admin' };
 
   typed.post(
     '',
     {
-      config: { scope: 'admin' },
+      config,
       schema: {
         ...base,
         body: S.CreateIntegrationBody,
@@ -51,7 +51,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
   typed.get(
     '',
     {
-      config: { scope: 'admin' },
+      config,
       schema: { ...base, querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) },
     },
     async (request) => {
@@ -62,29 +62,20 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
   typed.get(
     '/:id',
     {
-      config: { scope: 'admin' },
+      config,
       schema: {
         ...base,
         params: S.IntegrationIdParams,
         response: withErrors({ 200: S.IntegrationResource, 404: ErrorResponse }),
       },
     },
-    async (request) => {
-      const found = await integrations.get(request.params.id);
-      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
-      return found;
-    },
+    async (request) => foundInWorkspace(request, await integrations.get(request.params.id), 'Integration'),
   );
 
-  typed.delete(
-    '/:id',
-    { config: { scope: 'admin' }, schema: { ...base, params: S.IntegrationIdParams } },
-    async (request, reply) => {
-      const { id } = request.params;
-      const found = await integrations.get(id);
-      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Integration');
-      await integrations.remove(id, request.principal);
-      return reply.code(204).send();
-    },
-  );
+  typed.delete('/:id', { config, schema: { ...base, params: S.IntegrationIdParams } }, async (request, reply) => {
+    const { id } = request.params;
+    foundInWorkspace(request, await integrations.get(id), 'Integration');
+    await integrations.remove(id, request.principal);
+    return reply.code(204).send();
+  });
 }

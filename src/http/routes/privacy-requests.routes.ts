@@ -4,10 +4,9 @@ import { IdempotencyConflict } from '../../modules/idempotency/idempotency.servi
 import { requestLocation } from '../../modules/request-model/request-model.js';
 import { resourceJson } from '../../modules/privacy-requests/privacy-request.fns.js';
 import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
-import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { Metrics } from '../../metrics.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
-import { assertWorkspace } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
@@ -79,11 +78,8 @@ export async function privacyRequestRoutes(
       },
     },
     async (request) => {
-      const { id } = request.params;
-      const found = await privacyRequests.get(id);
       // Outside the caller's workspaces a request does not exist: no probing for ids.
-      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Privacy request');
-      return found;
+      return foundInWorkspace(request, await privacyRequests.get(request.params.id), 'Privacy request');
     },
   );
 

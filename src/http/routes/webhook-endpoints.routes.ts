@@ -4,7 +4,7 @@ import { ForbiddenDestinationError } from '../../modules/outbound-events/address
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { MessageLogService } from '../../modules/outbound-events/message-log.service.js';
 import type { WebhookEndpointService } from '../../modules/outbound-events/webhook-endpoint.service.js';
-import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace, listedWorkspaces } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/webhook-endpoint.schemas.js';
@@ -63,11 +63,7 @@ export async function webhookEndpointRoutes(
       config,
       schema: { ...base, params: S.EndpointIdParams, response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }) },
     },
-    async (request) => {
-      const found = await webhookEndpoints.get(request.params.id);
-      if (!found || !coversWorkspace(request.principal, found.workspace_id)) throw errors.notFound('Webhook endpoint');
-      return found;
-    },
+    async (request) => foundInWorkspace(request, await webhookEndpoints.get(request.params.id), 'Webhook endpoint'),
   );
 
   typed.patch(

@@ -9,21 +9,14 @@ export interface ResultProblem {
   problem: string;
 }
 
-/** The result a system reported for its task (PRODUCT §2.9), as stored in `data_tasks.result`. */
-export interface TaskResult {
+/**
+ * The result a system reported for its task (PRODUCT §2.9), as stored in `data_tasks.result`: the
+ * input as accepted (`delivered_separately` kept only when true).
+ */
+export interface TaskResult extends Omit<TaskResultInput, 'outcome' | 'delivered_separately'> {
   outcome: string;
-  records?: Record<string, number>;
-  /** Category → JSON (a system's answer), or collection → rows (a connector's, `data_by: 'collection'`). */
-  data?: Record<string, unknown>;
-  erased?: Record<string, number>;
-  kept?: { category: string; reason: string }[];
-  note?: string;
   /** The system's answer reaches the person another way (PRODUCT §2.13); set only when true. */
   delivered_separately?: true;
-  /** A connector's answer: `data` by collection (PRODUCT §2.14: `systems.<key>.<collection>`). */
-  data_by?: 'collection';
-  /** A connector's deletion or correction: rows masked/deleted (or updated) per collection. */
-  collections?: Record<string, Record<string, number>>;
 }
 
 function resultOf(task: DataTaskRow): TaskResult | null {
@@ -117,13 +110,18 @@ export function reportWithSystems(
 export interface TaskResultInput {
   outcome: TaskOutcome;
   records?: Record<string, number>;
+  /** Category → JSON (a system's answer), or collection → rows (a connector's, `data_by: 'collection'`). */
   data?: Record<string, unknown>;
   erased?: Record<string, number>;
   kept?: { category: string; reason: string }[];
   note?: string;
   delivered_separately?: boolean;
-  /** Set by the service's own executors only (the API's schema has no such field): see {@link TaskResult}. */
+  /**
+   * A connector's answer: `data` by collection (PRODUCT §2.14: `systems.<key>.<collection>`). Set
+   * by the service's own executors only (the API's schema has no such field).
+   */
   data_by?: 'collection';
+  /** A connector's deletion or correction: rows masked/deleted (or updated) per collection. */
   collections?: Record<string, Record<string, number>>;
 }
 

@@ -1,6 +1,20 @@
-import type { Expression, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import type { DB } from '../../db/schema.js';
 import { OPEN_STATUSES } from '../request-model/request-model.js';
+
+/**
+ * What both grouped reads below measure a request by: its binding due date
+ * (`coalesce(extended_due_at, due_at)`, RFC 3339 UTC text) and `count(condition)`, the number of
+ * the group's requests for which `condition` holds (`sum(case when … then 1 else 0 end)`; number or
+ * numeric text, as the database returns it).
+ */
+function openRequestMeasures(eb: ExpressionBuilder<DB, 'privacy_requests'>) {
+  return {
+    due: eb.fn.coalesce('extended_due_at', 'due_at'),
+    count: (condition: Expression<SqlBool>) => eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end()),
+  };
+}
 
 /** The open (not final) requests of one regulation and status, as the metrics gauges need them. */
 export interface OpenRequestStats {
@@ -32,9 +46,7 @@ export async function openRequestStats(db: Executor, at: string, soon: string): 
   const rows = await db
     .selectFrom('privacy_requests')
     .select((eb) => {
-      const due = eb.fn.coalesce('extended_due_at', 'due_at');
-      const count = (condition: Expression<SqlBool>) =>
-        eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+      const { due, count } = openRequestMeasures(eb);
       return [
         'regulation',
         'status',
@@ -90,9 +102,7 @@ export async function queueCounts(
   let query = db
     .selectFrom('privacy_requests')
     .select((eb) => {
-      const due = eb.fn.coalesce('extended_due_at', 'due_at');
-      const count = (condition: Expression<SqlBool>) =>
-        eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+      const { due, count } = openRequestMeasures(eb);
       return [
         'status',
         eb.fn.countAll<number | string>().as('count'),

@@ -29,17 +29,23 @@ export async function workspaceController(db: Executor, workspaceId: string): Pr
 }
 
 /**
+ * What a package is built from: where to read (`db`), the request, the key of the subject
+ * pseudonyms, the time it is made at, and `pause`, awaited between the pages the data is read in.
+ */
+export interface PackageSource {
+  db: Executor;
+  request: PrivacyRequestRow;
+  pseudonymKey: string;
+  now: Date;
+  pause?: () => Promise<void>;
+}
+
+/**
  * The export package (GDPR Art. 20) for an `export` request: everything in scope about its
  * subject and linked identities. Read-only; a subject never seen gives empty categories.
  * `pause` is awaited between the pages the data is read in ({@link gatherSubjectData}).
  */
-export async function exportPackage(
-  db: Executor,
-  request: PrivacyRequestRow,
-  pseudonymKey: string,
-  now: Date,
-  pause?: () => Promise<void>,
-): Promise<ExportPackage> {
+export async function exportPackage({ db, request, pseudonymKey, now, pause }: PackageSource): Promise<ExportPackage> {
   const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
   return buildExportPackage(packageRequest(request), data, now, await workspaceController(db, request.workspace_id));
 }
@@ -49,13 +55,7 @@ export async function exportPackage(
  * purposes, recipients, retention (from the workspace policy) and source per category, naming
  * the workspace's controller as its profile stands now.
  */
-export async function accessPackage(
-  db: Executor,
-  request: PrivacyRequestRow,
-  pseudonymKey: string,
-  now: Date,
-  pause?: () => Promise<void>,
-): Promise<AccessPackage> {
+export async function accessPackage({ db, request, pseudonymKey, now, pause }: PackageSource): Promise<AccessPackage> {
   const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
   const policy = await workspacePolicy(db, request.workspace_id);
   return buildAccessPackage(packageRequest(request), data, policy, now, await workspaceController(db, request.workspace_id));

@@ -1,4 +1,4 @@
-import type { CanonicalIdentityEvent, LinkedAccount, SubjectState } from './identity-event.types.js';
+import type { CanonicalIdentityEvent, IdentityEventType, LinkedAccount, SubjectState } from './identity-event.types.js';
 
 /** Orders events by `occurred_at`, then by id: a total order, so every replica folds alike. */
 export function compareEvents(
@@ -33,27 +33,22 @@ function applyProfile(state: SubjectProfile, data: CanonicalIdentityEvent['data'
   if (data.linked_accounts !== undefined) state.linked_accounts = normalizeLinkedAccounts(data.linked_accounts);
 }
 
+/**
+ * What each event type does to a subject: whether its data (email, name, username, linked
+ * accounts) applies, and the state it leaves the subject in (none: unchanged).
+ */
+const EVENT_EFFECTS: Readonly<Record<IdentityEventType, { appliesData: boolean; state?: SubjectState['state'] }>> = {
+  'user.created': { appliesData: true, state: 'active' },
+  'user.updated': { appliesData: true },
+  'user.deactivated': { appliesData: true, state: 'deactivated' },
+  'user.reactivated': { appliesData: true, state: 'active' },
+  'user.deleted': { appliesData: false, state: 'deleted' },
+};
+
 function applyOne(state: SubjectProfile, event: CanonicalIdentityEvent): void {
-  switch (event.type) {
-    case 'user.created':
-      applyProfile(state, event.data);
-      state.state = 'active';
-      break;
-    case 'user.updated':
-      applyProfile(state, event.data);
-      break;
-    case 'user.deactivated':
-      applyProfile(state, event.data);
-      state.state = 'deactivated';
-      break;
-    case 'user.reactivated':
-      applyProfile(state, event.data);
-      state.state = 'active';
-      break;
-    case 'user.deleted':
-      state.state = 'deleted';
-      break;
-  }
+  const effect = EVENT_EFFECTS[event.type];
+  if (effect.appliesData) applyProfile(state, event.data);
+  if (effect.state !== undefined) state.state = effect.state;
   state.last_event_at = event.occurred_at;
 }
 

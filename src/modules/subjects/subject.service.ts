@@ -69,6 +69,16 @@ function appliesOnTop(subject: repo.SubjectRow, event: CanonicalIdentityEvent): 
   return subject.state !== 'deleted' && (subject.last_event_at === null || event.occurred_at > subject.last_event_at);
 }
 
+/** One identity event about to be applied to its (locked) subject, as of `now` (RFC 3339 UTC). */
+interface EventToApply {
+  workspaceId: string;
+  subject: repo.SubjectRow;
+  event: CanonicalIdentityEvent;
+  /** The event as stored. */
+  row: repo.IdentityEventRow;
+  now: string;
+}
+
 /**
  * Data subjects as the identity provider describes them. Each event is stored once (by id) under
  * a row lock on the subject, so redeliveries change nothing, an older event never overwrites a
@@ -81,14 +91,7 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
   const { db, transact, clock, pseudonymKey } = deps;
 
   /** The usual case ({@link appliesOnTop}); null when the event turns out to be stored already. */
-  async function applyOnTop(
-    tx: Executor,
-    workspaceId: string,
-    subject: repo.SubjectRow,
-    event: CanonicalIdentityEvent,
-    row: repo.IdentityEventRow,
-    now: string,
-  ): Promise<ApplyResult | null> {
+  async function applyOnTop(tx: Executor, { workspaceId, subject, event, row, now }: EventToApply): Promise<ApplyResult | null> {
     if (!(await repo.storeEvent(tx, row))) return null;
     const next = foldNext(profileOf(subject), event);
     await repo.updateSubjectState(tx, subject.id, next, now);
@@ -98,14 +101,7 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
   }
 
   /** Any other event: stores it unless known and folds the subject from all its events. */
-  async function refold(
-    tx: Executor,
-    workspaceId: string,
-    subject: repo.SubjectRow,
-    event: CanonicalIdentityEvent,
-    row: repo.IdentityEventRow,
-    now: string,
-  ): Promise<ApplyResult> {
+  async function refold(tx: Executor, { workspaceId, subject, event, row, now }: EventToApply): Promise<ApplyResult> {
     const { stored, events: rows } = await repo.storeEventAndList(tx, row);
     const events = rows.map(toEvent);
     const state = foldIdentityEvents(events);
@@ -152,8 +148,9 @@ export function createSubjectService(deps: { db: Executor; transact: Transact; c
           data: JSON.stringify(event.data),
           received_at: now,
         };
-        const onTop = appliesOnTop(subject, event) ? await applyOnTop(tx, workspaceId, subject, event, row, now) : null;
-        return onTop ?? refold(tx, workspaceId, subject, event, row, now);
+        const toApply: EventToApply = { workspaceId, subject, event, row, now };
+        const onTop = appliesOnTop(subject, event) ? await applyOnTop(tx, toApply) : null;
+        return onTop ?? refold(tx, toApply);
       });
     },
 

@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changeEventProblem } from '../../modules/change-events/change-event-bounds.js';
 import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/delivery.repository.js';
@@ -6,7 +5,7 @@ import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
 import { authenticateDelivery, type DeliverySource } from '../shared/delivery-pipeline.js';
 import { errors } from '../../http/errors/error-catalogue.js';
-import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
+import { postWebhook } from '../shared/webhook-route.js';
 import { githubNamespace, githubPayloadText, parseGithubPullRequest } from './parse.js';
 import { verifyGithubSignature } from './verify.js';
 
@@ -36,39 +35,34 @@ function githubSource(request: FastifyRequest, services: Services, body: string,
  * `opened`/`synchronize`, answers `ping`, ignores the rest; de-duplicates by `X-GitHub-Delivery`.
  */
 export async function githubWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { services } = opts;
-  typed.post(
-    '/webhook/prhost',
-    { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
-    async (request) => {
-      const contentType = header(request, 'content-type') ?? '';
-      const text = rawText(request);
-      const payloadText = githubPayloadText(contentType, text ?? '');
-      // Parsed once: for routing before the signature is checked, and used only after it is.
-      const payload = payloadText === undefined ? undefined : tryParseJson(payloadText);
-      const target = await authenticateDelivery(
-        request,
-        services,
-        githubSource(request, services, text ?? '', payload),
-        request.query.integration,
-      );
-      if (payloadText === undefined) throw errors.unsupportedMediaType();
-      if (payload === undefined) throw errors.webhookBadPayload();
-      const event = header(request, 'x-github-event');
-      if (event === 'ping') return { status: 'accepted' as const, reason: 'ping' };
-      const change = event === 'pull_request' ? parseGithubPullRequest(payload) : null;
-      if (event === 'pull_request' && change === null) throw errors.webhookBadPayload();
-      if (!change) return { status: 'ignored' as const, reason: `${event ?? 'unnamed'} events are not recorded` };
-      const problem = changeEventProblem(change);
-      if (problem) throw errors.webhookSchemaViolation('GitHub pull_request', problem);
-      if (!RECORDED_ACTIONS.has(change.action))
-        return { status: 'ignored' as const, reason: `pull_request action ${change.action.slice(0, 100)} is not recorded` };
-      const deliveryId = header(request, 'x-github-delivery') ?? '';
-      if (deliveryId === '') throw errors.webhookBadPayload();
-      if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
-        throw errors.webhookDeliveryIdTooLong('X-GitHub-Delivery', MAX_DELIVERY_ID_CHARS);
-      return services.changeEvents.record(target, deliveryId, change);
-    },
-  );
+  postWebhook(app, '/webhook/prhost', async (request) => {
+    const contentType = header(request, 'content-type') ?? '';
+    const text = rawText(request);
+    const payloadText = githubPayloadText(contentType, text ?? '');
+    // Parsed once: for routing before the signature is checked, and used only after it is.
+    const payload = payloadText === undefined ? undefined : tryParseJson(payloadText);
+    const target = await authenticateDelivery(
+      request,
+      services,
+      githubSource(request, services, text ?? '', payload),
+      request.query.integration,
+    );
+    if (payloadText === undefined) throw errors.unsupportedMediaType();
+    if (payload === undefined) throw errors.webhookBadPayload();
+    const event = header(request, 'x-github-event');
+    if (event === 'ping') return { status: 'accepted' as const, reason: 'ping' };
+    const change = event === 'pull_request' ? parseGithubPullRequest(payload) : null;
+    if (event === 'pull_request' && change === null) throw errors.webhookBadPayload();
+    if (!change) return { status: 'ignored' as const, reason: `${event ?? 'unnamed'} events are not recorded` };
+    const problem = changeEventProblem(change);
+    if (problem) throw errors.webhookSchemaViolation('GitHub pull_request', problem);
+    if (!RECORDED_ACTIONS.has(change.action))
+      return { status: 'ignored' as const, reason: `pull_request action ${change.action.slice(0, 100)} is not recorded` };
+    const deliveryId = header(request, 'x-github-delivery') ?? '';
+    if (deliveryId === '') throw errors.webhookBadPayload();
+    if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
+      throw errors.webhookDeliveryIdTooLong('X-GitHub-Delivery', MAX_DELIVERY_ID_CHARS);
+    return services.changeEvents.record(target, deliveryId, change);
+  });
 }

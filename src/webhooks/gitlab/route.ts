@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changeEventProblem } from '../../modules/change-events/change-event-bounds.js';
 import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/delivery.repository.js';
@@ -6,7 +5,7 @@ import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
 import { authenticateDelivery, type DeliverySource } from '../shared/delivery-pipeline.js';
 import { errors } from '../../http/errors/error-catalogue.js';
-import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
+import { postWebhook } from '../shared/webhook-route.js';
 import { gitlabNamespaces, parseGitlabMergeRequest } from './parse.js';
 import { verifyGitlabToken } from './verify.js';
 
@@ -32,36 +31,31 @@ function gitlabSource(request: FastifyRequest, services: Services, payload: unkn
  * de-duplicates by `Idempotency-Key`, else `X-Gitlab-Event-UUID`.
  */
 export async function gitlabWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { services } = opts;
-  typed.post(
-    '/webhook/mrhost',
-    { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
-    async (request) => {
-      const text = rawText(request);
-      const payload = text === undefined ? undefined : tryParseJson(text);
-      const target = await authenticateDelivery(
-        request,
-        services,
-        gitlabSource(request, services, payload),
-        request.query.integration,
-      );
-      if (!/^application\/json\b/i.test(header(request, 'content-type') ?? '')) throw errors.unsupportedMediaType();
-      if (payload === undefined) throw errors.webhookBadPayload();
-      const event = header(request, 'x-gitlab-event');
-      if (event !== 'Merge Request Hook')
-        return { status: 'ignored' as const, reason: `${event ?? 'unnamed'} events are not recorded` };
-      const change = parseGitlabMergeRequest(payload);
-      if (!change) throw errors.webhookBadPayload();
-      const problem = changeEventProblem(change);
-      if (problem) throw errors.webhookSchemaViolation('GitLab Merge Request Hook', problem);
-      if (!RECORDED_ACTIONS.has(change.action))
-        return { status: 'ignored' as const, reason: `merge request action ${change.action.slice(0, 100)} is not recorded` };
-      const deliveryId = header(request, 'idempotency-key') ?? header(request, 'x-gitlab-event-uuid') ?? '';
-      if (deliveryId === '') throw errors.webhookBadPayload();
-      if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
-        throw errors.webhookDeliveryIdTooLong('Idempotency-Key or X-Gitlab-Event-UUID', MAX_DELIVERY_ID_CHARS);
-      return services.changeEvents.record(target, deliveryId, change);
-    },
-  );
+  postWebhook(app, '/webhook/mrhost', async (request) => {
+    const text = rawText(request);
+    const payload = text === undefined ? undefined : tryParseJson(text);
+    const target = await authenticateDelivery(
+      request,
+      services,
+      gitlabSource(request, services, payload),
+      request.query.integration,
+    );
+    if (!/^application\/json\b/i.test(header(request, 'content-type') ?? '')) throw errors.unsupportedMediaType();
+    if (payload === undefined) throw errors.webhookBadPayload();
+    const event = header(request, 'x-gitlab-event');
+    if (event !== 'Merge Request Hook')
+      return { status: 'ignored' as const, reason: `${event ?? 'unnamed'} events are not recorded` };
+    const change = parseGitlabMergeRequest(payload);
+    if (!change) throw errors.webhookBadPayload();
+    const problem = changeEventProblem(change);
+    if (problem) throw errors.webhookSchemaViolation('GitLab Merge Request Hook', problem);
+    if (!RECORDED_ACTIONS.has(change.action))
+      return { status: 'ignored' as const, reason: `merge request action ${change.action.slice(0, 100)} is not recorded` };
+    const deliveryId = header(request, 'idempotency-key') ?? header(request, 'x-gitlab-event-uuid') ?? '';
+    if (deliveryId === '') throw errors.webhookBadPayload();
+    if (deliveryId.length > MAX_DELIVERY_ID_CHARS)
+      throw errors.webhookDeliveryIdTooLong('Idempotency-Key or X-Gitlab-Event-UUID', MAX_DELIVERY_ID_CHARS);
+    return services.changeEvents.record(target, deliveryId, change);
+  });
 }

@@ -1,11 +1,10 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DeliveryTarget } from '../../modules/integrations/integration.service.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
 import { authenticateDelivery, type DeliverySource } from '../shared/delivery-pipeline.js';
 import { errors } from '../../http/errors/error-catalogue.js';
-import { IntegrationQuery, WEBHOOK_RESPONSES } from '../shared/webhook-response.schemas.js';
+import { postWebhook } from '../shared/webhook-route.js';
 import { fileErasureOnDeprovision } from './auto-erase.js';
 import { parseClerkEvent } from './parse-clerk.js';
 import { type ParsedIdentityEvent, parseStandardEvent } from './parse-standard.js';
@@ -52,35 +51,30 @@ function inFuture(occurredAt: string, now: Date): boolean {
  * to the subject; `user.deleted` under `auto_erase_on_deprovision` files a deletion request.
  */
 export async function identityWebhookRoute(app: FastifyInstance, opts: { services: Services }) {
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { services } = opts;
-  typed.post(
-    '/webhook/identity',
-    { schema: { tags: ['webhooks'], querystring: IntegrationQuery, response: WEBHOOK_RESPONSES } },
-    async (request) => {
-      const body = rawText(request);
-      const target = await authenticateDelivery(
-        request,
-        services,
-        identitySource(request, services, services.clock()),
-        request.query.integration,
-      );
-      const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
-      if (parsed.kind === 'invalid') throw errors.webhookBadPayload();
-      if (parsed.kind === 'ignored') return { status: 'ignored' as const, reason: parsed.reason };
-      const { event } = parsed;
-      if (inFuture(event.occurred_at, services.clock())) throw errors.webhookFutureEvent();
-      const result = await services.subjects.applyIdentityEvent(
-        target.workspace_id,
-        target.subject_provider ?? target.format ?? 'identity',
-        event,
-      );
-      if (result.status === 'erased') return { status: 'ignored' as const, event_id: event.id, reason: 'the subject was erased' };
-      const filed =
-        event.type === 'user.deleted' && result.state.state === 'deleted'
-          ? await fileErasureOnDeprovision(services, target, event)
-          : null;
-      return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed}` } : {}) };
-    },
-  );
+  postWebhook(app, '/webhook/identity', async (request) => {
+    const body = rawText(request);
+    const target = await authenticateDelivery(
+      request,
+      services,
+      identitySource(request, services, services.clock()),
+      request.query.integration,
+    );
+    const parsed = parse(request, target, body === undefined ? undefined : tryParseJson(body));
+    if (parsed.kind === 'invalid') throw errors.webhookBadPayload();
+    if (parsed.kind === 'ignored') return { status: 'ignored' as const, reason: parsed.reason };
+    const { event } = parsed;
+    if (inFuture(event.occurred_at, services.clock())) throw errors.webhookFutureEvent();
+    const result = await services.subjects.applyIdentityEvent(
+      target.workspace_id,
+      target.subject_provider ?? target.format ?? 'identity',
+      event,
+    );
+    if (result.status === 'erased') return { status: 'ignored' as const, event_id: event.id, reason: 'the subject was erased' };
+    const filed =
+      event.type === 'user.deleted' && result.state.state === 'deleted'
+        ? await fileErasureOnDeprovision(services, target, event)
+        : null;
+    return { status: result.status, event_id: event.id, ...(filed ? { reason: `deletion request ${filed}` } : {}) };
+  });
 }
