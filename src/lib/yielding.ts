@@ -77,20 +77,3 @@ export async function stringifyYielding(value: unknown, pause: () => Promise<voi
   }
   return encode(value, '');
 }
-
-/**
- * A pause for long work that may run inside a write transaction: it yields ({@link nextTurn})
- * only once `budgetMs` have passed since it last yielded (or since it was made), so the work runs
- * in blocks of about `budgetMs` with as few turns as that allows. Each turn inside a SQLite write
- * transaction keeps the one write lock while the event loop runs everything else that is ready
- * (other requests' bodies parsed, their writes queued behind the lock): a turn every 256 K
- * characters of task results made a post's p99 1.8× under 50 concurrent posts (issue 23).
- */
-export function turnAfter(budgetMs: number): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < budgetMs) return;
-    await nextTurn();
-    since = performance.now();
-  };
-}

@@ -1,10 +1,7 @@
-/**
- * src/lib/yielding.ts: stringifyYielding gives the same text as JSON.stringify, built in slices that
- * yield; turnAfter yields only once its budget of time has passed.
- */
+/** stringifyYielding (src/lib/yielding.ts): the same text as JSON.stringify, built in slices that yield. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nextTurn, stringifyYielding, turnAfter } from '../../src/lib/yielding.js';
+import { nextTurn, stringifyYielding } from '../../src/lib/yielding.js';
 
 describe('stringifyYielding', () => {
   it('gives exactly what JSON.stringify gives', async () => {
@@ -40,29 +37,5 @@ describe('stringifyYielding', () => {
       }),
       /stopping/,
     );
-  });
-});
-
-describe('turnAfter', () => {
-  /** Whether awaiting `pause()` let a callback queued with setImmediate run (a turn of the event loop). */
-  async function yielded(pause: () => Promise<void>): Promise<boolean> {
-    let ran = false;
-    setImmediate(() => (ran = true));
-    await pause();
-    const before = ran;
-    await nextTurn();
-    return before;
-  }
-  const busy = (ms: number) => {
-    const until = performance.now() + ms;
-    while (performance.now() < until);
-  };
-
-  it('does not yield before its budget has passed, yields once it has, and counts again from that turn', async () => {
-    const pause = turnAfter(30);
-    assert.equal(await yielded(pause), false, 'within the budget: no turn');
-    busy(35);
-    assert.equal(await yielded(pause), true, 'past the budget: a turn');
-    assert.equal(await yielded(pause), false, 'the budget starts again after the turn');
   });
 });

@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/executor.js';
-import { turnAfter } from '../../../lib/yielding.js';
+import { nextTurn } from '../../../lib/yielding.js';
 import { systemNames, tasksOfRequest } from '../../data-systems/data-task.repository.js';
 import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
 import {
@@ -15,13 +15,6 @@ import { traitsOf } from '../request-types.js';
 import { findLayers } from '../../policies/policy.repository.js';
 import { mergePolicy } from '../../policies/policy-merge.fns.js';
 import { decideFromTasks, IDENTITY_UNMATCHED, taskFoundSomething } from './lifecycle.fns.js';
-
-/**
- * How long assembling a package runs before the event loop gets a turn, ms. Few turns matter as
- * much as short blocks: the assembly runs in the request's write transaction, and on SQLite each
- * turn holds the one write lock while everything else ready runs (lib/yielding.ts `turnAfter`).
- */
-export const ASSEMBLY_BLOCK_MS = 16;
 
 /** The workspace policy's `confirm_no_data` (PRODUCT §2.13; default true). */
 async function confirmsNoData(tx: Executor, workspaceId: string): Promise<boolean> {
@@ -108,15 +101,14 @@ async function assembleReport(
  * policy's `confirm_no_data` is false (PRODUCT §2.13).
  *
  * @param own - the package and report this service produced (JSON text or null).
- * @param pause - awaited between slices of results while the package is assembled (default: a
- *   turn once {@link ASSEMBLY_BLOCK_MS} have passed since the last).
+ * @param pause - awaited between slices of results while the package is assembled (default: the next turn).
  */
 export async function afterOwnStep(
   tx: Executor,
   request: Pick<PrivacyRequestRow, 'id' | 'request_type' | 'workspace_id' | 'subject_found'>,
   own: { pkg: string | null; report: string | null },
   at: string,
-  pause: () => Promise<void> = turnAfter(ASSEMBLY_BLOCK_MS),
+  pause: () => Promise<void> = nextTurn,
 ): Promise<AfterOwnStep> {
   const statuses = await taskStatusesOfRequest(tx, request.id);
   const decision = decideFromTasks(statuses);

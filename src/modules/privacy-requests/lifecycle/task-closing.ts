@@ -3,8 +3,7 @@ import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repos
 import { closePendingTasks } from '../../data-systems/data-task.repository.js';
 import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
 import { passTaskResults } from '../../data-systems/task-data-pass.js';
-import { turnAfter } from '../../../lib/yielding.js';
-import { ASSEMBLY_BLOCK_MS } from './request-end.js';
+import { nextTurn } from '../../../lib/yielding.js';
 
 /**
  * A request was canceled or rejected while tasks were pending: each becomes `not_applicable`
@@ -21,13 +20,7 @@ export async function closeTasksOfEndedRequest(
   at: string,
 ): Promise<number> {
   const closed = await closePendingTasks(unit.tx, requestId, at);
-  await passTaskResults(
-    unit.tx,
-    await taskStatusesOfRequest(unit.tx, requestId),
-    at,
-    () => undefined,
-    turnAfter(ASSEMBLY_BLOCK_MS),
-  );
+  await passTaskResults(unit.tx, await taskStatusesOfRequest(unit.tx, requestId), at, () => undefined, nextTurn);
   for (const task of closed)
     recordAudit(unit, {
       ...actorFields(actor),
