@@ -103,12 +103,10 @@ for (const dialect of dialects()) {
     });
 
     if (dialect.name === 'postgres') {
-      // PostgreSQL only: the key's advisory lock is re-entrant within the batch transaction, so the
-      // second unit gets past it. (On SQLite the held batch would also hold the one connection the
-      // creates read through.)
-      it('the same Idempotency-Key twice in one batch: one request, one entry, the second replays', async () => {
+      /** A privacy:write principal of acme and services whose write batches count their submitted units. */
+      const countedWriter = async (name: string) => {
         const { token } = await t.services.tokens.create({
-          name: 'batch',
+          name,
           scopes: ['privacy:write'],
           workspaces: ['acme'],
           actor: 'test',
@@ -121,6 +119,14 @@ for (const dialect of dialects()) {
           database: counted.database,
           keys: t.services.keys,
         });
+        return { principal, counted, services };
+      };
+
+      // PostgreSQL only: the key's advisory lock is re-entrant within the batch transaction, so the
+      // second unit gets past it. (On SQLite the held batch would also hold the one connection the
+      // creates read through.)
+      it('the same Idempotency-Key twice in one batch: one request, one entry, the second replays', async () => {
+        const { principal, counted, services } = await countedWriter('batch');
         const input = createBody({ client_request_id: 'same-key-batch' }) as unknown as CreatePrivacyRequestInput;
         const hold = await holdBatches(t.services.database);
         const create = () => services.privacyRequests.create(principal, 'same-key-batch', input);
@@ -144,20 +150,7 @@ for (const dialect of dialects()) {
       });
 
       it('one client_request_id twice in one batch under two keys: the first is filed, the second 409s, one entry', async () => {
-        const { token } = await t.services.tokens.create({
-          name: 'batch-crid',
-          scopes: ['privacy:write'],
-          workspaces: ['acme'],
-          actor: 'test',
-        });
-        const principal = await t.services.tokens.authenticate(token);
-        assert.ok(principal);
-        const counted = countingTransact(t.services.database);
-        const services = createServices({
-          config: loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
-          database: counted.database,
-          keys: t.services.keys,
-        });
+        const { principal, counted, services } = await countedWriter('batch-crid');
         const input = createBody({ client_request_id: 'same-crid-batch' }) as unknown as CreatePrivacyRequestInput;
         const hold = await holdBatches(t.services.database);
         const creates = Promise.all([
