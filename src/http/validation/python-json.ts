@@ -45,13 +45,34 @@ const BOM = 0xfeff;
  * @returns The parsed value, or CPython's error message and code-point position.
  */
 export function parseJsonLikePython(text: string, options: { markFloats?: boolean } = {}): PythonJsonResult {
-  // A digit before `.`, `e` or `E` may be a float literal: only the scanner can tell and box it.
-  if (options.markFloats && /\d[.eE]|NaN|Infinity/.test(text)) return decodeLikePython(text, true);
+  const markFloats = options.markFloats ?? false;
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
-    return decodeLikePython(text, false);
+    return decodeLikePython(text, markFloats);
   }
+  // Only the scanner can box a float literal; valid JSON without one is done.
+  if (markFloats && holdsFloatLiteral(text)) return decodeLikePython(text, true);
+  return { ok: true, value };
+}
+
+/** A JSON string token; matched only against text `JSON.parse` accepted, so it scans in one pass. */
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"/gs;
+
+/** A digit before `.`, `e` or `E`: where a number token has a fraction or an exponent. */
+const FLOAT_MARK = /\d[.eE]/;
+
+/**
+ * Fast path of {@link parseJsonLikePython} with `markFloats`: whether valid JSON `text` holds a
+ * number Python reads as a float (a fraction or an exponent), looking only outside its strings.
+ * It saves the scanner's walk of every code point for a body whose strings merely contain
+ * `12.5` or a timestamp like `…:00.000Z` (a data system's records: ~3 ms per 64 KiB otherwise).
+ * The string pattern is linear here because `text` is valid JSON: every match starts at a real
+ * opening quote and ends at its closing one. (NaN and Infinity never reach it: JSON.parse refuses them.)
+ */
+export function holdsFloatLiteral(text: string): boolean {
+  return FLOAT_MARK.test(text.replace(STRING_TOKEN, '""'));
 }
 
 /** `json.loads(s)` for a `str`, then `JSONDecoder.decode`: the slow path with exact errors. */
