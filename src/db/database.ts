@@ -11,6 +11,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { TurnTakingLock } from './sqlite-turns.js';
 import { DatabaseMissingError } from './errors.js';
 import { namedStatementPool } from './pg-named-statements.js';
 import type { DB } from './schema.js';
@@ -91,9 +92,23 @@ function withStatementCache(sqlite: SQLite.Database) {
  * SQLite transactions that take the write lock at BEGIN (`BEGIN IMMEDIATE`). A deferred
  * transaction that reads first and writes later fails at once with SQLITE_BUSY_SNAPSHOT when
  * another process committed in between (the busy timeout does not apply); an immediate one
- * waits for the lock (busy_timeout) and then sees the latest data.
+ * waits for the lock (busy_timeout) and then sees the latest data. The connection is handed from
+ * one caller to the next in turns of the event loop ({@link TurnTakingLock}).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  /** Taken before Kysely's own mutex, which then never has a waiter (db/sqlite-turns.ts). */
+  private readonly turns = new TurnTakingLock();
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.turns.lock();
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    this.turns.unlock();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }

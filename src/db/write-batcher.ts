@@ -103,6 +103,25 @@ async function runUnit(tx: Transaction<DB>, deferred: DeferredWriteSet, item: Pe
   }
 }
 
+/** Time the units of one batch may run before the next unit waits for a turn of the event loop, ms. */
+export const UNIT_SLICE_MS = 4;
+
+/**
+ * A batch's pause between two units: a turn of the event loop (`setImmediate`) once
+ * {@link UNIT_SLICE_MS} have passed since the last one, else none. On SQLite a batch's units never
+ * wait for I/O (better-sqlite3 is synchronous), so 64 units of a few milliseconds each were one
+ * block of the event loop; now `/healthz`, timers and sockets get a turn every slice (issue 23).
+ * What it saves: the loop's longest block under a write load, for one `setImmediate` per slice.
+ */
+function turnsBetweenUnits(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < UNIT_SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -151,7 +170,9 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     db.transaction().execute(async (tx) => {
       const deferred = new DeferredWriteSet();
       const outcomes: Outcome[] = [];
+      const turns = turnsBetweenUnits();
       for (const [index, item] of batch.entries()) {
+        if (index > 0) await turns();
         if (savepoints) outcomes.push(await runInSavepoint(tx, deferred, item));
         else outcomes.push({ ok: true, value: await runUnit(tx, deferred, item, index) });
       }
