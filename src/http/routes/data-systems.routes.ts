@@ -4,13 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { DataSystemConnectorService } from '../../modules/data-systems/data-system-connector.service.js';
-import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
 import type { ErrorItem } from '../validation/error-item.js';
 import { validateValue } from '../validation/validate-value.js';
 import { bearerRoutes } from './bearer-route.js';
+import { listRoute } from './list-route.js';
 
 const NULLABLE: Record<'endpoint_id' | 'due_days', TSchema> = {
   endpoint_id: S.CreateDataSystemBody.properties.endpoint_id,
@@ -53,12 +54,8 @@ export async function dataSystemRoutes(
     },
   );
 
-  typed.get(
-    '',
-    route({ querystring: S.DataSystemListQuery, response: withErrors({ 200: S.DataSystemList }) }),
-    async (request) => {
-      return { items: await dataSystems.list(listedWorkspaces(request, request.query.workspace_id)) };
-    },
+  listRoute(app, route, { querystring: S.DataSystemListQuery, response: S.DataSystemList }, (workspaces) =>
+    dataSystems.list(workspaces),
   );
 
   typed.get(

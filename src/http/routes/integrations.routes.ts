@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput } from '../../modules/integrations/integration.types.js';
 import type { IntegrationService } from '../../modules/integrations/integration.service.js';
-import { assertWorkspace, foundInWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import type { RequestValidationError } from '../errors/http-error.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/integration.schemas.js';
 import { REDACTED } from '../validation/validate-value.js';
 import { bearerRoutes } from './bearer-route.js';
+import { listRoute } from './list-route.js';
 
 /** The 422 for a field the integration service refused; the secret is never echoed. */
 function inputError(error: IntegrationInputError, body: CreateIntegrationInput): RequestValidationError {
@@ -41,12 +42,8 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
     },
   );
 
-  typed.get(
-    '',
-    route({ querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) }),
-    async (request) => {
-      return { items: await integrations.list(listedWorkspaces(request, request.query.workspace_id)) };
-    },
+  listRoute(app, route, { querystring: S.IntegrationListQuery, response: S.IntegrationList }, (workspaces) =>
+    integrations.list(workspaces),
   );
 
   typed.get(

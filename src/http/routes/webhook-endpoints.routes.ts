@@ -4,11 +4,12 @@ import { ForbiddenDestinationError } from '../../modules/outbound-events/address
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { MessageLogService } from '../../modules/outbound-events/message-log.service.js';
 import type { WebhookEndpointService } from '../../modules/outbound-events/webhook-endpoint.service.js';
-import { assertWorkspace, foundInWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/webhook-endpoint.schemas.js';
 import { bearerRoutes } from './bearer-route.js';
+import { listRoute } from './list-route.js';
 
 /** The caller's workspace check, handed to the services (an endpoint elsewhere is a 404). */
 function coverage(request: FastifyRequest): (workspaceId: string) => boolean {
@@ -49,9 +50,9 @@ export async function webhookEndpointRoutes(
     },
   );
 
-  typed.get('', route({ querystring: S.EndpointListQuery, response: withErrors({ 200: S.EndpointList }) }), async (request) => {
-    return { items: await webhookEndpoints.list(listedWorkspaces(request, request.query.workspace_id)) };
-  });
+  listRoute(app, route, { querystring: S.EndpointListQuery, response: S.EndpointList }, (workspaces) =>
+    webhookEndpoints.list(workspaces),
+  );
 
   typed.get(
     '/:id',
