@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { createOidcVerifier, type OidcVerifier } from './http/auth/oidc-verifier.js';
+import { createOidcVerifier } from './http/auth/oidc-verifier.js';
 import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -25,66 +25,20 @@ import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
 import { createMessageLogService } from './modules/outbound-events/message-log.service.js';
 import { createWebhookEndpointService } from './modules/outbound-events/webhook-endpoint.service.js';
-import type { SecretBox } from './lib/secret-box.js';
 import { createPrivacyCenterSettingsService } from './modules/privacy-center/settings.service.js';
 import { createSubmissionService } from './modules/privacy-center/submission.service.js';
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { createCenterIntake } from './modules/privacy-requests/center-intake.js';
 
-/** Every service, wired once. Routes and CLI commands receive what they need from here. */
-export interface Services {
-  readonly database: Database;
-  readonly clock: Clock;
-  readonly tokens: ReturnType<typeof createTokenService>;
-  readonly policies: ReturnType<typeof createPolicyService>;
-  readonly privacyRequests: ReturnType<typeof createPrivacyRequestService>;
-  readonly requestActions: ReturnType<typeof createPrivacyRequestActions>;
-  readonly requestNotes: ReturnType<typeof createRequestNotesService>;
-  readonly requestReports: ReturnType<typeof createRequestReportService>;
-  /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
-  readonly identityReview: ReturnType<typeof createIdentityReview>;
-  readonly requestResults: ReturnType<typeof createRequestResultsService>;
-  readonly keys: ServiceKeys;
-  readonly integrations: ReturnType<typeof createIntegrationService>;
-  readonly subjects: ReturnType<typeof createSubjectService>;
-  readonly changeEvents: ReturnType<typeof createChangeEventService>;
-  readonly audit: ReturnType<typeof createAuditService>;
-  readonly controllers: ReturnType<typeof createControllerService>;
-  readonly dataSystems: ReturnType<typeof createDataSystemService>;
-  /** Preview and test of database systems (PRODUCT §2.14). */
-  readonly dataSystemConnectors: ReturnType<typeof createDataSystemConnectorService>;
-  /** Connector settings (allowed hosts, statement timeout, row cap), for the task executor. */
-  readonly connectors: Config['connectors'];
-  readonly dataTasks: ReturnType<typeof createDataTaskService>;
-  /** A data task's result, which may end its request (the request lifecycle's). */
-  readonly taskResults: ReturnType<typeof createTaskResults>;
-  readonly oidc: OidcVerifier | null;
-  readonly webhookEndpoints: ReturnType<typeof createWebhookEndpointService>;
-  readonly outboundMessages: ReturnType<typeof createMessageLogService>;
-  /** Encrypts stored secrets (integrations, webhook endpoints) under the service's secrets key. */
-  readonly secretBox: SecretBox;
-  /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`, for the delivery loop. */
-  readonly outboundAllowPrivateNetworks: boolean;
-  /** `OUTBOUND_MAX_IN_FLIGHT`, `OUTBOUND_ENDPOINT_CONCURRENCY` (and the endpoint cap), for the delivery loop. */
-  readonly outboundLimits: Config['outboundLimits'];
-  /** The privacy center's mail, limits and CAPTCHA settings (SMTP_URL, REDIS_URL, CAPTCHA_*). */
-  readonly centerConfig: Config['privacyCenter'];
-  /** The privacy center's per-workspace settings (PRODUCT §2.15). */
-  readonly privacyCenter: ReturnType<typeof createPrivacyCenterSettingsService>;
-  /** Privacy-center submissions before verification. */
-  readonly centerSubmissions: ReturnType<typeof createSubmissionService>;
-  /** A verified submission becomes a privacy request. */
-  readonly centerIntake: ReturnType<typeof createCenterIntake>;
-  /** The status page's capability tokens. */
-  readonly centerStatus: ReturnType<typeof createCenterStatusService>;
-}
+/** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
+export type Services = Readonly<ReturnType<typeof createServices>>;
 
 /**
  * The composition root for domain services: each is a factory given its dependencies.
  *
  * @param deps.clock - defaults to the system clock; tests pass a fixed one.
  */
-export function createServices(deps: { config: Config; database: Database; keys: ServiceKeys; clock?: Clock }): Services {
+export function createServices(deps: { config: Config; database: Database; keys: ServiceKeys; clock?: Clock }) {
   const clock = deps.clock ?? systemClock;
   const db = deps.database.db;
   const externalChanges = deps.database.externalChanges;
@@ -118,6 +72,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
+    /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
     identityReview: createIdentityReview({ db, clock }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
@@ -127,14 +82,17 @@ export function createServices(deps: { config: Config; database: Database; keys:
     audit: createAuditService({ db }),
     controllers: createControllerService({ db, clock }),
     dataSystems: createDataSystemService({ db, clock, secretBox, connectors: deps.config.connectors }),
+    /** Preview and test of database systems (PRODUCT §2.14). */
     dataSystemConnectors: createDataSystemConnectorService({
       db,
       secretBox,
       connectors: deps.config.connectors,
       pseudonymKey: deps.keys.pseudonymKey,
     }),
+    /** Connector settings (allowed hosts, statement timeout, row cap), for the task executor. */
     connectors: deps.config.connectors,
     dataTasks: createDataTaskService({ db, clock }),
+    /** A data task's result, which may end its request (the request lifecycle's). */
     taskResults: createTaskResults({ db, clock, limits: deps.config.taskDataLimits }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
     webhookEndpoints: createWebhookEndpointService({
@@ -145,13 +103,21 @@ export function createServices(deps: { config: Config; database: Database; keys:
       maxPerWorkspace: deps.config.outboundLimits.endpointsPerWorkspace,
     }),
     outboundMessages: createMessageLogService({ db, clock }),
+    /** Encrypts stored secrets (integrations, webhook endpoints) under the service's secrets key. */
     secretBox,
+    /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`, for the delivery loop. */
     outboundAllowPrivateNetworks: allowPrivate,
+    /** `OUTBOUND_MAX_IN_FLIGHT`, `OUTBOUND_ENDPOINT_CONCURRENCY` (and the endpoint cap), for the delivery loop. */
     outboundLimits: deps.config.outboundLimits,
+    /** The privacy center's mail, limits and CAPTCHA settings (SMTP_URL, REDIS_URL, CAPTCHA_*). */
     centerConfig: deps.config.privacyCenter,
+    /** The privacy center's per-workspace settings (PRODUCT §2.15). */
     privacyCenter,
+    /** Privacy-center submissions before verification. */
     centerSubmissions,
+    /** A verified submission becomes a privacy request. */
     centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, pseudonymKey: deps.keys.pseudonymKey }),
+    /** The status page's capability tokens. */
     centerStatus: createCenterStatusService({ db }),
   };
 }

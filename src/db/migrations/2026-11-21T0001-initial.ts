@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
+import { keyedTable, lastWrite, workspaceTable } from './table-shapes.js';
+import { dropTables } from './statements.js';
 
 /**
  * Initial schema: privacy requests, idempotency records, policy layers and their versions,
@@ -7,10 +9,7 @@ import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from
  * Portable across SQLite and PostgreSQL: times are RFC 3339 UTC text (sortable), JSON is text.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('privacy_requests')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'privacy_requests')
     .addColumn('request_type', 'varchar(20)', notNull)
     .addColumn('scope', 'text', notNull)
     .addColumn('subject_provider', 'varchar(100)', notNull)
@@ -29,10 +28,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await createIndex(db, 'privacy_requests_workspace_id_idx', 'privacy_requests', ['workspace_id', 'id']);
 
-  await db.schema
-    .createTable('idempotency_records')
-    .addColumn('principal_id', 'varchar(300)', notNull)
-    .addColumn('idempotency_key', 'varchar(800)', notNull)
+  await keyedTable(db, 'idempotency_records', [
+    ['principal_id', 'varchar(300)'],
+    ['idempotency_key', 'varchar(800)'],
+  ])
     .addColumn('fingerprint', DIGEST, notNull)
     .addColumn('state', 'varchar(20)', notNull)
     .addColumn('response_status', 'integer')
@@ -40,29 +39,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('response_body', 'text')
     .addColumn('created_at', TIME, notNull)
     .addColumn('expires_at', TIME, notNull)
-    .addPrimaryKeyConstraint('idempotency_records_pkey', ['principal_id', 'idempotency_key'])
     .execute();
 
-  await db.schema
-    .createTable('policy_layers')
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
-    .addColumn('repository', 'varchar(500)', notNull)
+  await keyedTable(db, 'policy_layers', [
+    ['workspace_id', WORKSPACE_ID],
+    ['repository', 'varchar(500)'],
+  ])
     .addColumn('settings', 'text', notNull)
     .addColumn('version', 'integer', notNull)
-    .addColumn('updated_at', TIME, notNull)
-    .addColumn('updated_by', 'varchar(300)', notNull)
-    .addPrimaryKeyConstraint('policy_layers_pkey', ['workspace_id', 'repository'])
+    .$call(lastWrite('varchar(300)'))
     .execute();
 
-  await db.schema
-    .createTable('policy_layer_versions')
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
-    .addColumn('repository', 'varchar(500)', notNull)
-    .addColumn('version', 'integer', notNull)
+  await keyedTable(db, 'policy_layer_versions', [
+    ['workspace_id', WORKSPACE_ID],
+    ['repository', 'varchar(500)'],
+    ['version', 'integer'],
+  ])
     .addColumn('settings', 'text')
     .addColumn('changed_at', TIME, notNull)
     .addColumn('changed_by', 'varchar(300)', notNull)
-    .addPrimaryKeyConstraint('policy_layer_versions_pkey', ['workspace_id', 'repository', 'version'])
     .execute();
 
   await db.schema
@@ -98,7 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops everything {@link up} created. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'service_keys',
     'audit_events',
     'api_tokens',
@@ -106,7 +101,5 @@ export async function down(db: Kysely<any>): Promise<void> {
     'policy_layers',
     'idempotency_records',
     'privacy_requests',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
+  ]);
 }

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
+import { keyedTable, workspaceTable } from './table-shapes.js';
+import { dropTables } from './statements.js';
 
 /**
  * Webhooks: integrations (webhook sources with their secrets), delivery de-duplication, identity
@@ -24,20 +26,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     index.unique().where('namespace', 'is not', null),
   );
 
-  await db.schema
-    .createTable('webhook_deliveries')
-    .addColumn('integration_id', ID, notNull)
-    .addColumn('delivery_id', 'varchar(300)', notNull)
+  await keyedTable(db, 'webhook_deliveries', [
+    ['integration_id', ID],
+    ['delivery_id', 'varchar(300)'],
+  ])
     .addColumn('received_at', TIME, notNull)
     .addColumn('expires_at', TIME, notNull)
     .addColumn('outcome', 'text', notNull)
-    .addPrimaryKeyConstraint('webhook_deliveries_pkey', ['integration_id', 'delivery_id'])
     .execute();
 
-  await db.schema
-    .createTable('subjects')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'subjects')
     .addColumn('subject_provider', 'varchar(100)', notNull)
     .addColumn('subject_id', 'varchar(300)', notNull)
     .addColumn('state', 'varchar(20)', notNull)
@@ -49,32 +47,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('subjects_workspace_provider_subject_key', ['workspace_id', 'subject_provider', 'subject_id'])
     .execute();
 
-  await db.schema
-    .createTable('identity_events')
-    .addColumn('subject_ref', ID, notNull)
-    .addColumn('event_id', 'varchar(300)', notNull)
+  await keyedTable(db, 'identity_events', [
+    ['subject_ref', ID],
+    ['event_id', 'varchar(300)'],
+  ])
     .addColumn('event_type', 'varchar(30)', notNull)
     .addColumn('occurred_at', TIME, notNull)
     .addColumn('data', 'text', notNull)
     .addColumn('received_at', TIME, notNull)
-    .addPrimaryKeyConstraint('identity_events_pkey', ['subject_ref', 'event_id'])
     .execute();
 
-  await db.schema
-    .createTable('linked_identities')
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
-    .addColumn('provider', 'varchar(100)', notNull)
-    .addColumn('account_id', 'varchar(300)', notNull)
+  await keyedTable(db, 'linked_identities', [
+    ['workspace_id', WORKSPACE_ID],
+    ['provider', 'varchar(100)'],
+    ['account_id', 'varchar(300)'],
+  ])
     .addColumn('subject_ref', ID, notNull)
     .addColumn('login', 'varchar(300)')
-    .addPrimaryKeyConstraint('linked_identities_pkey', ['workspace_id', 'provider', 'account_id'])
     .execute();
   await createIndex(db, 'linked_identities_subject_ref_idx', 'linked_identities', ['subject_ref']);
 
-  await db.schema
-    .createTable('change_events')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'change_events')
     .addColumn('integration_id', ID, notNull)
     .addColumn('provider', 'varchar(20)', notNull)
     .addColumn('repository', 'varchar(500)', notNull)
@@ -92,18 +85,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createIndex(db, 'change_events_workspace_repository_idx', 'change_events', ['workspace_id', 'repository', 'id']);
   await createIndex(db, 'change_events_author_pseudonym_idx', 'change_events', ['workspace_id', 'author_pseudonym']);
 
-  await db.schema
-    .createTable('tombstones')
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
-    .addColumn('subject_hash', DIGEST, notNull)
+  await keyedTable(db, 'tombstones', [
+    ['workspace_id', WORKSPACE_ID],
+    ['subject_hash', DIGEST],
+  ])
     .addColumn('created_at', TIME, notNull)
-    .addPrimaryKeyConstraint('tombstones_pkey', ['workspace_id', 'subject_hash'])
     .execute();
 }
 
 /** Drops everything {@link up} created. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'tombstones',
     'change_events',
     'linked_identities',
@@ -111,7 +103,5 @@ export async function down(db: Kysely<any>): Promise<void> {
     'subjects',
     'webhook_deliveries',
     'integrations',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
+  ]);
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { createIndex, ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
+import { leaseColumns } from './table-shapes.js';
+import { addColumns, dropColumns, dropIndexes, dropTables } from './statements.js';
 
 const GENESIS = '0'.repeat(64);
 
@@ -19,20 +21,16 @@ function chainHash(prev: string, row: Record<string, unknown>, seq: number): str
   return createHash('sha256').update(`${prev}\n${body}`).digest('hex');
 }
 
-async function addColumns(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .alterTable('privacy_requests')
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.alterTable('privacy_requests').addColumn('lease_owner', 'varchar(100)').execute();
-  await db.schema.alterTable('privacy_requests').addColumn('lease_expires_at', TIME).execute();
-  await db.schema.alterTable('privacy_requests').addColumn('next_attempt_at', TIME).execute();
+async function addProcessingColumns(db: Kysely<any>): Promise<void> {
+  await addColumns(db, 'privacy_requests', leaseColumns('varchar(100)'));
   await createIndex(db, 'privacy_requests_status_idx', 'privacy_requests', ['status', 'id']);
   // The retention sweeper deletes change events by (workspace, repository) and age.
   await createIndex(db, 'change_events_retention_idx', 'change_events', ['workspace_id', 'repository', 'received_at']);
-  await db.schema.alterTable('audit_events').addColumn('seq', 'integer').execute();
-  await db.schema.alterTable('audit_events').addColumn('prev_hash', DIGEST).execute();
-  await db.schema.alterTable('audit_events').addColumn('hash', DIGEST).execute();
+  await addColumns(db, 'audit_events', [
+    ['seq', 'integer'],
+    ['prev_hash', DIGEST],
+    ['hash', DIGEST],
+  ]);
 }
 
 /** Chains the audit entries written before this migration, in id order, and records the head. */
@@ -57,7 +55,7 @@ async function chainExisting(db: Kysely<any>): Promise<void> {
  * one-row head that serialises appends). Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await addColumns(db);
+  await addProcessingColumns(db);
   await db.schema
     .createTable('request_results')
     .addColumn('request_id', ID, primaryKey)
@@ -77,13 +75,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('audit_events_seq_key').execute();
-  await db.schema.dropTable('audit_head').execute();
-  await db.schema.dropTable('request_results').execute();
-  await db.schema.dropIndex('privacy_requests_status_idx').execute();
-  await db.schema.dropIndex('change_events_retention_idx').execute();
-  for (const column of ['seq', 'prev_hash', 'hash']) await db.schema.alterTable('audit_events').dropColumn(column).execute();
-  for (const column of ['attempts', 'lease_owner', 'lease_expires_at', 'next_attempt_at']) {
-    await db.schema.alterTable('privacy_requests').dropColumn(column).execute();
-  }
+  await dropIndexes(db, ['audit_events_seq_key']);
+  await dropTables(db, ['audit_head', 'request_results']);
+  await dropIndexes(db, ['privacy_requests_status_idx', 'change_events_retention_idx']);
+  await dropColumns(db, 'audit_events', ['seq', 'prev_hash', 'hash']);
+  await dropColumns(db, 'privacy_requests', ['attempts', 'lease_owner', 'lease_expires_at', 'next_attempt_at']);
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import { createIndexes, dropIndexes, type Index } from './statements.js';
 
 /** The indexes this migration adds: name, table, columns. */
-const INDEXES: [name: string, table: string, columns: string[]][] = [
+const INDEXES: Index[] = [
   // Access/erasure: change events stored with the author's account id (`full` policies).
   ['change_events_author_account_idx', 'change_events', ['workspace_id', 'author_account_id']],
   // Access/erasure: the subject's other privacy requests.
@@ -22,10 +23,13 @@ const INDEXES: [name: string, table: string, columns: string[]][] = [
  * benchmark's 1 M change events and 100 k requests). Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  for (const [name, table, columns] of INDEXES) await db.schema.createIndex(name).on(table).columns(columns).execute();
+  await createIndexes(db, INDEXES);
 }
 
 /** Drops the indexes {@link up} created. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const [name] of INDEXES) await db.schema.dropIndex(name).execute();
+  await dropIndexes(
+    db,
+    INDEXES.map(([name]) => name),
+  );
 }

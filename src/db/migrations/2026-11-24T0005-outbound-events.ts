@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { createIndex, ID, WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
+import { createIndex, TIME, notNull } from './columns.js';
+import { workspaceTable } from './table-shapes.js';
+import { dropTables } from './statements.js';
 
 /**
  * Outbound events (issue 14 part 1, PRODUCT §2.8): `webhook_endpoints` are a workspace's
@@ -10,10 +12,7 @@ import { createIndex, ID, WORKSPACE_ID, TIME, notNull, primaryKey } from './colu
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('webhook_endpoints')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'webhook_endpoints')
     .addColumn('url', 'text', notNull)
     .addColumn('description', 'text')
     .addColumn('event_types', 'text')
@@ -25,11 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', TIME, notNull)
     .execute();
   await createIndex(db, 'webhook_endpoints_workspace', 'webhook_endpoints', ['workspace_id', 'id']);
-  await db.schema
-    .createTable('outbound_messages')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('endpoint_id', ID, notNull)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'outbound_messages', 'endpoint_id')
     .addColumn('event_type', 'varchar(60)', notNull)
     .addColumn('payload', 'text', notNull)
     .addColumn('status', 'varchar(20)', notNull)
@@ -45,6 +40,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops what {@link up} added. */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('outbound_messages').execute();
-  await db.schema.dropTable('webhook_endpoints').execute();
+  await dropTables(db, ['outbound_messages', 'webhook_endpoints']);
 }

@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import { ID } from './columns.js';
+import { addColumns, createIndexes, dropColumns, dropIndexes, type Index } from './statements.js';
 
 /** The indexes this migration adds: name, table, columns (an expression where the column is `sql`). */
-const INDEXES: [name: string, table: string, columns: (string | ReturnType<typeof sql>)[]][] = [
+const INDEXES: Index[] = [
   // The audit trail API (PRODUCT §2.7): a request's timeline (its own and its data tasks'
   // entries), a workspace's entries, one target's entries; each oldest first by seq.
   ['audit_events_request_idx', 'audit_events', ['request_id', 'seq']],
@@ -32,23 +33,23 @@ const INDEXES: [name: string, table: string, columns: (string | ReturnType<typeo
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('audit_events').addColumn('actor_name', 'varchar(300)').execute();
-  await db.schema.alterTable('audit_events').addColumn('request_id', ID).execute();
+  await addColumns(db, 'audit_events', [
+    ['actor_name', 'varchar(300)'],
+    ['request_id', ID],
+  ]);
   await db
     .updateTable('audit_events')
     .set((eb) => ({ request_id: eb.ref('target_id') }))
     .where('target_type', '=', 'privacy_request')
     .execute();
-  for (const [name, table, columns] of INDEXES) {
-    let index = db.schema.createIndex(name).on(table);
-    for (const column of columns) index = typeof column === 'string' ? index.column(column) : index.expression(column);
-    await index.execute();
-  }
+  await createIndexes(db, INDEXES);
 }
 
 /** Drops what {@link up} added. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const [name] of INDEXES) await db.schema.dropIndex(name).execute();
-  await db.schema.alterTable('audit_events').dropColumn('request_id').execute();
-  await db.schema.alterTable('audit_events').dropColumn('actor_name').execute();
+  await dropIndexes(
+    db,
+    INDEXES.map(([name]) => name),
+  );
+  await dropColumns(db, 'audit_events', ['request_id', 'actor_name']);
 }

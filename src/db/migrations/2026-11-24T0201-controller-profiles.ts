@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
+import { notNull } from './columns.js';
+import { documentTable, lastWrite } from './table-shapes.js';
+import { dropTables } from './statements.js';
 
 /**
  * Controller profiles (issue 13 item 3, PRODUCT §2.10): one row per workspace naming who answers
@@ -8,17 +10,14 @@ import { WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
  * `version` counts the writes (1 for the first). Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('controller_profiles')
-    .addColumn('workspace_id', WORKSPACE_ID, primaryKey)
+  await documentTable(db, 'controller_profiles')
     .addColumn('profile', 'text', notNull)
     .addColumn('version', 'integer', notNull)
-    .addColumn('updated_at', TIME, notNull)
-    .addColumn('updated_by', 'varchar(200)', notNull)
+    .$call(lastWrite('varchar(200)'))
     .execute();
 }
 
 /** Drops what {@link up} added. */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('controller_profiles').execute();
+  await dropTables(db, ['controller_profiles']);
 }

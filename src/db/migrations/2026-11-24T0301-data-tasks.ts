@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { createIndex, ID, WORKSPACE_ID, TIME, notNull, primaryKey } from './columns.js';
+import { createIndex, ID, TIME, notNull } from './columns.js';
+import { workspaceTable } from './table-shapes.js';
+import { dropColumns, dropIndexes, dropTables } from './statements.js';
 
 /**
  * Data systems and data tasks (issue 14 part 2, PRODUCT §2.9): `data_systems` are a workspace's
@@ -12,10 +14,7 @@ import { createIndex, ID, WORKSPACE_ID, TIME, notNull, primaryKey } from './colu
  * that wait, unleased, for their tasks. Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('data_systems')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'data_systems')
     .addColumn('key', 'varchar(63)', notNull)
     .addColumn('name', 'varchar(200)', notNull)
     .addColumn('categories', 'text', notNull)
@@ -27,11 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_at', TIME)
     .execute();
   await createIndex(db, 'data_systems_workspace_key', 'data_systems', ['workspace_id', 'key'], (index) => index.unique());
-  await db.schema
-    .createTable('data_tasks')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('request_id', ID, notNull)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'data_tasks', 'request_id')
     .addColumn('system_key', 'varchar(63)', notNull)
     .addColumn('request_type', 'varchar(20)', notNull)
     .addColumn('categories', 'text', notNull)
@@ -52,8 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('privacy_requests_lease_idx').execute();
-  await db.schema.alterTable('api_tokens').dropColumn('systems').execute();
-  await db.schema.dropTable('data_tasks').execute();
-  await db.schema.dropTable('data_systems').execute();
+  await dropIndexes(db, ['privacy_requests_lease_idx']);
+  await dropColumns(db, 'api_tokens', ['systems']);
+  await dropTables(db, ['data_tasks', 'data_systems']);
 }

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { createIndex, TIME } from './columns.js';
+import { createIndex } from './columns.js';
+import { leaseColumns } from './table-shapes.js';
+import { addColumns, dropColumns, dropIndexes } from './statements.js';
 
 /**
  * Data tasks the service runs itself (issue 24, PRODUCT §2.14: a database connector's task is
@@ -13,18 +15,11 @@ import { createIndex, TIME } from './columns.js';
  * it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .alterTable('data_tasks')
-    .addColumn('executor', 'varchar(20)', (c) => c.notNull().defaultTo('manual'))
-    .execute();
-  await db.schema
-    .alterTable('data_tasks')
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.alterTable('data_tasks').addColumn('lease_owner', 'varchar(200)').execute();
-  await db.schema.alterTable('data_tasks').addColumn('lease_expires_at', TIME).execute();
-  await db.schema.alterTable('data_tasks').addColumn('next_attempt_at', TIME).execute();
-  await db.schema.alterTable('data_tasks').addColumn('identities_ciphertext', 'text').execute();
+  await addColumns(db, 'data_tasks', [
+    ['executor', 'varchar(20)', (c) => c.notNull().defaultTo('manual')],
+    ...leaseColumns('varchar(200)'),
+    ['identities_ciphertext', 'text'],
+  ]);
   await sql`
     update data_tasks set executor = 'webhook'
     where exists (
@@ -37,7 +32,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops what {@link up} added (SQLite ≥ 3.35 drops columns). */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('data_tasks_runnable').execute();
-  for (const column of ['identities_ciphertext', 'next_attempt_at', 'lease_expires_at', 'lease_owner', 'attempts', 'executor'])
-    await db.schema.alterTable('data_tasks').dropColumn(column).execute();
+  await dropIndexes(db, ['data_tasks_runnable']);
+  await dropColumns(db, 'data_tasks', [
+    'identities_ciphertext',
+    'next_attempt_at',
+    'lease_expires_at',
+    'lease_owner',
+    'attempts',
+    'executor',
+  ]);
 }

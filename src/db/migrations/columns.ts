@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateIndexBuilder, Kysely } from 'kysely';
+import type { ColumnDataType, ColumnDefinitionBuilder, CreateIndexBuilder, Kysely } from 'kysely';
 
 /**
  * The column types and constraints the migrations share, by what they hold. Migrations run by name
@@ -37,3 +37,10 @@ export async function createIndex(
 ): Promise<void> {
   await more(db.schema.createIndex(name).on(table).columns(columns)).execute();
 }
+
+/** A column as {@link addColumns} adds it: name, type, and its constraint where it has one. */
+export type Column = [
+  name: string,
+  type: ColumnDataType,
+  constraint?: (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder,
+];

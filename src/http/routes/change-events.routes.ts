@@ -6,23 +6,17 @@ import type { ChangeEventService } from '../../modules/change-events/change-even
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/change-event.schemas.js';
-import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
+import { DEFAULT_PAGE_LIMIT, withErrors } from '../schemas/common.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 /** `GET /api/v1/change-events` (scope `privacy:read`): recorded PR/MR events with their decisions, newest first. */
 export async function changeEventRoutes(app: FastifyInstance, opts: { services: { changeEvents: ChangeEventService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { changeEvents } = opts.services;
+  const route = bearerRoutes(['change events'], 'privacy:read');
   typed.get(
     '',
-    {
-      config: { scope: 'privacy:read' },
-      schema: {
-        tags: ['change events'],
-        security: BEARER_SECURITY,
-        querystring: S.ChangeEventListQuery,
-        response: withErrors({ 200: S.ChangeEventPage }),
-      },
-    },
+    route({ querystring: S.ChangeEventListQuery, response: withErrors({ 200: S.ChangeEventPage }) }),
     async (request) => {
       const { query } = request;
       assertWorkspace(request, query.workspace_id);

@@ -4,12 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { DataSystemConnectorService } from '../../modules/data-systems/data-system-connector.service.js';
-import { assertWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
 import type { ErrorItem } from '../validation/error-item.js';
 import { validateValue } from '../validation/validate-value.js';
+import { bearerRoutes } from './bearer-route.js';
+import { listRoute } from './list-route.js';
 
 const NULLABLE: Record<'endpoint_id' | 'due_days', TSchema> = {
   endpoint_id: S.CreateDataSystemBody.properties.endpoint_id,
@@ -40,15 +42,11 @@ export async function dataSystemRoutes(
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { dataSystems, dataSystemConnectors } = opts.services;
-  const base = { tags: ['data-systems'], security: BEARER_SECURITY };
-  const config = { scope: 'admin' };
+  const route = bearerRoutes(['data-systems'], 'admin');
 
   typed.post(
     '',
-    {
-      config,
-      schema: { ...base, body: S.CreateDataSystemBody, response: withErrors({ 201: S.DataSystemResource, 409: ErrorResponse }) },
-    },
+    route({ body: S.CreateDataSystemBody, response: withErrors({ 201: S.DataSystemResource, 409: ErrorResponse }) }),
     async (request, reply) => {
       assertWorkspace(request, request.body.workspace_id);
       const created = await dataSystems.create(request.body, request.principal);
@@ -56,34 +54,23 @@ export async function dataSystemRoutes(
     },
   );
 
-  typed.get(
-    '',
-    { config, schema: { ...base, querystring: S.DataSystemListQuery, response: withErrors({ 200: S.DataSystemList }) } },
-    async (request) => {
-      return { items: await dataSystems.list(listedWorkspaces(request, request.query.workspace_id)) };
-    },
+  listRoute(app, route, { querystring: S.DataSystemListQuery, response: S.DataSystemList }, (workspaces) =>
+    dataSystems.list(workspaces),
   );
 
   typed.get(
     '/:id',
-    {
-      config,
-      schema: { ...base, params: S.DataSystemIdParams, response: withErrors({ 200: S.DataSystemResource, 404: ErrorResponse }) },
-    },
+    route({ params: S.DataSystemIdParams, response: withErrors({ 200: S.DataSystemResource, 404: ErrorResponse }) }),
     async (request) => dataSystems.get(request.principal, request.params.id),
   );
 
   typed.patch(
     '/:id',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.DataSystemIdParams,
-        body: S.UpdateDataSystemBody,
-        response: withErrors({ 200: S.DataSystemResource, 404: ErrorResponse }),
-      },
-    },
+    route({
+      params: S.DataSystemIdParams,
+      body: S.UpdateDataSystemBody,
+      response: withErrors({ 200: S.DataSystemResource, 404: ErrorResponse }),
+    }),
     async (request) => {
       checkNullable(request.body as Record<string, unknown>);
       return dataSystems.update(request.principal, request.params.id, request.body as UpdateDataSystemInput);
@@ -92,7 +79,7 @@ export async function dataSystemRoutes(
 
   typed.delete(
     '/:id',
-    { config, schema: { ...base, params: S.DataSystemIdParams, response: withErrors({ 404: ErrorResponse }, false) } },
+    route({ params: S.DataSystemIdParams, response: withErrors({ 404: ErrorResponse }, false) }),
     async (request, reply) => {
       await dataSystems.remove(request.principal, request.params.id);
       return reply.code(204).send();
@@ -101,28 +88,20 @@ export async function dataSystemRoutes(
 
   typed.post(
     '/:id/preview',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.DataSystemIdParams,
-        body: S.PreviewBody,
-        response: withErrors({ 200: S.PreviewResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse }),
-      },
-    },
+    route({
+      params: S.DataSystemIdParams,
+      body: S.PreviewBody,
+      response: withErrors({ 200: S.PreviewResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse }),
+    }),
     async (request) => dataSystemConnectors.preview(request.principal, request.params.id, request.body),
   );
 
   typed.post(
     '/:id/test',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.DataSystemIdParams,
-        response: withErrors({ 200: S.TestResponse, 404: ErrorResponse, 409: ErrorResponse }),
-      },
-    },
+    route({
+      params: S.DataSystemIdParams,
+      response: withErrors({ 200: S.TestResponse, 404: ErrorResponse, 409: ErrorResponse }),
+    }),
     async (request) => dataSystemConnectors.test(request.principal, request.params.id),
   );
 }

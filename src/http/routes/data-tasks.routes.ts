@@ -4,8 +4,9 @@ import type { DataTaskService } from '../../modules/data-systems/data-task.servi
 import type { TaskResults } from '../../modules/privacy-requests/lifecycle/task-result.js';
 import { listedWorkspaces } from '../auth/authenticate.js';
 import { sentBody } from '../validation/validate-request.js';
-import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 /**
  * `/api/v1/data-tasks` (PRODUCT.md §2.9): list and read tasks (scope `privacy:read` or
@@ -18,42 +19,33 @@ export async function dataTaskRoutes(
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { dataTasks, taskResults } = opts.services;
-  const base = { tags: ['data-tasks'], security: BEARER_SECURITY };
-  const read = { scope: ['privacy:read', 'tasks:write'] };
+  const route = bearerRoutes(['data-tasks'], ['privacy:read', 'tasks:write']);
 
-  typed.get(
-    '',
-    { config: read, schema: { ...base, querystring: S.ListDataTasksQuery, response: withErrors({ 200: S.DataTaskPage }) } },
-    async (request) => {
-      const { workspace_id, limit, ...filters } = request.query;
-      return dataTasks.list(request.principal, {
-        ...filters,
-        workspaces: listedWorkspaces(request, workspace_id),
-        limit: limit ?? DEFAULT_PAGE_LIMIT,
-      });
-    },
-  );
+  typed.get('', route({ querystring: S.ListDataTasksQuery, response: withErrors({ 200: S.DataTaskPage }) }), async (request) => {
+    const { workspace_id, limit, ...filters } = request.query;
+    return dataTasks.list(request.principal, {
+      ...filters,
+      workspaces: listedWorkspaces(request, workspace_id),
+      limit: limit ?? DEFAULT_PAGE_LIMIT,
+    });
+  });
 
   typed.get(
     '/:id',
-    {
-      config: read,
-      schema: { ...base, params: S.DataTaskIdParams, response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse }) },
-    },
+    route({ params: S.DataTaskIdParams, response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse }) }),
     async (request) => dataTasks.get(request.principal, request.params.id),
   );
 
   typed.post(
     '/:id/result',
-    {
-      config: { scope: 'tasks:write' },
-      schema: {
-        ...base,
+    route(
+      {
         params: S.DataTaskIdParams,
         body: S.TaskResultBody,
         response: withErrors({ 200: S.DataTaskResource, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse }),
       },
-    },
+      'tasks:write',
+    ),
     async (request) => taskResults.report(request.principal, request.params.id, request.body, sentBody(request)),
   );
 }

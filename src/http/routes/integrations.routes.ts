@@ -3,12 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput } from '../../modules/integrations/integration.types.js';
 import type { IntegrationService } from '../../modules/integrations/integration.service.js';
-import { assertWorkspace, foundInWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import type { RequestValidationError } from '../errors/http-error.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/integration.schemas.js';
 import { REDACTED } from '../validation/validate-value.js';
+import { bearerRoutes } from './bearer-route.js';
+import { listRoute } from './list-route.js';
 
 /** The 422 for a field the integration service refused; the secret is never echoed. */
 function inputError(error: IntegrationInputError, body: CreateIntegrationInput): RequestValidationError {
@@ -21,19 +23,11 @@ function inputError(error: IntegrationInputError, body: CreateIntegrationInput):
 export async function integrationRoutes(app: FastifyInstance, opts: { services: { integrations: IntegrationService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { integrations } = opts.services;
-  const base = { tags: ['integrations'], security: BEARER_SECURITY };
-  const config = { scope: 'admin' };
+  const route = bearerRoutes(['integrations'], 'admin');
 
   typed.post(
     '',
-    {
-      config,
-      schema: {
-        ...base,
-        body: S.CreateIntegrationBody,
-        response: withErrors({ 201: S.IntegrationResource, 409: ErrorResponse }),
-      },
-    },
+    route({ body: S.CreateIntegrationBody, response: withErrors({ 201: S.IntegrationResource, 409: ErrorResponse }) }),
     async (request, reply) => {
       const body = request.body;
       assertWorkspace(request, body.workspace_id);
@@ -48,31 +42,17 @@ export async function integrationRoutes(app: FastifyInstance, opts: { services: 
     },
   );
 
-  typed.get(
-    '',
-    {
-      config,
-      schema: { ...base, querystring: S.IntegrationListQuery, response: withErrors({ 200: S.IntegrationList }) },
-    },
-    async (request) => {
-      return { items: await integrations.list(listedWorkspaces(request, request.query.workspace_id)) };
-    },
+  listRoute(app, route, { querystring: S.IntegrationListQuery, response: S.IntegrationList }, (workspaces) =>
+    integrations.list(workspaces),
   );
 
   typed.get(
     '/:id',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.IntegrationIdParams,
-        response: withErrors({ 200: S.IntegrationResource, 404: ErrorResponse }),
-      },
-    },
+    route({ params: S.IntegrationIdParams, response: withErrors({ 200: S.IntegrationResource, 404: ErrorResponse }) }),
     async (request) => foundInWorkspace(request, await integrations.get(request.params.id), 'Integration'),
   );
 
-  typed.delete('/:id', { config, schema: { ...base, params: S.IntegrationIdParams } }, async (request, reply) => {
+  typed.delete('/:id', route({ params: S.IntegrationIdParams }), async (request, reply) => {
     const { id } = request.params;
     foundInWorkspace(request, await integrations.get(id), 'Integration');
     await integrations.remove(id, request.principal);

@@ -9,9 +9,10 @@ import { fromDomainError } from '../errors/domain-errors.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { pydanticError } from '../validation/error-item.js';
 import { sentBody } from '../validation/validate-request.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as O from '../schemas/officer.schemas.js';
 import { PrivacyRequestResource, RequestIdParams } from '../schemas/privacy-request.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 type BulkBody = (typeof O.BulkBody)['static'];
 
@@ -53,43 +54,27 @@ export async function officerRoutes(
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { privacyRequests, requestActions, requestNotes } = opts.services;
   const tags = ['privacy requests'];
+  const route = bearerRoutes(tags, 'privacy:write');
 
   typed.get(
     '/stats',
-    {
-      config: { scope: 'privacy:read' },
-      schema: { tags, security: BEARER_SECURITY, querystring: O.QueueStatsQuery, response: withErrors({ 200: O.QueueStats }) },
-    },
+    route({ querystring: O.QueueStatsQuery, response: withErrors({ 200: O.QueueStats }) }, 'privacy:read'),
     async (request) => privacyRequests.stats(readableWorkspaces(request, request.query.workspace_id)),
   );
 
   typed.post(
     '/:id/assign',
-    {
-      config: { scope: 'privacy:write' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
-        params: RequestIdParams,
-        body: O.AssignBody,
-        response: withErrors({ 200: PrivacyRequestResource, 404: ErrorResponse, 409: ErrorResponse }),
-      },
-    },
+    route({
+      params: RequestIdParams,
+      body: O.AssignBody,
+      response: withErrors({ 200: PrivacyRequestResource, 404: ErrorResponse, 409: ErrorResponse }),
+    }),
     async (request) => requestActions.assign(request.principal, request.params.id, request.body),
   );
 
   typed.post(
     '/:id/notes',
-    {
-      config: { scope: 'privacy:write' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
-        params: RequestIdParams,
-        body: O.NoteBody,
-        response: withErrors({ 201: O.NoteResource, 404: ErrorResponse }),
-      },
-    },
+    route({ params: RequestIdParams, body: O.NoteBody, response: withErrors({ 201: O.NoteResource, 404: ErrorResponse }) }),
     async (request, reply) => {
       const note = await requestNotes.add(request.principal, request.params.id, request.body.text);
       return reply.code(201).send(note);
@@ -98,47 +83,32 @@ export async function officerRoutes(
 
   typed.get(
     '/:id/notes',
-    {
-      config: { scope: 'privacy:read' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
-        params: RequestIdParams,
-        response: withErrors({ 200: O.NoteList, 404: ErrorResponse }),
-      },
-    },
+    route({ params: RequestIdParams, response: withErrors({ 200: O.NoteList, 404: ErrorResponse }) }, 'privacy:read'),
     async (request) => ({ items: await requestNotes.list(request.principal, request.params.id) }),
   );
 
-  typed.post(
-    '/bulk',
-    {
-      config: { scope: 'privacy:write' },
-      schema: { tags, security: BEARER_SECURITY, body: O.BulkBody, response: withErrors({ 200: O.BulkResults }) },
-    },
-    async (request) => {
-      const { body, principal } = request;
-      const problem = bulkBodyProblem(body);
-      if (problem !== null) throw new RequestValidationError([pydanticError.valueError(['body'], sentBody(request), problem)]);
-      const results: { id: string; status: string | number; error?: string }[] = [];
-      // Each id on its own: its own unit of work, audited as if done alone; one failure fails only itself.
-      for (const id of body.ids) {
-        try {
-          const done =
-            body.action === 'assign'
-              ? await requestActions.assign(principal, id, { assignee: body.assignee ?? null, reason: body.reason })
-              : await requestActions.act(principal, id, body.action, body.reason === undefined ? {} : { reason: body.reason });
-          results.push({ id, status: done.status });
-        } catch (error) {
-          const answer = fromDomainError(error);
-          if (answer instanceof HttpError) results.push({ id, status: answer.statusCode, error: answer.detail });
-          else {
-            request.log.error({ err: error }, 'bulk action failed for one request');
-            results.push({ id, status: 500, error: 'Internal error; this request was not changed' });
-          }
+  typed.post('/bulk', route({ body: O.BulkBody, response: withErrors({ 200: O.BulkResults }) }), async (request) => {
+    const { body, principal } = request;
+    const problem = bulkBodyProblem(body);
+    if (problem !== null) throw new RequestValidationError([pydanticError.valueError(['body'], sentBody(request), problem)]);
+    const results: { id: string; status: string | number; error?: string }[] = [];
+    // Each id on its own: its own unit of work, audited as if done alone; one failure fails only itself.
+    for (const id of body.ids) {
+      try {
+        const done =
+          body.action === 'assign'
+            ? await requestActions.assign(principal, id, { assignee: body.assignee ?? null, reason: body.reason })
+            : await requestActions.act(principal, id, body.action, body.reason === undefined ? {} : { reason: body.reason });
+        results.push({ id, status: done.status });
+      } catch (error) {
+        const answer = fromDomainError(error);
+        if (answer instanceof HttpError) results.push({ id, status: answer.statusCode, error: answer.detail });
+        else {
+          request.log.error({ err: error }, 'bulk action failed for one request');
+          results.push({ id, status: 500, error: 'Internal error; this request was not changed' });
         }
       }
-      return { results };
-    },
-  );
+    }
+    return { results };
+  });
 }

@@ -5,8 +5,9 @@ import type { EffectivePolicy } from '../../modules/policies/policy.service.js';
 import type { PolicyService } from '../../modules/policies/policy.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/policy.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 import { effectivePolicyBody } from './effective-policy-body.js';
 
 /** What Fastify's serializer labels JSON with; the effective policy's body is serialized in advance. */
@@ -18,19 +19,11 @@ type LayerParams = { workspace_id: string; repository?: string };
 export async function policyRoutes(app: FastifyInstance, opts: { services: { policies: PolicyService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { policies } = opts.services;
-  const tags = ['policies'];
+  const route = bearerRoutes(['policies'], 'policy:read');
 
   typed.get(
     '/effective',
-    {
-      config: { scope: 'policy:read' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
-        querystring: S.EffectivePolicyQuery,
-        response: withErrors({ 200: S.EffectivePolicyResponse }),
-      },
-    },
+    route({ querystring: S.EffectivePolicyQuery, response: withErrors({ 200: S.EffectivePolicyResponse }) }),
     (request, reply) => {
       const { workspace_id, repository } = request.query;
       assertWorkspace(request, workspace_id);
@@ -41,21 +34,13 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: { pol
     },
   );
 
-  const layerSchema = (params: typeof S.WorkspaceParams | typeof S.RepositoryParams) => ({
-    tags,
-    security: BEARER_SECURITY,
-    params,
-  });
   for (const [path, params] of [
     ['/workspaces/:workspace_id', S.WorkspaceParams],
     ['/workspaces/:workspace_id/repositories/:repository', S.RepositoryParams],
   ] as const) {
     typed.get(
       path,
-      {
-        config: { scope: 'policy:read' },
-        schema: { ...layerSchema(params), response: withErrors({ 200: S.PolicyLayerResponse, 404: ErrorResponse }) },
-      },
+      route({ params, response: withErrors({ 200: S.PolicyLayerResponse, 404: ErrorResponse }) }),
       async (request) => {
         const { workspace_id, repository } = layerTarget(request, request.params);
         const layer = await policies.getLayer(workspace_id, repository);
@@ -65,10 +50,7 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: { pol
     );
     typed.put(
       path,
-      {
-        config: { scope: 'policy:write' },
-        schema: { ...layerSchema(params), body: S.PolicyLayerBody, response: withErrors({ 200: S.PolicyLayerResponse }) },
-      },
+      route({ params, body: S.PolicyLayerBody, response: withErrors({ 200: S.PolicyLayerResponse }) }, 'policy:write'),
       async (request) => {
         const { workspace_id, repository } = layerTarget(request, request.params);
         return policies.putLayer(workspace_id, repository, request.body, request.principal);
@@ -76,10 +58,7 @@ export async function policyRoutes(app: FastifyInstance, opts: { services: { pol
     );
     typed.delete(
       path,
-      {
-        config: { scope: 'policy:write' },
-        schema: { ...layerSchema(params), response: withErrors({ 204: Type.Null(), 404: ErrorResponse }, false) },
-      },
+      route({ params, response: withErrors({ 204: Type.Null(), 404: ErrorResponse }, false) }, 'policy:write'),
       async (request, reply) => {
         const { workspace_id, repository } = layerTarget(request, request.params);
         if (!(await policies.deleteLayer(workspace_id, repository, request.principal))) throw errors.notFound('Policy layer');

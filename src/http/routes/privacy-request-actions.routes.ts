@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAction } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import type { PrivacyRequestActions } from '../../modules/privacy-requests/lifecycle/operator-actions.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 const BODIES: Record<OperatorAction, typeof S.ReasonBody | typeof S.CorrectionsBody | undefined> = {
   approve: undefined,
@@ -20,15 +21,14 @@ export async function privacyRequestActionRoutes(
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { requestActions } = opts.services;
+  const route = bearerRoutes(['privacy requests'], 'privacy:write');
   for (const [action, body] of Object.entries(BODIES) as [OperatorAction, (typeof BODIES)[OperatorAction]][]) {
     const schema = {
-      tags: ['privacy requests'],
-      security: BEARER_SECURITY,
       params: S.RequestIdParams,
       ...(body ? { body } : {}),
       response: withErrors({ 200: S.PrivacyRequestResource, 404: ErrorResponse, 409: ErrorResponse }),
     };
-    typed.post(`/:id/${action}`, { config: { scope: 'privacy:write' }, schema }, async (request) => {
+    typed.post(`/:id/${action}`, route(schema), async (request) => {
       const { id } = request.params;
       const input: { reason?: string; changes?: Record<string, unknown> } = request.body ?? {};
       // Refusals (not found, wrong state, self-approval, corrections) are domain errors:

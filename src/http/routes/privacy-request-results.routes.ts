@@ -9,8 +9,9 @@ import { renderAccessLetter } from '../letters/access-letter.js';
 import { letterInput } from '../letters/letter-input.js';
 import { LETTER_CSP } from '../letters/letter-style.js';
 import { wantsHtml } from '../letters/wants-html.js';
-import { BEARER_SECURITY, ErrorResponse, StringEnum, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, StringEnum, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 /** `an export`, `an access`, `a deletion`, `a correction`: the indefinite article by the word's first letter. */
 function withArticle(word: string): string {
@@ -50,9 +51,8 @@ export async function privacyRequestResultRoutes(
   opts: { services: { dataSystems: DataSystemService; requestResults: RequestResultsService } },
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const route = bearerRoutes(['privacy requests'], 'privacy:read');
   const schema = {
-    tags: ['privacy requests'],
-    security: BEARER_SECURITY,
     params: S.RequestIdParams,
     response: withErrors({ 200: Type.Unknown(), 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse }),
   };
@@ -62,27 +62,23 @@ export async function privacyRequestResultRoutes(
       .serializer((p: string) => p)
       .send(text);
 
-  typed.get(
-    '/:id/package',
-    { config: { scope: 'privacy:read' }, schema: { ...schema, querystring: PackageQuery } },
-    async (request, reply) => {
-      const result = found(
-        await opts.services.requestResults.read(request.principal, request.params.id, 'package', { deliver: true }),
-        'package',
-      );
-      reply.header('Vary', 'Accept');
-      if (!wantsHtml(request.query.format, request.headers.accept)) return asJson(reply, result.json);
-      const names = await opts.services.dataSystems.namesIn(result.request.workspace_id);
-      const html = renderAccessLetter(letterInput(JSON.parse(result.json) as Record<string, unknown>, result.request, names));
-      return reply
-        .header('Content-Security-Policy', LETTER_CSP)
-        .type('text/html; charset=utf-8')
-        .serializer((p: string) => p)
-        .send(html);
-    },
-  );
+  typed.get('/:id/package', route({ ...schema, querystring: PackageQuery }), async (request, reply) => {
+    const result = found(
+      await opts.services.requestResults.read(request.principal, request.params.id, 'package', { deliver: true }),
+      'package',
+    );
+    reply.header('Vary', 'Accept');
+    if (!wantsHtml(request.query.format, request.headers.accept)) return asJson(reply, result.json);
+    const names = await opts.services.dataSystems.namesIn(result.request.workspace_id);
+    const html = renderAccessLetter(letterInput(JSON.parse(result.json) as Record<string, unknown>, result.request, names));
+    return reply
+      .header('Content-Security-Policy', LETTER_CSP)
+      .type('text/html; charset=utf-8')
+      .serializer((p: string) => p)
+      .send(html);
+  });
 
-  typed.get('/:id/report', { config: { scope: 'privacy:read' }, schema }, async (request, reply) => {
+  typed.get('/:id/report', route(schema), async (request, reply) => {
     const result = found(await opts.services.requestResults.read(request.principal, request.params.id, 'report'), 'report');
     return asJson(reply, result.json);
   });

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { IdentityReview } from '../../modules/privacy-requests/lifecycle/identity-review.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 /**
  * The review of a request for an identity nothing matched (PRODUCT §2.13), scope privacy:write:
@@ -13,16 +14,15 @@ import * as S from '../schemas/privacy-request.schemas.js';
 export async function privacyRequestReviewRoutes(app: FastifyInstance, opts: { services: { identityReview: IdentityReview } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { identityReview } = opts.services;
+  const route = bearerRoutes(['privacy requests'], 'privacy:write');
   const base = {
-    tags: ['privacy requests'],
-    security: BEARER_SECURITY,
     params: S.RequestIdParams,
     response: withErrors({ 200: S.PrivacyRequestResource, 404: ErrorResponse, 409: ErrorResponse }),
   };
-  typed.post('/:id/identity', { config: { scope: 'privacy:write' }, schema: { ...base, body: S.IdentityBody } }, (request) =>
+  typed.post('/:id/identity', route({ ...base, body: S.IdentityBody }), (request) =>
     identityReview.repoint(request.principal, request.params.id, request.body),
   );
-  typed.post('/:id/confirm-no-data', { config: { scope: 'privacy:write' }, schema: { ...base, body: S.ReasonBody } }, (request) =>
+  typed.post('/:id/confirm-no-data', route({ ...base, body: S.ReasonBody }), (request) =>
     identityReview.confirmNoData(request.principal, request.params.id, request.body),
   );
 }

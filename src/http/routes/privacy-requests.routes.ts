@@ -8,8 +8,9 @@ import type { Metrics } from '../../metrics.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
-import { BEARER_SECURITY, DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 import { sendRequestsCsv, wantsCsv } from './request-csv.js';
 
 /**
@@ -38,19 +39,18 @@ export async function privacyRequestRoutes(
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { privacyRequests } = opts.services;
   const tags = ['privacy requests'];
+  const route = bearerRoutes(tags, 'privacy:read');
 
   typed.post(
     '',
-    {
-      config: { scope: 'privacy:write' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
+    route(
+      {
         headers: S.IdempotencyHeaders,
         body: S.CreatePrivacyRequestBody,
         response: withErrors({ 202: S.PrivacyRequestResource, 409: ErrorResponse }),
       },
-    },
+      'privacy:write',
+    ),
     async (request, reply) => {
       const body = request.body;
       const key = request.headers['idempotency-key'];
@@ -68,15 +68,7 @@ export async function privacyRequestRoutes(
 
   typed.get(
     '/:id',
-    {
-      config: { scope: 'privacy:read' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
-        params: S.RequestIdParams,
-        response: withErrors({ 200: S.PrivacyRequestResource, 404: ErrorResponse }),
-      },
-    },
+    route({ params: S.RequestIdParams, response: withErrors({ 200: S.PrivacyRequestResource, 404: ErrorResponse }) }),
     async (request) => {
       // Outside the caller's workspaces a request does not exist: no probing for ids.
       return foundInWorkspace(request, await privacyRequests.get(request.params.id), 'Privacy request');
@@ -85,15 +77,7 @@ export async function privacyRequestRoutes(
 
   typed.get(
     '',
-    {
-      config: { scope: 'privacy:read' },
-      schema: {
-        tags,
-        security: BEARER_SECURITY,
-        querystring: S.ListPrivacyRequestsQuery,
-        response: withErrors({ 200: S.PrivacyRequestPage }),
-      },
-    },
+    route({ querystring: S.ListPrivacyRequestsQuery, response: withErrors({ 200: S.PrivacyRequestPage }) }),
     async (request, reply) => {
       // The validator fills `limit` with its default (50).
       const { query } = request;

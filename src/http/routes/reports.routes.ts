@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RequestReportService } from '../../modules/privacy-requests/request-report.service.js';
-import { BEARER_SECURITY, withErrors } from '../schemas/common.schemas.js';
+import { withErrors } from '../schemas/common.schemas.js';
 import * as O from '../schemas/officer.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 import { readableWorkspaces } from './officer.routes.js';
 import { reportRange } from './report-range.js';
 import { reportCsv, wantsCsv } from './request-csv.js';
@@ -10,17 +11,10 @@ import { reportCsv, wantsCsv } from './request-csv.js';
 /** `GET /api/v1/reports/requests` (PRODUCT §2.16): the requests report, JSON or CSV. */
 export async function reportRoutes(app: FastifyInstance, opts: { services: { requestReports: RequestReportService } }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const route = bearerRoutes(['reports'], 'privacy:read');
   typed.get(
     '/requests',
-    {
-      config: { scope: 'privacy:read' },
-      schema: {
-        tags: ['reports'],
-        security: BEARER_SECURITY,
-        querystring: O.ReportQuery,
-        response: withErrors({ 200: O.RequestReport }),
-      },
-    },
+    route({ querystring: O.ReportQuery, response: withErrors({ 200: O.RequestReport }) }),
     async (request, reply) => {
       const { query } = request;
       const workspaceIds = readableWorkspaces(request, query.workspace_id);

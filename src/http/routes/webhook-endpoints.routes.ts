@@ -4,10 +4,12 @@ import { ForbiddenDestinationError } from '../../modules/outbound-events/address
 import { coversWorkspace } from '../../modules/principals/principal.js';
 import type { MessageLogService } from '../../modules/outbound-events/message-log.service.js';
 import type { WebhookEndpointService } from '../../modules/outbound-events/webhook-endpoint.service.js';
-import { assertWorkspace, foundInWorkspace, listedWorkspaces } from '../auth/authenticate.js';
+import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/webhook-endpoint.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
+import { listRoute } from './list-route.js';
 
 /** The caller's workspace check, handed to the services (an endpoint elsewhere is a 404). */
 function coverage(request: FastifyRequest): (workspaceId: string) => boolean {
@@ -35,12 +37,11 @@ export async function webhookEndpointRoutes(
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { webhookEndpoints, outboundMessages } = opts.services;
-  const base = { tags: ['webhook endpoints'], security: BEARER_SECURITY };
-  const config = { scope: 'admin' };
+  const route = bearerRoutes(['webhook endpoints'], 'admin');
 
   typed.post(
     '',
-    { config, schema: { ...base, body: S.CreateEndpointBody, response: withErrors({ 201: S.EndpointWithSecret }) } },
+    route({ body: S.CreateEndpointBody, response: withErrors({ 201: S.EndpointWithSecret }) }),
     async (request, reply) => {
       const body = request.body;
       assertWorkspace(request, body.workspace_id);
@@ -49,51 +50,37 @@ export async function webhookEndpointRoutes(
     },
   );
 
-  typed.get(
-    '',
-    { config, schema: { ...base, querystring: S.EndpointListQuery, response: withErrors({ 200: S.EndpointList }) } },
-    async (request) => {
-      return { items: await webhookEndpoints.list(listedWorkspaces(request, request.query.workspace_id)) };
-    },
+  listRoute(app, route, { querystring: S.EndpointListQuery, response: S.EndpointList }, (workspaces) =>
+    webhookEndpoints.list(workspaces),
   );
 
   typed.get(
     '/:id',
-    {
-      config,
-      schema: { ...base, params: S.EndpointIdParams, response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }) },
-    },
+    route({ params: S.EndpointIdParams, response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }) }),
     async (request) => foundInWorkspace(request, await webhookEndpoints.get(request.params.id), 'Webhook endpoint'),
   );
 
   typed.patch(
     '/:id',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.EndpointIdParams,
-        body: S.UpdateEndpointBody,
-        response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }),
-      },
-    },
+    route({
+      params: S.EndpointIdParams,
+      body: S.UpdateEndpointBody,
+      response: withErrors({ 200: S.EndpointResource, 404: ErrorResponse }),
+    }),
     async (request) => {
       const { body } = request;
       return checkingUrl(body.url, () => webhookEndpoints.update(request.params.id, body, request.principal, coverage(request)));
     },
   );
 
-  typed.delete('/:id', { config, schema: { ...base, params: S.EndpointIdParams } }, async (request, reply) => {
+  typed.delete('/:id', route({ params: S.EndpointIdParams }), async (request, reply) => {
     await webhookEndpoints.remove(request.params.id, request.principal, coverage(request));
     return reply.code(204).send();
   });
 
   typed.post(
     '/:id/rotate-secret',
-    {
-      config,
-      schema: { ...base, params: S.EndpointIdParams, response: withErrors({ 201: S.EndpointWithSecret, 404: ErrorResponse }) },
-    },
+    route({ params: S.EndpointIdParams, response: withErrors({ 201: S.EndpointWithSecret, 404: ErrorResponse }) }),
     async (request, reply) => {
       const rotated = await webhookEndpoints.rotateSecret(request.params.id, request.principal, coverage(request));
       return reply.code(201).send(rotated);
@@ -102,15 +89,11 @@ export async function webhookEndpointRoutes(
 
   typed.get(
     '/:id/messages',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.EndpointIdParams,
-        querystring: S.MessageListQuery,
-        response: withErrors({ 200: S.MessageList, 404: ErrorResponse }),
-      },
-    },
+    route({
+      params: S.EndpointIdParams,
+      querystring: S.MessageListQuery,
+      response: withErrors({ 200: S.MessageList, 404: ErrorResponse }),
+    }),
     async (request) => {
       const { status, cursor, limit } = request.query;
       const query = { limit: limit ?? 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
@@ -120,10 +103,7 @@ export async function webhookEndpointRoutes(
 
   typed.post(
     '/:id/messages/:msg_id/retry',
-    {
-      config,
-      schema: { ...base, params: S.MessageIdParams, response: withErrors({ 202: S.MessageResource, 404: ErrorResponse }) },
-    },
+    route({ params: S.MessageIdParams, response: withErrors({ 202: S.MessageResource, 404: ErrorResponse }) }),
     async (request, reply) => {
       const { id, msg_id } = request.params;
       return reply.code(202).send(await outboundMessages.retry(id, msg_id, request.principal, coverage(request)));
@@ -132,15 +112,11 @@ export async function webhookEndpointRoutes(
 
   typed.post(
     '/:id/recover',
-    {
-      config,
-      schema: {
-        ...base,
-        params: S.EndpointIdParams,
-        body: S.RecoverBody,
-        response: withErrors({ 202: S.RecoverResult, 404: ErrorResponse }),
-      },
-    },
+    route({
+      params: S.EndpointIdParams,
+      body: S.RecoverBody,
+      response: withErrors({ 202: S.RecoverResult, 404: ErrorResponse }),
+    }),
     async (request, reply) => {
       const since = new Date(request.body.since).toISOString();
       const requeued = await outboundMessages.recover(request.params.id, since, request.principal, coverage(request));

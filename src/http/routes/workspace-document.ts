@@ -3,8 +3,9 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../modules/principals/principal.js';
 import { assertWorkspace } from '../auth/authenticate.js';
-import { BEARER_SECURITY, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
+import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import { WorkspaceParams } from '../schemas/policy.schemas.js';
+import { bearerRoutes } from './bearer-route.js';
 
 /** One document a workspace has at most one of (its controller profile, its privacy center switch). */
 export interface WorkspaceDocument<Body extends TSchema, Doc extends TSchema> {
@@ -31,11 +32,11 @@ export function workspaceDocumentRoutes<Body extends TSchema, Doc extends TSchem
   doc: WorkspaceDocument<Body, Doc>,
 ): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const base = { tags: ['workspaces'], security: BEARER_SECURITY, params: WorkspaceParams };
+  const route = bearerRoutes(['workspaces'], 'admin');
   const path = `/:workspace_id/${doc.name}`;
   typed.get(
     path,
-    { config: { scope: doc.readScope }, schema: { ...base, response: withErrors({ 200: doc.response, 404: ErrorResponse }) } },
+    route({ params: WorkspaceParams, response: withErrors({ 200: doc.response, 404: ErrorResponse }) }, doc.readScope),
     async (request) => {
       assertWorkspace(request, request.params.workspace_id);
       const found = await doc.get(request.params.workspace_id);
@@ -45,7 +46,7 @@ export function workspaceDocumentRoutes<Body extends TSchema, Doc extends TSchem
   );
   typed.put(
     path,
-    { config: { scope: 'admin' }, schema: { ...base, body: doc.body, response: withErrors({ 200: doc.response }) } },
+    route({ params: WorkspaceParams, body: doc.body, response: withErrors({ 200: doc.response }) }),
     async (request) => {
       assertWorkspace(request, request.params.workspace_id);
       return doc.put(request.params.workspace_id, request.body, request.principal);

@@ -34,142 +34,81 @@ export function expectedLiterals(values: readonly unknown[]): string {
   return `${reprs.slice(0, -1).join(', ')} or ${reprs.at(-1)}`;
 }
 
+/** An error type Pydantic renders without a `ctx`: `type`, `loc`, `msg`, `input`. */
+function plain(type: string, msg: string): (loc: Loc, input: unknown) => ErrorItem {
+  return (loc, input) => ({ type, loc, msg, input });
+}
+
+/**
+ * An error type Pydantic renders with a `ctx`: its message and context come from the arguments
+ * after `loc` and `input` (the limit, pattern or literals the input failed).
+ */
+function withContext<A extends unknown[]>(
+  type: string,
+  details: (...args: A) => { msg: string; ctx: Record<string, unknown> },
+): (loc: Loc, input: unknown, ...args: A) => ErrorItem {
+  return (loc, input, ...args) => {
+    const { msg, ctx } = details(...args);
+    return { type, loc, msg, input, ctx };
+  };
+}
+
 /**
  * Builders for Pydantic v2's error types (pydantic-core `ErrorType`), with its exact messages.
  * Source: pydantic-core `src/errors/types.rs`.
  */
 export const pydanticError = {
-  missing: (loc: Loc, input: unknown): ErrorItem => ({ type: 'missing', loc, msg: 'Field required', input }),
+  missing: plain('missing', 'Field required'),
   /** A field validator raising `ValueError(message)`: FastAPI renders the exception in `ctx` as `{}`. */
-  valueError: (loc: Loc, input: unknown, message: string): ErrorItem => ({
-    type: 'value_error',
-    loc,
-    msg: `Value error, ${message}`,
-    input,
-    ctx: { error: {} },
-  }),
-  stringType: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'string_type',
-    loc,
-    msg: 'Input should be a valid string',
-    input,
-  }),
-  stringUnicode: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'string_unicode',
-    loc,
-    msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
-    input,
-  }),
-  stringTooShort: (loc: Loc, input: unknown, min: number): ErrorItem => ({
-    type: 'string_too_short',
-    loc,
+  valueError: withContext('value_error', (message: string) => ({ msg: `Value error, ${message}`, ctx: { error: {} } })),
+  stringType: plain('string_type', 'Input should be a valid string'),
+  stringUnicode: plain('string_unicode', 'Input should be a valid string, unable to parse raw data as a unicode string'),
+  stringTooShort: withContext('string_too_short', (min: number) => ({
     msg: `String should have at least ${plural(min, 'character')}`,
-    input,
     ctx: { min_length: min },
-  }),
-  stringTooLong: (loc: Loc, input: unknown, max: number): ErrorItem => ({
-    type: 'string_too_long',
-    loc,
+  })),
+  stringTooLong: withContext('string_too_long', (max: number) => ({
     msg: `String should have at most ${plural(max, 'character')}`,
-    input,
     ctx: { max_length: max },
-  }),
-  stringPatternMismatch: (loc: Loc, input: unknown, pattern: string): ErrorItem => ({
-    type: 'string_pattern_mismatch',
-    loc,
+  })),
+  stringPatternMismatch: withContext('string_pattern_mismatch', (pattern: string) => ({
     msg: `String should match pattern '${pattern}'`,
-    input,
     ctx: { pattern },
-  }),
-  literalError: (loc: Loc, input: unknown, values: readonly unknown[]): ErrorItem => ({
-    type: 'literal_error',
-    loc,
+  })),
+  literalError: withContext('literal_error', (values: readonly unknown[]) => ({
     msg: `Input should be ${expectedLiterals(values)}`,
-    input,
     ctx: { expected: expectedLiterals(values) },
-  }),
-  intType: (loc: Loc, input: unknown): ErrorItem => ({ type: 'int_type', loc, msg: 'Input should be a valid integer', input }),
-  intParsing: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'int_parsing',
-    loc,
-    msg: 'Input should be a valid integer, unable to parse string as an integer',
-    input,
-  }),
-  intFromFloat: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'int_from_float',
-    loc,
-    msg: 'Input should be a valid integer, got a number with a fractional part',
-    input,
-  }),
-  greaterThanEqual: (loc: Loc, input: unknown, ge: number): ErrorItem => ({
-    type: 'greater_than_equal',
-    loc,
+  })),
+  intType: plain('int_type', 'Input should be a valid integer'),
+  intParsing: plain('int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+  intFromFloat: plain('int_from_float', 'Input should be a valid integer, got a number with a fractional part'),
+  greaterThanEqual: withContext('greater_than_equal', (ge: number) => ({
     msg: `Input should be greater than or equal to ${ge}`,
-    input,
     ctx: { ge },
-  }),
-  lessThanEqual: (loc: Loc, input: unknown, le: number): ErrorItem => ({
-    type: 'less_than_equal',
-    loc,
+  })),
+  lessThanEqual: withContext('less_than_equal', (le: number) => ({
     msg: `Input should be less than or equal to ${le}`,
-    input,
     ctx: { le },
-  }),
-  boolType: (loc: Loc, input: unknown): ErrorItem => ({ type: 'bool_type', loc, msg: 'Input should be a valid boolean', input }),
-  boolParsing: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'bool_parsing',
-    loc,
-    msg: 'Input should be a valid boolean, unable to interpret input',
-    input,
-  }),
-  listType: (loc: Loc, input: unknown): ErrorItem => ({ type: 'list_type', loc, msg: 'Input should be a valid list', input }),
-  tooShort: (loc: Loc, input: unknown, min: number, actual: number): ErrorItem => ({
-    type: 'too_short',
-    loc,
+  })),
+  boolType: plain('bool_type', 'Input should be a valid boolean'),
+  boolParsing: plain('bool_parsing', 'Input should be a valid boolean, unable to interpret input'),
+  listType: plain('list_type', 'Input should be a valid list'),
+  tooShort: withContext('too_short', (min: number, actual: number) => ({
     msg: `List should have at least ${plural(min, 'item')} after validation, not ${actual}`,
-    input,
     ctx: { field_type: 'List', min_length: min, actual_length: actual },
-  }),
-  tooLong: (loc: Loc, input: unknown, max: number, actual: number): ErrorItem => ({
-    type: 'too_long',
-    loc,
+  })),
+  tooLong: withContext('too_long', (max: number, actual: number) => ({
     msg: `List should have at most ${plural(max, 'item')} after validation, not ${actual}`,
-    input,
     ctx: { field_type: 'List', max_length: max, actual_length: actual },
-  }),
-  modelAttributesType: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'model_attributes_type',
-    loc,
-    msg: 'Input should be a valid dictionary or object to extract fields from',
-    input,
-  }),
-  dictType: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'dict_type',
-    loc,
-    msg: 'Input should be a valid dictionary',
-    input,
-  }),
+  })),
+  modelAttributesType: plain('model_attributes_type', 'Input should be a valid dictionary or object to extract fields from'),
+  dictType: plain('dict_type', 'Input should be a valid dictionary'),
   /** Not built into Pydantic: the `AfterValidator` of scripts/pydantic-golden raises it (docs/validation.md). */
-  listUnique: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'list_unique',
-    loc,
-    msg: 'List should have unique items',
-    input,
-  }),
+  listUnique: plain('list_unique', 'List should have unique items'),
   /** Not built into Pydantic: the `AfterValidator` of scripts/pydantic-golden raises it (docs/validation.md). */
-  stringNul: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'string_nul',
-    loc,
-    msg: 'String should not contain a NUL character',
-    input,
-  }),
+  stringNul: plain('string_nul', 'String should not contain a NUL character'),
   /** A key the model does not declare, under `extra="forbid"`. */
-  extraForbidden: (loc: Loc, input: unknown): ErrorItem => ({
-    type: 'extra_forbidden',
-    loc,
-    msg: 'Extra inputs are not permitted',
-    input,
-  }),
+  extraForbidden: plain('extra_forbidden', 'Extra inputs are not permitted'),
   jsonInvalid: (pos: number, error: string): ErrorItem => ({
     type: 'json_invalid',
     loc: ['body', pos],

@@ -56,6 +56,25 @@ function jsonSafe(row: Record<string, unknown>): Row {
   return out;
 }
 
+/**
+ * A {@link SqlSession} over one driver connection: `run` sends a statement, and the session counts
+ * each one, from `opening` (the statements the opening itself ran).
+ */
+function countingSession(dialect: Dialect, opening: number, run: SqlSession['run'], close: SqlSession['close']): SqlSession {
+  let statements = opening;
+  return {
+    dialect,
+    get statements() {
+      return statements;
+    },
+    async run(sql, params) {
+      statements++;
+      return run(sql, params);
+    },
+    close,
+  };
+}
+
 async function openPostgres(target: ConnectionTarget, address: string, limits: ConnectorLimits): Promise<SqlSession> {
   const client = new pg.Client({
     host: address,
@@ -73,19 +92,15 @@ async function openPostgres(target: ConnectionTarget, address: string, limits: C
   // A server that goes away emits 'error' on the client; without a listener it ends the process.
   client.on('error', () => undefined);
   await client.connect();
-  let statements = 0;
-  return {
-    dialect: DIALECTS.postgres,
-    get statements() {
-      return statements;
-    },
-    async run(sql, params) {
-      statements++;
+  return countingSession(
+    DIALECTS.postgres,
+    0,
+    async (sql, params) => {
       const result = await client.query({ text: sql, values: [...params] });
       return { rows: result.rows.map(jsonSafe), affected: result.rowCount ?? 0 };
     },
-    close: () => client.end().catch(() => undefined),
-  };
+    () => client.end().catch(() => undefined),
+  );
 }
 
 async function openMysql(target: ConnectionTarget, address: string, limits: ConnectorLimits): Promise<SqlSession> {
@@ -117,14 +132,11 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
       : `SET SESSION max_execution_time = ${limits.statementTimeoutMs}`,
   );
   await connection.query(`SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(limits.statementTimeoutMs / 1000))}`);
-  let statements = 3; // the version query and the two SETs
-  return {
-    dialect: DIALECTS.mysql,
-    get statements() {
-      return statements;
-    },
-    async run(sql, params) {
-      statements++;
+  const opening = 3; // the version query and the two SETs
+  return countingSession(
+    DIALECTS.mysql,
+    opening,
+    async (sql, params) => {
       // Transaction control cannot be prepared; every statement that carries values is (execute).
       if (params.length === 0 && /^(START|COMMIT|ROLLBACK|SET)\b/.test(sql)) {
         await connection.query({ sql, timeout: limits.statementTimeoutMs + 2000 });
@@ -136,8 +148,8 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
       if (Array.isArray(result)) return { rows: (result as Record<string, unknown>[]).map(jsonSafe), affected: 0 };
       return { rows: [], affected: (result as { affectedRows: number }).affectedRows };
     },
-    close: () => connection.end().catch(() => undefined),
-  };
+    () => connection.end().catch(() => undefined),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { findColumns, findRow } from '../../db/row-match.js';
 import type { DataSystemTable } from '../../db/tables/data-system.table.js';
 
 export type DataSystemRow = Selectable<DataSystemTable>;
@@ -25,23 +26,12 @@ export async function findSystemById(db: Executor, id: string): Promise<DataSyst
 
 /** The system of a workspace with this key, deleted or not (keys stay reserved), or undefined. */
 export async function findSystemByKey(db: Executor, workspaceId: string, key: string): Promise<DataSystemRow | undefined> {
-  return db
-    .selectFrom('data_systems')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  return findRow(db, 'data_systems', { workspace_id: workspaceId, key });
 }
 
 /** One live (not deleted) system by workspace and key, or undefined. */
 export async function findLiveSystemByKey(db: Executor, workspaceId: string, key: string): Promise<DataSystemRow | undefined> {
-  return db
-    .selectFrom('data_systems')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('key', '=', key)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return findRow(db, 'data_systems', { workspace_id: workspaceId, key, deleted_at: null });
 }
 
 /** The live systems of the workspaces (`'*'`: every workspace), by workspace then key. */
@@ -69,13 +59,7 @@ export async function updateSystem(
 
 /** True when `endpointId` is a webhook endpoint of the workspace (enabled or not). */
 export async function endpointInWorkspace(db: Executor, workspaceId: string, endpointId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('id', '=', endpointId)
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findColumns(db, 'webhook_endpoints', ['id'], { id: endpointId, workspace_id: workspaceId })) !== undefined;
 }
 
 /** Every system's name by key in a workspace, deleted ones included (their tasks' answers still name them). */

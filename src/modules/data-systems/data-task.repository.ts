@@ -1,6 +1,7 @@
 import { skipLocked } from '../../db/locking.js';
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { updateRows } from '../../db/row-match.js';
 import type { DataSystemRow } from './data-system.repository.js';
 import type { DataTaskStatus, DataTaskTable } from '../../db/tables/data-system.table.js';
 
@@ -213,13 +214,7 @@ export async function overdueUnnotified(db: Executor, at: string, limit: number)
 
 /** Marks the overdue event of a task sent. @returns false when another sweep marked it first. */
 export async function markOverdueNotified(db: Executor, id: string, at: string): Promise<boolean> {
-  const updated = await db
-    .updateTable('data_tasks')
-    .set({ overdue_notified_at: at })
-    .where('id', '=', id)
-    .where('overdue_notified_at', 'is', null)
-    .executeTakeFirst();
-  return updated.numUpdatedRows > 0n;
+  return (await updateRows(db, 'data_tasks', { overdue_notified_at: at }, { id, overdue_notified_at: null })) > 0n;
 }
 
 /** Every pending task of a request, closed as `not_applicable` (the request was canceled or rejected). @returns their rows before. */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { listInWorkspaces } from '../../db/row-match.js';
 import type { IntegrationTable } from '../../db/tables/integration.table.js';
 
 export type IntegrationRow = Selectable<IntegrationTable>;
@@ -16,12 +17,7 @@ export async function findIntegration(db: Executor, id: string): Promise<Integra
 
 /** Integrations, oldest first; all of them, or of the given workspaces. */
 export async function listIntegrations(db: Executor, workspaces: readonly string[] | '*'): Promise<IntegrationRow[]> {
-  let query = db.selectFrom('integrations').selectAll().orderBy('id');
-  if (workspaces !== '*') {
-    if (workspaces.length === 0) return [];
-    query = query.where('workspace_id', 'in', [...workspaces]);
-  }
-  return query.execute();
+  return listInWorkspaces(db, 'integrations', workspaces);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { findColumns, updateRows } from '../../db/row-match.js';
 
 /** Ends an endpoint's run of failures (a delivery succeeded). */
 export async function clearFailing(db: Executor, endpointId: string): Promise<void> {
@@ -15,18 +16,8 @@ export async function clearFailing(db: Executor, endpointId: string): Promise<vo
  * @returns when the run started, or undefined when the endpoint is gone or disabled.
  */
 export async function noteFailure(db: Executor, endpointId: string, at: string): Promise<string | undefined> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ failing_since: at })
-    .where('id', '=', endpointId)
-    .where('failing_since', 'is', null)
-    .execute();
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select('failing_since')
-    .where('id', '=', endpointId)
-    .where('disabled_at', 'is', null)
-    .executeTakeFirst();
+  await updateRows(db, 'webhook_endpoints', { failing_since: at }, { id: endpointId, failing_since: null });
+  const row = await findColumns(db, 'webhook_endpoints', ['failing_since'], { id: endpointId, disabled_at: null });
   return row?.failing_since ?? undefined;
 }
 

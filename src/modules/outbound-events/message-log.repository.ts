@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { findRow } from '../../db/row-match.js';
 import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import type { OutboundMessageStatus, OutboundMessageTable } from '../../db/tables/outbound-event.table.js';
 
@@ -18,12 +19,7 @@ export async function listMessages(
 
 /** One message of an endpoint, or undefined. */
 export async function findMessage(db: Executor, endpointId: string, id: string): Promise<OutboundMessageRow | undefined> {
-  return db
-    .selectFrom('outbound_messages')
-    .selectAll()
-    .where('id', '=', id)
-    .where('endpoint_id', '=', endpointId)
-    .executeTakeFirst();
+  return findRow(db, 'outbound_messages', { id, endpoint_id: endpointId });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { listInWorkspaces } from '../../db/row-match.js';
 import { forUpdate } from '../../db/locking.js';
 import type { WebhookEndpointTable } from '../../db/tables/outbound-event.table.js';
 
@@ -22,12 +23,7 @@ export async function lockEndpoint(db: Executor, id: string): Promise<WebhookEnd
 
 /** Endpoints, oldest first; all of them, or of the given workspaces. */
 export async function listEndpoints(db: Executor, workspaces: readonly string[] | '*'): Promise<WebhookEndpointRow[]> {
-  let query = db.selectFrom('webhook_endpoints').selectAll().orderBy('id');
-  if (workspaces !== '*') {
-    if (workspaces.length === 0) return [];
-    query = query.where('workspace_id', 'in', [...workspaces]);
-  }
-  return query.execute();
+  return listInWorkspaces(db, 'webhook_endpoints', workspaces);
 }
 
 /** Changes an endpoint's columns. @returns the row after the change, or undefined if it is gone. */

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { findRow } from '../../db/row-match.js';
 import type { PolicyLayerTable, PolicyLayerVersionTable } from '../../db/tables/policy.table.js';
 
 export type PolicyLayerRow = Selectable<PolicyLayerTable>;
@@ -16,12 +17,7 @@ export async function findLayers(db: Executor, workspaceId: string, repository: 
 
 /** One layer, or undefined. */
 export async function findLayer(db: Executor, workspaceId: string, repository: string): Promise<PolicyLayerRow | undefined> {
-  return db
-    .selectFrom('policy_layers')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('repository', '=', repository)
-    .executeTakeFirst();
+  return findRow(db, 'policy_layers', { workspace_id: workspaceId, repository });
 }
 
 /** The highest version ever written for a layer, deletions included; 0 when none. */

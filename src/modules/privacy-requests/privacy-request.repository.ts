@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { findColumns } from '../../db/row-match.js';
 import { forUpdate } from '../../db/locking.js';
 import { multiRowInsert } from '../../db/multi-row-insert.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
@@ -64,12 +65,10 @@ export async function findIdByClientRequestId(
   workspaceId: string,
   clientRequestId: string,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('privacy_requests')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('client_request_id', '=', clientRequestId)
-    .executeTakeFirst();
+  const row = await findColumns(db, 'privacy_requests', ['id'], {
+    workspace_id: workspaceId,
+    client_request_id: clientRequestId,
+  });
   return row?.id;
 }
 

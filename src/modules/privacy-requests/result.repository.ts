@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { updateRows } from '../../db/row-match.js';
 
 /** What processing a request produced, or undefined. */
 export async function findResult(db: Executor, requestId: string) {
@@ -47,13 +48,14 @@ export async function deleteDuePackages(db: Executor, now: string, limit: number
  * across processes (a conditional update).
  */
 export async function markPackageFetched(db: Executor, requestId: string, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('request_results')
-    .set({ package_fetched_at: now })
-    .where('request_id', '=', requestId)
-    .where('package_fetched_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return (
+    (await updateRows(
+      db,
+      'request_results',
+      { package_fetched_at: now },
+      { request_id: requestId, package_fetched_at: null },
+    )) === 1n
+  );
 }
 
 /**

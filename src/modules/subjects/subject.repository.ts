@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { findRow } from '../../db/row-match.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { byDialect } from '../../db/dialect.js';
 import { forUpdate } from '../../db/locking.js';
@@ -244,13 +245,7 @@ export async function findSubject(
   provider: string,
   subjectId: string,
 ): Promise<SubjectRow | undefined> {
-  return db
-    .selectFrom('subjects')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('subject_provider', '=', provider)
-    .where('subject_id', '=', subjectId)
-    .executeTakeFirst();
+  return findRow(db, 'subjects', { workspace_id: workspaceId, subject_provider: provider, subject_id: subjectId });
 }
 
 /** The accounts linked to a subject. */

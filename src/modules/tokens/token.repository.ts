@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { findRow, updateRows } from '../../db/row-match.js';
 import type { ApiTokenTable } from '../../db/tables/token.table.js';
 
 export type ApiTokenRow = Selectable<ApiTokenTable>;
@@ -11,12 +12,7 @@ export async function insertToken(db: Executor, row: Insertable<ApiTokenTable>):
 
 /** The unrevoked token with this hash, or undefined. */
 export async function findActiveTokenByHash(db: Executor, tokenHash: string): Promise<ApiTokenRow | undefined> {
-  return db
-    .selectFrom('api_tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return findRow(db, 'api_tokens', { token_hash: tokenHash, revoked_at: null });
 }
 
 /** Every token, oldest first. */
@@ -26,11 +22,5 @@ export async function listTokens(db: Executor): Promise<ApiTokenRow[]> {
 
 /** Marks a token revoked; returns false when no unrevoked token has this id. */
 export async function revokeToken(db: Executor, id: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_tokens')
-    .set({ revoked_at: at })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return (await updateRows(db, 'api_tokens', { revoked_at: at }, { id, revoked_at: null })) > 0n;
 }

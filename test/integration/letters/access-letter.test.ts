@@ -240,7 +240,7 @@ for (const dialect of dialects()) {
         .executeTakeFirstOrThrow();
       const old = JSON.parse(row.package ?? '{}');
       for (const key of ['controller', 'rights', 'automated_decision_making']) delete old[key];
-      await saveResultJson(t.services.database.db, id, JSON.stringify(old), null, new Date().toISOString());
+      await saveResultJson(t.services.database.db, id, { pkg: JSON.stringify(old), report: null }, new Date().toISOString());
       const pkg = (await get(`${id}/package`)).json();
       assert.deepEqual(pkg.controller, FULL_PROFILE);
       assert.equal(pkg.rights.length, 7);
@@ -275,7 +275,7 @@ for (const dialect of dialects()) {
         'test',
       );
       assert.equal(system.key, 'support-desk');
-      await saveResultJson(t.services.database.db, id, JSON.stringify(pkg), null, new Date().toISOString());
+      await saveResultJson(t.services.database.db, id, { pkg: JSON.stringify(pkg), report: null }, new Date().toISOString());
       const html = (await get(`${id}/package?format=html`)).body;
       assert.ok(html.includes('Other systems that answered'));
       assert.ok(html.includes('CI logs (ci-logs)') && html.includes('helpdesk'));

@@ -162,7 +162,7 @@ export function createOwnStepRecorder(deps: {
     // Whether the erasure found the identity is kept with its report: a resumed attempt reads it back.
     const subjectFound = found === undefined ? undefined : found ? 1 : 0;
     if (!(await extendLease(unit.tx, request.id, owner, until, subjectFound))) throw new LeaseLost();
-    await saveResultJson(unit.tx, request.id, null, report, toTimestamp(clock()));
+    await saveResultJson(unit.tx, request.id, { pkg: null, report }, toTimestamp(clock()));
   }
 
   return {

@@ -129,21 +129,21 @@ export async function updateRequest(
   return tx.updateTable('privacy_requests').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** What processing a request produced, as stored: its package and report as JSON text (null: none). */
+export interface ResultJson {
+  pkg: string | null;
+  report: string | null;
+}
+
 /** Stores (or replaces) what processing a request produced. */
 export async function saveResult(db: Executor, requestId: string, pkg: unknown, report: unknown, at: string): Promise<void> {
   const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-  await saveResultJson(db, requestId, json(pkg), json(report), at);
+  await saveResultJson(db, requestId, { pkg: json(pkg), report: json(report) }, at);
 }
 
-/** {@link saveResult} with the package and report already serialized (null: none). */
-export async function saveResultJson(
-  db: Executor,
-  requestId: string,
-  pkg: string | null,
-  report: string | null,
-  at: string,
-): Promise<void> {
-  const row = { request_id: requestId, package: pkg, report, created_at: at };
+/** {@link saveResult} with the package and report already serialized. */
+export async function saveResultJson(db: Executor, requestId: string, result: ResultJson, at: string): Promise<void> {
+  const row = { request_id: requestId, package: result.pkg, report: result.report, created_at: at };
   await db
     .insertInto('request_results')
     .values(row)
@@ -156,16 +156,10 @@ export async function saveResultJson(
  * (PRODUCT §2.9: the systems' part added), as produced at `at`: its package expiry is computed
  * again by the retention sweeper from that time.
  */
-export async function replaceResultAtCompletion(
-  db: Executor,
-  requestId: string,
-  pkg: string | null,
-  report: string | null,
-  at: string,
-): Promise<void> {
+export async function replaceResultAtCompletion(db: Executor, requestId: string, result: ResultJson, at: string): Promise<void> {
   await db
     .updateTable('request_results')
-    .set({ package: pkg, report, created_at: at, package_expires_at: null })
+    .set({ package: result.pkg, report: result.report, created_at: at, package_expires_at: null })
     .where('request_id', '=', requestId)
     .execute();
 }

@@ -5,7 +5,7 @@ import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repos
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { LeaseLost } from '../privacy-request.errors.js';
 import { updateRequest } from './request-state.repository.js';
-import { replaceResultAtCompletion, saveResultJson } from './request-state.repository.js';
+import { replaceResultAtCompletion, type ResultJson, saveResultJson } from './request-state.repository.js';
 import { requestMailOnChange, requestStatusChanged } from './request-events.js';
 import { finishAttempt } from './request-state.repository.js';
 import { closeTasksOfEndedRequest } from './task-closing.js';
@@ -30,7 +30,7 @@ export interface Transition {
    * replaces the one stored by the own step once the data tasks' part is added (its package
    * expiry is computed again from `at`).
    */
-  result?: { pkg: string | null; report: string | null; stored: 'saved' | 'completed' };
+  result?: ResultJson & { stored: 'saved' | 'completed' };
   /** The request ends: its pending data tasks become `not_applicable`, audited by this actor. */
   closeTasksBy?: ActorRef;
   /** The audit entry about the request; absent for the worker's own retries. */
@@ -56,9 +56,9 @@ export async function commitTransition(unit: UnitOfWork, request: PrivacyRequest
       ? await updateRequest(unit.tx, request.id, fields)
       : await finishAttempt(unit.tx, request.id, t.leaseOwner, fields);
   if (!updated) throw new LeaseLost();
-  if (t.result?.stored === 'saved') await saveResultJson(unit.tx, request.id, t.result.pkg, t.result.report, t.at);
+  if (t.result?.stored === 'saved') await saveResultJson(unit.tx, request.id, t.result, t.at);
   if (t.result?.stored === 'completed') {
-    await replaceResultAtCompletion(unit.tx, request.id, t.result.pkg, t.result.report, t.at);
+    await replaceResultAtCompletion(unit.tx, request.id, t.result, t.at);
     // A package with its systems' part may be megabytes (issue 23 item 2): its write and the
     // commit are the two steps that cannot be split, so the event loop gets a turn between them.
     await nextTurn();
