@@ -4,8 +4,9 @@ import type { DB } from './schema.js';
 
 /**
  * Columns and the values a row must hold in them, compared with `=` (`null`: `IS NULL`), all of
- * them: `WHERE (a = ? AND b IS NULL …)`. A column whose value is `undefined` is not compared at all
- * (Kysely leaves it out), so name only columns whose value is given.
+ * them: `WHERE (a = ? AND b IS NULL …)`. A column named with the value `undefined` is refused
+ * ({@link matchOf}): Kysely would leave it out, and a lookup by a missing token hash or workspace
+ * would then match any row.
  */
 export type RowMatch<T extends keyof DB> = FilterObject<DB, T>;
 
@@ -24,6 +25,18 @@ function untyped(db: Executor): Kysely<Untyped> {
 }
 
 /**
+ * `match` as the helpers' statements take it.
+ * @throws TypeError when a column is named with the value `undefined` (a caller's bug; it must
+ *   never widen a lookup to any row).
+ */
+function matchOf<T extends keyof DB & string>(table: T, match: RowMatch<T>): FilterObject<Untyped, string> {
+  for (const [column, value] of Object.entries(match)) {
+    if (value === undefined) throw new TypeError(`${table}.${column}: no value to match`);
+  }
+  return match as FilterObject<Untyped, string>;
+}
+
+/**
  * `SELECT * FROM table WHERE <match>`: the first row of `table` that matches, or undefined. For a
  * lookup by a key (an id, a workspace and a key), where at most one row matches.
  */
@@ -35,7 +48,7 @@ export async function findRow<T extends keyof DB & string>(
   const row = await untyped(db)
     .selectFrom(table as string)
     .selectAll()
-    .where((eb) => eb.and(match as FilterObject<Untyped, string>))
+    .where((eb) => eb.and(matchOf(table, match)))
     .executeTakeFirst();
   return row as Selectable<DB[T]> | undefined;
 }
@@ -53,7 +66,7 @@ export async function findColumns<T extends keyof DB & string, C extends keyof S
   const row = await untyped(db)
     .selectFrom(table as string)
     .select(columns)
-    .where((eb) => eb.and(match as FilterObject<Untyped, string>))
+    .where((eb) => eb.and(matchOf(table, match)))
     .executeTakeFirst();
   return row as Pick<Selectable<DB[T]>, C> | undefined;
 }
@@ -71,7 +84,7 @@ export async function updateRows<T extends keyof DB & string>(
   const result = await untyped(db)
     .updateTable(table as string)
     .set(set as UpdateObject<Untyped, string>)
-    .where((eb) => eb.and(match as FilterObject<Untyped, string>))
+    .where((eb) => eb.and(matchOf(table, match)))
     .executeTakeFirst();
   return result.numUpdatedRows;
 }
