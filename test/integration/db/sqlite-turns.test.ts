@@ -6,10 +6,9 @@
  * work, so a turn holds at most a few of them; before, one turn held all of them.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createDatabase, type Database } from '../../../src/db/database.js';
-import { migrateToLatest } from '../../../src/db/migrator.js';
-import { sqliteDatabase, type TestDatabase } from '../../helpers/databases.js';
+import { describe, it } from 'node:test';
+import { sqliteDatabase } from '../../helpers/databases.js';
+import { useMigratedDatabase } from '../../helpers/migrated-database.js';
 
 const busy = (ms: number) => {
   const end = performance.now() + ms;
@@ -36,19 +35,10 @@ function mostInOneTurn(turns: number[]): number {
 }
 
 describe('SQLite connection handed on in turns', () => {
-  let test: TestDatabase;
-  let database: Database;
-  before(async () => {
-    test = sqliteDatabase();
-    database = createDatabase(test.url);
-    await migrateToLatest(database.db);
-  });
-  after(async () => {
-    await database.close();
-    await test.drop();
-  });
+  const opened = useMigratedDatabase(sqliteDatabase);
 
   it('readers queued behind a transaction run a few per turn, in the order they came', async () => {
+    const database = opened();
     const turns = turnCounter();
     let release!: () => void;
     const held = database.db.transaction().execute(() => new Promise<void>((resolve) => (release = resolve)));
@@ -69,6 +59,7 @@ describe('SQLite connection handed on in turns', () => {
   });
 
   it("a write batch's units run a few per turn", async () => {
+    const database = opened();
     const turns = turnCounter();
     const ranIn: number[] = [];
     await Promise.all(
