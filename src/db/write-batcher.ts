@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
+import { nextTurn } from '../lib/yielding.js';
 import { DeferredWriteSet, type UnitOfWork } from './unit-of-work.js';
 
 /**
@@ -117,7 +118,7 @@ function turnsBetweenUnits(): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < UNIT_SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     since = performance.now();
   };
 }

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SQLITE_HANDOVER_SLICE_MS, TurnTakingLock } from '../../src/db/sqlite-turns.js';
+import { nextTurn } from '../../src/lib/yielding.js';
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const busy = (ms: number) => {
   const end = performance.now() + ms;
   while (performance.now() < end);
