@@ -50,7 +50,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const privacyRequests = createPrivacyRequestService({
     db,
     clock,
-    transact,
+    // A filing's unit only defers its writes (filing-batch.ts, idempotency/key-claims.ts).
+    transact: deps.database.transactDeferred,
     idempotency,
     policies,
     filingRecord: filingRecordCodec,

@@ -31,6 +31,14 @@ export interface Database {
    * effects outside `tx`): it can run more than once.
    */
   readonly transact: Transact;
+  /**
+   * {@link transact} for units that send no statement of their own: every write deferred to the
+   * commit (db/unit-of-work.ts), as a filing's. Such a unit waits for no I/O, so a second batch
+   * running units beside the first adds nothing but a batch's own statements; on PostgreSQL this
+   * batcher keeps ONE batch in flight ({@link PG_DEFERRED_BATCHES_IN_FLIGHT}), and every unit
+   * that arrives while it commits joins the next one. On SQLite it is `transact` itself (one writer).
+   */
+  readonly transactDeferred: Transact;
   /** Answers true when a trivial query succeeds (readiness). Never throws. */
   ping(): Promise<boolean>;
   /**
@@ -120,10 +128,12 @@ function openSqlite(path: string, mustExist: boolean): Database {
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   const stopOptimizer = keepPlannerStatistics(sqlite, db);
+  const transact = createWriteBatcher(db);
   return {
     db,
     dialect: 'sqlite',
-    transact: createWriteBatcher(db),
+    transact,
+    transactDeferred: transact,
     externalChanges: () => dataVersion.get() as number,
     // Through Kysely, so it waits for the connection: never inside another caller's transaction.
     checkpoint: () => truncateWal(db),
@@ -186,6 +196,15 @@ const PG_CONNECT_TIMEOUT_MS = 3000;
  */
 export const PG_BATCHES_IN_FLIGHT = 4;
 
+/**
+ * Write batches of units that only defer ({@link Database.transactDeferred}) one process has in
+ * flight on PostgreSQL. One: those units never wait for I/O, so the units queued while a batch
+ * commits all join the next, and each batch's nine statements (BEGIN, the keys' claim, the
+ * audit head's read and update, the multi-row inserts, COMMIT) are shared by more filings.
+ * Measured in bench/README.md ("Filing as multi-row statements").
+ */
+export const PG_DEFERRED_BATCHES_IN_FLIGHT = 1;
+
 function openPostgres(url: string, statementTimeoutMs: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
   // Every pooled session's bound on one statement (issue 23 item 9): a slow plan is cancelled
@@ -207,6 +226,7 @@ function openPostgres(url: string, statementTimeoutMs: number): Database {
     db,
     dialect: 'postgres',
     transact: createWriteBatcher(db, { concurrency: PG_BATCHES_IN_FLIGHT }),
+    transactDeferred: createWriteBatcher(db, { concurrency: PG_DEFERRED_BATCHES_IN_FLIGHT }),
     externalChanges: undefined,
     checkpoint: async () => true,
     ping: async () => {

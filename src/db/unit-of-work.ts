@@ -31,15 +31,10 @@ export interface UnitOfWork {
   /** Adds `item` to what `kind.flush` writes at this unit's commit; dropped if the unit is rolled back. */
   defer<T>(kind: DeferredWrites<T>, item: T): void;
   /**
-   * The items of `kind` deferred so far in this transaction (by this unit and the units of its
-   * write batch before it) and not yet written: what a unit must see of the rows the batch will
-   * write (an Idempotency-Key stored at this commit).
-   */
-  pending<T>(kind: DeferredWrites<T>): readonly T[];
-  /**
    * This unit, with every item deferred through the returned unit written only if `gate` is open
    * at the flush (settled by a kind of a lower `order`): an audit entry and events that exist
-   * only if a row deferred with them is stored.
+   * only if a row deferred with them is stored. On a unit that is gated already, the returned
+   * unit's items need both gates open (a filing's entry: its key claimed, then its row stored).
    */
   gated(gate: Gate): UnitOfWork;
 }
@@ -66,9 +61,23 @@ export class Gate {
   }
 }
 
+/** What an item deferred behind gates asks at the flush: are they all open? */
+interface Opening {
+  readonly open: boolean;
+}
+
+/** Open when `outer` and then `inner` are: `inner` is not read while `outer` is closed (nobody settles it then). */
+function bothOpen(outer: Opening, inner: Opening): Opening {
+  return {
+    get open() {
+      return outer.open && inner.open;
+    },
+  };
+}
+
 interface Entry {
   item: unknown;
-  gate: Gate | undefined;
+  gate: Opening | undefined;
 }
 
 /**
@@ -80,13 +89,11 @@ export class DeferredWriteSet {
   private readonly lists = new Map<DeferredWrites<unknown>, Entry[]>();
 
   /** A unit of work writing in `tx` whose deferred writes go to this set (behind `gate`, if given). */
-  unit(tx: Transaction<DB>, gate?: Gate): UnitOfWork {
+  unit(tx: Transaction<DB>, gate?: Opening): UnitOfWork {
     return {
       tx,
       defer: (kind, item) => this.add(kind, { item, gate }),
-      pending: <T>(kind: DeferredWrites<T>) =>
-        (this.lists.get(kind as DeferredWrites<unknown>) ?? []).map((entry) => entry.item as T),
-      gated: (next) => this.unit(tx, next),
+      gated: (next) => this.unit(tx, gate === undefined ? next : bothOpen(gate, next)),
     };
   }
 

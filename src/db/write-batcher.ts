@@ -48,22 +48,6 @@ export function isTransientConflict(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-/**
- * Thrown by a unit that depends on a row an earlier unit of its own batch writes only at the
- * commit (a deferred write: the same Idempotency-Key twice in one batch, db/unit-of-work.ts
- * `pending`). The batcher runs it again in a later batch, after that one committed, as it does a
- * unit aborted by a deadlock (at most `attempts` runs in all).
- */
-export class RetryInNextBatch extends Error {
-  constructor(reason: string) {
-    super(`run again in the next write batch: ${reason}`);
-    this.name = 'RetryInNextBatch';
-  }
-}
-
-/** A unit's error that the batcher answers by running the unit again in a later batch. */
-const runsAgain = (error: unknown) => isTransientConflict(error) || error instanceof RetryInNextBatch;
-
 async function runInSavepoint(tx: Transaction<DB>, deferred: DeferredWriteSet, item: Pending): Promise<Outcome> {
   const mark = deferred.mark();
   await sql`savepoint unit_of_work`.execute(tx);
@@ -187,7 +171,7 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     outcomes.forEach((outcome, i) => {
       const item = batch[i]!;
       if (outcome.ok) item.resolve(outcome.value);
-      else if (runsAgain(outcome.error) && ++item.conflicts < attempts) again.push(item);
+      else if (isTransientConflict(outcome.error) && ++item.conflicts < attempts) again.push(item);
       else item.reject(outcome.error);
     });
     queue.unshift(...again);

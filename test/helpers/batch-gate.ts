@@ -1,9 +1,11 @@
-import { type Database, PG_BATCHES_IN_FLIGHT } from '../../src/db/database.js';
+import { type Database, PG_BATCHES_IN_FLIGHT, PG_DEFERRED_BATCHES_IN_FLIGHT } from '../../src/db/database.js';
 
 /**
  * Holds every batch slot of `database.transact` (1 on SQLite, {@link PG_BATCHES_IN_FLIGHT} on
- * PostgreSQL) with a unit that waits and writes nothing, so that units submitted meanwhile queue
- * up and run together, in submission order, as ONE batch once released (up to MAX_BATCH units).
+ * PostgreSQL) and of `database.transactDeferred` (filings; the same batcher on SQLite,
+ * {@link PG_DEFERRED_BATCHES_IN_FLIGHT} on PostgreSQL) with a unit that waits and writes
+ * nothing, so that units submitted meanwhile queue up and run together, in submission order, as
+ * ONE batch of their batcher once released (up to MAX_BATCH units).
  *
  * The batcher starts batches one event-loop turn after a unit is submitted (setImmediate), so
  * each holder is given its turn to start its own batch before the next is submitted.
@@ -14,11 +16,19 @@ import { type Database, PG_BATCHES_IN_FLIGHT } from '../../src/db/database.js';
 export async function holdBatches(database: Database): Promise<{ release: () => Promise<void> }> {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  const slots = database.dialect === 'postgres' ? PG_BATCHES_IN_FLIGHT : 1;
+  const batchers: [Database['transact'], number][] =
+    database.dialect === 'postgres'
+      ? [
+          [database.transact, PG_BATCHES_IN_FLIGHT],
+          [database.transactDeferred, PG_DEFERRED_BATCHES_IN_FLIGHT],
+        ]
+      : [[database.transact, 1]];
   const holders: Promise<void>[] = [];
-  for (let slot = 0; slot < slots; slot++) {
-    holders.push(database.transact(() => gate));
-    await new Promise((resolve) => setImmediate(resolve));
+  for (const [transact, slots] of batchers) {
+    for (let slot = 0; slot < slots; slot++) {
+      holders.push(transact(() => gate));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   return {
     release: async () => {
@@ -29,14 +39,19 @@ export async function holdBatches(database: Database): Promise<{ release: () => 
 }
 
 /**
- * `database` with a `transact` that counts the units submitted to it, for tests that must know
- * when service calls (which read before they write) have queued their unit.
+ * `database` with a `transact` and a `transactDeferred` that count the units submitted to them,
+ * for tests that must know when service calls (which read before they write) have queued their unit.
  */
 export function countingTransact(database: Database): { database: Database; submitted: () => number } {
   let submitted = 0;
-  const transact: Database['transact'] = (work) => {
-    submitted++;
-    return database.transact(work);
+  const counting =
+    (transact: Database['transact']): Database['transact'] =>
+    (work) => {
+      submitted++;
+      return transact(work);
+    };
+  return {
+    database: { ...database, transact: counting(database.transact), transactDeferred: counting(database.transactDeferred) },
+    submitted: () => submitted,
   };
-  return { database: { ...database, transact }, submitted: () => submitted };
 }

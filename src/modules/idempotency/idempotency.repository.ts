@@ -69,48 +69,78 @@ export async function findRecord(db: Executor, principalId: string, key: string)
  * A look at the record before the unit of work that stores the key, outside any transaction.
  * SQLite: the record (a read never waits for the one write lock, so a replay or conflict
  * answers without joining a write batch). PostgreSQL: undefined without a round trip, since
- * {@link findRecordOrLockKey} reads it in the transaction in the same statement as the lock.
+ * {@link findRecordsOrLockKeys} reads it in the transaction in the same statement as the lock.
  */
 export const peekRecord = byDialect<[principalId: string, key: string], Promise<IdempotencyRow | undefined>>({
   sqlite: findRecord,
   postgres: async () => undefined,
 });
 
-type LockParams = { principal_id: string; idempotency_key: string; lock_name: string };
+/** A key a write batch claims at its commit, and the name of its lock (`tryLockKey`). */
+export interface KeyToClaim {
+  principalId: string;
+  key: string;
+  lockName: string;
+}
+
+type BatchLockParams = { principal_ids: string[]; idempotency_keys: string[]; lock_names: string[] };
 type RecordOrLock = { [C in (typeof RECORD_COLUMNS)[number]]: IdempotencyRow[C] | null } & { locked: boolean | null };
 
-const selectRecordOrLock = preparedQuery<LockParams, RecordOrLock>(['principal_id', 'idempotency_key', 'lock_name'], (db, p) =>
-  db
-    // One row whatever the table holds: the record's columns (nulls when there is none) and,
-    // only when there is none, the outcome of taking the key's lock.
-    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
-    .leftJoin('idempotency_records as r', (join) =>
-      join.on((eb) => eb.and([eb('r.principal_id', '=', p.principal_id), eb('r.idempotency_key', '=', p.idempotency_key)])),
-    )
-    .select(RECORD_COLUMNS.map((column) => `r.${column}` as const))
-    .select(sql<boolean | null>`case when r.principal_id is null then ${tryLockKeySql(p.lock_name)} end`.as('locked')),
+const selectRecordsOrLocks = preparedQuery<BatchLockParams, RecordOrLock>(
+  ['principal_ids', 'idempotency_keys', 'lock_names'],
+  (db, p) =>
+    db
+      // One row per key, in the keys' order, whatever the table holds: the record's columns
+      // (nulls when there is none) and, only when there is none, the outcome of taking the
+      // key's lock. Arrays, not a VALUES list: one statement text (one prepared statement) for
+      // every batch size.
+      .selectFrom(
+        sql`unnest(${p.principal_ids}::text[], ${p.idempotency_keys}::text[], ${p.lock_names}::text[]) with ordinality`.as<'k'>(
+          sql`k(principal_id, idempotency_key, lock_name, ord)`,
+        ),
+      )
+      .leftJoin('idempotency_records as r', (join) =>
+        join.on(sql<boolean>`r.principal_id = k.principal_id and r.idempotency_key = k.idempotency_key`),
+      )
+      .select(RECORD_COLUMNS.map((column) => `r.${column}` as const))
+      .select(
+        sql<boolean | null>`case when r.principal_id is null then ${tryLockKeySql(sql.ref('k.lock_name'))} end`.as('locked'),
+      )
+      .orderBy(sql`k.ord`),
 );
 
-type RecordOrLocked = { record: IdempotencyRow } | { record: undefined; locked: boolean };
+/** What {@link findRecordsOrLockKeys} found for one key. */
+export type RecordOrLocked = { record: IdempotencyRow } | { record: undefined; locked: boolean };
 
 /**
- * Inside the transaction that will store the key: the record for (principal, key) if there is
- * one; if there is none, the key's transaction-scoped lock (`tryLockKey(lockName)`).
- * PostgreSQL: both in one statement, one round trip. SQLite: a read; the transaction already
- * holds the one write lock, so the key is always `locked`.
+ * Inside the transaction that will store the keys (a write batch's, at its commit): for each
+ * key, its record if there is one; if there is none, the key's transaction-scoped lock
+ * (`tryLockKey(lockName)`). PostgreSQL: every key of the batch in ONE statement, one round trip
+ * (instead of one per filing). SQLite: a read per key (no round trip; the transaction already
+ * holds the one write lock, so a key without a record is always `locked`).
  *
- * @returns `{ record }` when a record exists (no lock taken: a replay must not block another
- *   replay), else `{ locked }`: false when another transaction holds the lock.
+ * @returns one answer per key, in `keys`' order: `{ record }` when a record exists (no lock
+ *   taken: a replay must not block another replay), else `{ locked }`: false when another
+ *   transaction holds the lock.
  */
-export const findRecordOrLockKey = byDialect<[principalId: string, key: string, lockName: string], Promise<RecordOrLocked>>({
-  sqlite: async (tx, principalId, key) => {
-    const record = await findRecord(tx, principalId, key);
-    return record ? { record } : { record: undefined, locked: true };
+export const findRecordsOrLockKeys = byDialect<[keys: readonly KeyToClaim[]], Promise<RecordOrLocked[]>>({
+  sqlite: async (tx, keys) => {
+    const found: RecordOrLocked[] = [];
+    for (const { principalId, key } of keys) {
+      const record = await findRecord(tx, principalId, key);
+      found.push(record ? { record } : { record: undefined, locked: true });
+    }
+    return found;
   },
-  postgres: async (tx, principalId, key, lockName) => {
-    const { rows } = await selectRecordOrLock(tx, { principal_id: principalId, idempotency_key: key, lock_name: lockName });
-    const { locked, ...record } = rows[0]!;
-    return record.principal_id === null ? { record: undefined, locked: locked === true } : { record: record as IdempotencyRow };
+  postgres: async (tx, keys) => {
+    const { rows } = await selectRecordsOrLocks(tx, {
+      principal_ids: keys.map((k) => k.principalId),
+      idempotency_keys: keys.map((k) => k.key),
+      lock_names: keys.map((k) => k.lockName),
+    });
+    return rows.map(({ locked, ...record }) =>
+      record.principal_id === null ? { record: undefined, locked: locked === true } : { record: record as IdempotencyRow },
+    );
   },
 });
 

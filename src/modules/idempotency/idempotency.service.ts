@@ -1,20 +1,13 @@
-import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import type { Executor } from '../../db/executor.js';
-import { RetryInNextBatch } from '../../db/write-batcher.js';
-import { tryLockKey } from '../../db/locking.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decideOnExisting, IDEMPOTENCY_TTL_MS } from './idempotency.fns.js';
 import * as repo from './idempotency.repository.js';
+import type { ClaimAtCommit, ConflictReason, KeyClaim, KeyUse, StoredResponse } from './idempotency.types.js';
+import { claimAtCommit, recordAtCommit } from './key-claims.js';
 
-/**
- * What the record of a key keeps for replay: a status, a `Location` (or null) and a body, as
- * text. The caller decides what they mean through a {@link RecordCodec}.
- */
-export interface StoredResponse {
-  status: number;
-  location: string | null;
-  body: string;
-}
+export type { ClaimAtCommit, KeyClaim, KeyUse, StoredResponse } from './idempotency.types.js';
+export { idempotencyLockName } from './key-claims.js';
 
 /**
  * How a caller's outcome is kept in its key's record and read back for a replay. Records are
@@ -28,28 +21,11 @@ export interface RecordCodec<R> {
 
 /** Why an Idempotency-Key cannot be honoured now. */
 export class IdempotencyConflict extends Error {
-  constructor(readonly reason: 'reused' | 'in_flight') {
+  constructor(readonly reason: ConflictReason) {
     super(`idempotency key ${reason}`);
     this.name = 'IdempotencyConflict';
   }
 }
-
-/** A key as seen by one request: its principal, the key itself and the request's fingerprint. */
-export interface KeyUse {
-  principalId: string;
-  key: string;
-  fingerprint: string;
-}
-
-/**
- * What {@link IdempotencyService.claim} found in the unit of work: the key is this unit's to
- * store (`claimed`, replacing an expired or abandoned record created at `staleSince`), or the
- * stored response to replay, or a conflict.
- */
-export type KeyClaim =
-  | { kind: 'claimed'; staleSince: string | null }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'conflict'; reason: IdempotencyConflict['reason'] };
 
 /** How many times a filing is tried when another process stores its key between our read and our insert. */
 export const KEY_ATTEMPTS = 3;
@@ -58,64 +34,27 @@ function storedResponse(record: repo.IdempotencyRow): StoredResponse {
   return { status: record.response_status ?? 500, location: record.response_location, body: record.response_body ?? '{}' };
 }
 
-/** The name under which a transaction storing (principal, key) holds its lock (see `tryLockKey`). */
-export function idempotencyLockName(principalId: string, key: string): string {
-  return `idempotency:${principalId}:${key}`;
-}
-
-/** A key's record as deferred to its unit's commit: the response is built then (`response()`). */
-interface PendingRecord {
-  use: KeyUse;
-  /** The `created_at` of an expired or abandoned record this one replaces, or null. */
-  staleSince: string | null;
-  createdAt: string;
-  expiresAt: string;
-  /** Called at the flush, after the kinds of a lower order (the filed rows) were written. */
-  response: () => StoredResponse;
-}
-
-/**
- * The keys' records as a deferred write (db/unit-of-work.ts): every record a write batch stores
- * goes in one multi-row INSERT right before COMMIT, after the rows whose outcome it keeps. The
- * replaced stale records (rare) are deleted one by one first.
- */
-const keyRecords: DeferredWrites<PendingRecord> = {
-  name: 'idempotency records',
-  async flush(tx, records) {
-    for (const r of records) {
-      if (r.staleSince !== null) await repo.deleteRecord(tx, r.use.principalId, r.use.key, r.staleSince);
-    }
-    await repo.insertCompletedRecords(
-      tx,
-      records.map((r) => ({
-        principal_id: r.use.principalId,
-        idempotency_key: r.use.key,
-        fingerprint: r.use.fingerprint,
-        created_at: r.createdAt,
-        expires_at: r.expiresAt,
-        response: r.response(),
-      })),
-    );
-  },
-};
-
 /**
  * Idempotency-Key handling (IETF draft-ietf-httpapi-idempotency-key-header) as three steps a
  * writing service method takes around its own unit of work:
  *
  * 1. `peek` before the unit: on SQLite a plain read answers a replay or a conflict without
  *    joining a write batch; on PostgreSQL nothing (the claim reads in the same statement as it locks).
- * 2. `claim` first in the unit: the record, or the key's lock (PostgreSQL: a transaction-scoped
- *    advisory lock, so a second request with the key while the first runs is `in_flight`; SQLite:
- *    the one write lock makes it wait and then replay).
+ * 2. `claim` first in the unit: defers the key's claim to the unit's commit, where every key of
+ *    the write batch is read, and locked when it has no record, at once (PostgreSQL: a
+ *    transaction-scoped advisory lock, so a second request with the key while the first runs is
+ *    `in_flight`; SQLite: the one write lock makes it wait and then replay). The unit adds its
+ *    effects through the claim's unit: they are written only if the key is claimed.
  * 3. `record` last in the unit: the record with the outcome, written at the unit's commit (one
  *    multi-row INSERT per write batch), so a key is stored with its complete effects or not at
  *    all. The claim's lock keeps other processes from storing the key meanwhile (PostgreSQL; on
  *    SQLite the one write lock); were one to (a release without the lock), the unique violation
  *    fails the batch at its commit and the filing's caller tries again (`KEY_ATTEMPTS`).
  *
- * Same key and fingerprint within 24 h replays; a different fingerprint is `reused`; an
- * `in_flight` record written by releases before this design is honoured, and taken over after its lease.
+ * After the commit, the claim's `outcome()` says whether the unit's effects were stored or the
+ * key's stored response is to be replayed (or a conflict answered). Same key and fingerprint
+ * within 24 h replays; a different fingerprint is `reused`; an `in_flight` record written by
+ * releases before this design is honoured, and taken over after its lease.
  */
 export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
   const { db, clock } = deps;
@@ -142,36 +81,22 @@ export function createIdempotencyService(deps: { db: Executor; clock: Clock }) {
     },
 
     /**
-     * Step 2, first in the unit of work: see {@link KeyClaim}. Writes nothing.
-     * @throws RetryInNextBatch when an earlier unit of the same write batch stores this key at
-     *   its commit: the batcher runs this unit again after it, when the record is there to read.
+     * Step 2, first in the unit of work: claims `use`'s key at the unit's commit (key-claims.ts).
+     * Sends no statement now; the same key twice in one batch is looked up once, and the later
+     * use replays the first's response.
      */
-    async claim(unit: UnitOfWork, use: KeyUse): Promise<KeyClaim> {
-      if (unit.pending(keyRecords).some((r) => r.use.principalId === use.principalId && r.use.key === use.key)) {
-        throw new RetryInNextBatch('an earlier unit of this batch stores the same Idempotency-Key');
-      }
-      const lockName = idempotencyLockName(use.principalId, use.key);
-      const found = await repo.findRecordOrLockKey(unit.tx, use.principalId, use.key, lockName);
-      if (!found.record) return found.locked ? { kind: 'claimed', staleSince: null } : { kind: 'conflict', reason: 'in_flight' };
-      const claim = decide(found.record, use);
-      if (claim.kind === 'claimed' && !(await tryLockKey(unit.tx, lockName))) return { kind: 'conflict', reason: 'in_flight' };
-      return claim;
+    claim(unit: UnitOfWork, use: KeyUse): ClaimAtCommit {
+      return claimAtCommit(unit, use, (record) => decide(record, use));
     },
 
     /**
-     * Step 3, last in the unit of work: stores the key's record at the unit's commit, with the
-     * response `response()` builds then (after the rows of lower-order deferred kinds, whose
-     * outcome it may keep, were written). Its 24 h count from now.
+     * Step 3, last in the unit of work: stores the key's record at the unit's commit, if the key
+     * was claimed then, with the response `response()` builds (after the rows of lower-order
+     * deferred kinds, whose outcome it may keep, were written). Its 24 h count from now.
      */
-    record(unit: UnitOfWork, use: KeyUse, claim: { staleSince: string | null }, response: () => StoredResponse): void {
+    record(claim: ClaimAtCommit, response: () => StoredResponse): void {
       const now = clock();
-      unit.defer(keyRecords, {
-        use,
-        staleSince: claim.staleSince,
-        createdAt: toTimestamp(now),
-        expiresAt: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
-        response,
-      });
+      recordAtCommit(claim, toTimestamp(now), toTimestamp(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)), response);
     },
   };
 }

@@ -158,21 +158,22 @@ export function createPrivacyRequestService(deps: {
   /**
    * One try at filing under an Idempotency-Key: a replay answered from the key's record, or ONE
    * unit of work that claims the key and adds the request (`add`) and the key's record with its
-   * outcome, both written at the unit's commit with the rest of its write batch.
+   * outcome, all written at the unit's commit with the rest of its write batch, and only if the
+   * key was claimed then (else the key's record is replayed, or its conflict answered).
    */
   async function fileOnce(use: KeyUse, add: (unit: UnitOfWork) => () => Filing): Promise<FilingOutcome> {
     const stored = await idempotency.peek(use);
     if (stored) return { ...filingRecord.decode(stored), replayed: true };
-    const done = await transact(async (unit) => {
-      const claim = await idempotency.claim(unit, use);
-      if (claim.kind !== 'claimed') return claim;
-      const outcome = add(unit);
-      idempotency.record(unit, use, claim, () => filingRecord.encode(outcome()));
-      return { kind: 'stored' as const, outcome };
+    const { key, outcome } = await transact(async (unit) => {
+      const key = idempotency.claim(unit, use);
+      const outcome = add(key.unit);
+      idempotency.record(key, () => filingRecord.encode(outcome()));
+      return { key, outcome };
     });
-    if (done.kind === 'conflict') throw new IdempotencyConflict(done.reason);
-    if (done.kind === 'replay') return { ...filingRecord.decode(done.response), replayed: true };
-    return { ...done.outcome(), replayed: false };
+    const claim = key.outcome();
+    if (claim.kind === 'conflict') throw new IdempotencyConflict(claim.reason);
+    if (claim.kind === 'replay') return { ...filingRecord.decode(claim.response), replayed: true };
+    return { ...outcome(), replayed: false };
   }
 
   return {

@@ -121,6 +121,9 @@ for (const dialect of dialects()) {
         });
         return { principal, counted, services };
       };
+      const countRequests = async (clientRequestId: string) =>
+        (await db().selectFrom('privacy_requests').select('id').where('client_request_id', '=', clientRequestId).execute())
+          .length;
 
       // PostgreSQL only: the key's advisory lock is re-entrant within the batch transaction, so the
       // second unit gets past it. (On SQLite the held batch would also hold the one connection the
@@ -182,6 +185,85 @@ for (const dialect of dialects()) {
           rows.map((r) => r.id),
           [first.request.id],
         );
+      });
+
+      it('the same Idempotency-Key with two bodies in one batch: one is filed, the other is reused, one record', async () => {
+        const { principal, counted, services } = await countedWriter('batch-reused');
+        const body = (ref: string) =>
+          createBody({ client_request_id: 'reused-key-batch', intake_ref: ref }) as unknown as CreatePrivacyRequestInput;
+        const hold = await holdBatches(t.services.database);
+        const creates = Promise.allSettled([
+          services.privacyRequests.create(principal, 'reused-key-batch', body('ticket 1')),
+          services.privacyRequests.create(principal, 'reused-key-batch', body('ticket 2')),
+        ]);
+        await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);
+        await hold.release();
+        // Which of the two reaches the batch first is not given (each reads its policy first).
+        const outcomes = await creates;
+        const filed = outcomes.filter((o) => o.status === 'fulfilled');
+        const reused = outcomes.filter((o) => o.status === 'rejected');
+        assert.equal(filed.length, 1);
+        assert.ok(filed[0]!.value.kind === 'filed' && !filed[0]!.value.replayed);
+        assert.equal(reused.length, 1);
+        assert.equal((reused[0]!.reason as { reason?: string }).reason, 'reused');
+        const records = await db()
+          .selectFrom('idempotency_records')
+          .select('idempotency_key')
+          .where('idempotency_key', '=', 'reused-key-batch')
+          .execute();
+        assert.equal(records.length, 1);
+        assert.equal(await countRequests('reused-key-batch'), 1);
+      });
+
+      it("a key held by another transaction answers in flight; the rest of its batch is filed, with one statement for the batch's keys", async () => {
+        const { principal, counted, services } = await countedWriter('batch-held');
+        const { idempotencyLockName } = await import('../../../src/modules/idempotency/idempotency.service.js');
+        const other = new pg.Client({ connectionString: database.url });
+        await other.connect();
+        try {
+          await other.query('begin');
+          await other.query('select pg_advisory_xact_lock(hashtextextended($1::text, 0))', [
+            idempotencyLockName(principal.id, 'held-key-2'),
+          ]);
+          const statements: string[] = [];
+          const query = pg.Client.prototype.query;
+          const hold = await holdBatches(t.services.database);
+          const creates = Promise.allSettled(
+            [1, 2, 3].map((n) =>
+              services.privacyRequests.create(
+                principal,
+                `held-key-${n}`,
+                createBody({ client_request_id: `held-crid-${n}` }) as unknown as CreatePrivacyRequestInput,
+              ),
+            ),
+          );
+          await waitFor('three creates queued', async () => counted.submitted() === 3, 10_000);
+          pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+            const text = (args[0] as { text?: string } | string | undefined) ?? '';
+            statements.push(typeof text === 'string' ? text : (text.text ?? ''));
+            return (query as (...a: unknown[]) => unknown).apply(this, args);
+          } as typeof query;
+          try {
+            await hold.release();
+            const outcomes = await creates;
+            assert.deepEqual(
+              outcomes.map((o) => (o.status === 'fulfilled' ? o.value.kind : (o.reason as { reason?: string }).reason)),
+              ['filed', 'in_flight', 'filed'],
+            );
+          } finally {
+            pg.Client.prototype.query = query;
+          }
+          assert.equal(
+            statements.filter((s) => /from "idempotency_records"|idempotency_records" as "r"/.test(s)).length,
+            1,
+            statements.join('\n'),
+          );
+          assert.equal(await countRequests('held-crid-2'), 0);
+          assert.equal((await countRequests('held-crid-1')) + (await countRequests('held-crid-3')), 2);
+        } finally {
+          await other.query('rollback');
+          await other.end();
+        }
       });
 
       it('a batch whose chain append deadlocks is run again from scratch and commits once', async () => {

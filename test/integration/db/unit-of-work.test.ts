@@ -92,10 +92,45 @@ for (const dialect of dialects()) {
           unit.defer(rows, name);
           unit.gated(gate).defer(keys, `${name}-entry`);
         }
-        assert.deepEqual(unit.pending(rows), ['uow-a', 'uow-b-skip'], 'a unit sees what is deferred, before the flush');
       });
       assert.deepEqual(flushed, [['rows', 'uow-a', 'uow-b-skip'], ['uow-a'], ['uow-plain', 'uow-a-entry']]);
       assert.deepEqual(await stored(), ['uow-a', 'uow-a-entry', 'uow-plain']);
+    });
+
+    it('writes an item gated twice only when both gates are open, and never reads the inner one behind a closed outer one', async () => {
+      const outer = new Map<string, Gate>();
+      const inner = new Map<string, Gate>();
+      /** order -2: opens an outer gate unless the item ends in `-out`. */
+      const claims: DeferredWrites<string> = {
+        name: 'test claims',
+        order: -2,
+        flush: async (_tx, items) => {
+          for (const item of items) outer.get(item)!.settle(!item.endsWith('-out'));
+        },
+      };
+      /** order -1: opens an inner gate unless the item ends in `-in` (reached only behind an open outer gate). */
+      const rows: DeferredWrites<string> = {
+        name: 'test rows',
+        order: -1,
+        flush: async (_tx, items) => {
+          flushed.push(['rows', ...items]);
+          for (const item of items) inner.get(item)!.settle(!item.endsWith('-in'));
+        },
+      };
+      await runUnitOfWork(database.db, async (unit) => {
+        for (const name of ['uow-both', 'uow-closed-out', 'uow-closed-in']) {
+          const claim = new Gate();
+          const row = new Gate();
+          outer.set(name, claim);
+          inner.set(name, row);
+          unit.defer(claims, name);
+          const claimed = unit.gated(claim);
+          claimed.defer(rows, name);
+          claimed.gated(row).defer(keys, `${name}-entry`);
+        }
+      });
+      assert.deepEqual(flushed, [['rows', 'uow-both', 'uow-closed-in'], ['uow-both-entry']]);
+      assert.deepEqual(await stored(), ['uow-both-entry']);
     });
 
     it('fails a flush that reads a gate nobody settled', async () => {
