@@ -82,14 +82,22 @@ export function send(baseUrl: string, delivery: Delivery): Promise<HttpAnswer> {
 /** The four request types, in the order distinct requests cycle through them. */
 export const REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'] as const;
 
-/** A create (`POST /api/v1/privacy/requests`) with its own key, client_request_id and subject. */
-export function createDelivery(auth: string, tag: string, i: number): Delivery {
+/**
+ * A create (`POST /api/v1/privacy/requests`) with its own key, client_request_id and subject;
+ * its type cycles through {@link REQUEST_TYPES} unless `requestType` is given.
+ */
+export function createDelivery(
+  auth: string,
+  tag: string,
+  i: number,
+  requestType: (typeof REQUEST_TYPES)[number] = REQUEST_TYPES[i % REQUEST_TYPES.length]!,
+): Delivery {
   return {
     path: '/api/v1/privacy/requests',
     headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': `scale-${tag}-key-${i}` },
     body: JSON.stringify(
       createBody({
-        request_type: REQUEST_TYPES[i % REQUEST_TYPES.length],
+        request_type: requestType,
         client_request_id: `scale-${tag}-${i}`,
         subject_id: `scale-subject-${tag}-${i}`,
       }),
