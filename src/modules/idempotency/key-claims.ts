@@ -18,8 +18,6 @@ interface PendingClaim {
   decide: (record: repo.IdempotencyRow) => KeyClaim;
   /** Set by the flush (for a follower of a claimed key, replaced when the key's record is built). */
   outcome?: KeyClaim;
-  /** What the claims' statement found for the key (on the key's first claim of the batch). */
-  found?: repo.RecordOrLocked;
   /** Later claims of the same key in the same batch (on the first). */
   followers: PendingClaim[];
 }
@@ -37,19 +35,20 @@ async function firstOutcome(tx: Transaction<DB>, claim: PendingClaim, found: rep
 }
 
 /**
- * What a later claim of the same key in the same batch gets: when the first claimed it, the
+ * What a later claim of the same key in the same batch gets (`found`: what the statement found
+ * for the key): when the first claimed it, the
  * first's response once its record is built (the same body: a replay; another body: `reused`),
  * as a replay after the commit would (docs/operations.md); else its own decision on the same
  * record, never a second take-over.
  */
-function followerOutcome(claim: PendingClaim, first: PendingClaim): KeyClaim {
+function followerOutcome(claim: PendingClaim, first: PendingClaim, found: repo.RecordOrLocked): KeyClaim {
   if (first.outcome!.kind === 'claimed') {
     // Replaced by the replay when the first's record is built (keyRecords); in flight until then.
     return claim.use.fingerprint === first.use.fingerprint
       ? { kind: 'conflict', reason: 'in_flight' }
       : { kind: 'conflict', reason: 'reused' };
   }
-  const { record } = first.found!;
+  const { record } = found;
   const outcome: KeyClaim = record ? claim.decide(record) : { kind: 'conflict', reason: 'in_flight' };
   return outcome.kind === 'claimed' ? { kind: 'conflict', reason: 'in_flight' } : outcome;
 }
@@ -88,9 +87,9 @@ const keyClaims: DeferredWrites<PendingClaim> = {
       })),
     );
     for (const [i, first] of keys.entries()) {
-      first.found = found[i]!;
-      settle(first, await firstOutcome(tx, first, first.found));
-      for (const follower of first.followers) settle(follower, followerOutcome(follower, first));
+      const answer = found[i]!;
+      settle(first, await firstOutcome(tx, first, answer));
+      for (const follower of first.followers) settle(follower, followerOutcome(follower, first, answer));
     }
   },
 };
