@@ -42,6 +42,7 @@ for (const dialect of dialects()) {
       let f: Fixture;
       let sample: FidesSample;
       let admin: string;
+      let systemId: string;
       const db = () => f.t.services.database.db;
       const get = async (url: string) => {
         const res = await f.t.app.inject({ method: 'GET', url, headers: { authorization: admin } });
@@ -84,6 +85,7 @@ for (const dialect of dialects()) {
           },
         });
         assert.equal(res.statusCode, 201, res.body);
+        systemId = res.json().id;
         await f.t.services.subjects.applyIdentityEvent('acme', 'clerk', {
           id: 'evt_customer_1',
           type: 'user.created',
@@ -115,6 +117,25 @@ for (const dialect of dialects()) {
         assert.deepEqual(part.address?.map((a) => a.street).sort(), ['Example Lane', 'Example Street']);
         assert.equal(part.customer?.[0]?.email, 'customer-1@example.com');
         assert.equal(part.visit?.[0]?.email, 'customer-1@example.com');
+      });
+
+      it('preview: one statement per collection, address read by the values of all four collections that reference it', async () => {
+        const res = await f.t.app.inject({
+          method: 'POST',
+          url: `/api/v1/data-systems/${systemId}/preview`,
+          headers: { authorization: admin },
+          payload: { subject_provider: 'clerk', subject_id: 'user_customer_1', request_type: 'access' },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const statements = res.json().statements as { collection: string; sql: string; rows: number }[];
+        const names = statements.map((s) => s.collection);
+        assert.deepEqual(names, [...new Set(names)], 'one statement per collection');
+        const address = statements.find((s) => s.collection === 'address')!;
+        assert.equal(address.rows, 2);
+        // customer.address_id, orders.shipping_address_id, payment_card.billing_address_id (employee found none)
+        assert.equal(address.sql.match(/ IN \(/g)?.length, 3, address.sql);
+        assert.ok(!address.sql.includes('customer-1'), 'placeholders only');
+        assert.ok(names.indexOf('address') > Math.max(names.indexOf('orders'), names.indexOf('payment_card')));
       });
 
       it("deletion of user.name: the report counts Fides' one customer row and the sample's row is masked", async () => {
