@@ -102,7 +102,7 @@ function checkOrder(dataset: Dataset, prefix: Path): DatasetProblem[] {
       if (!(error instanceof TraversalCycleError)) throw error;
       problems.push({
         loc: cycleLoc(dataset, prefix, error.kind, error.collections),
-        msg: `${error.kind} make${error.kind === 'references' ? '' : 's'} a cycle through ${error.collections.join(', ')}`,
+        msg: error.message,
       });
       break;
     }

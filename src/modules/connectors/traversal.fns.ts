@@ -31,7 +31,7 @@ export class TraversalCycleError extends Error {
     readonly kind: 'after' | 'references' | 'erase_after',
     readonly collections: readonly string[],
   ) {
-    super(`${kind === 'references' ? 'references' : kind} make a cycle through ${collections.join(', ')}`);
+    super(`${kind} make${kind === 'references' ? '' : 's'} a cycle through ${collections.join(', ')}`);
     this.name = 'TraversalCycleError';
   }
 }
