@@ -232,6 +232,8 @@ class CreateDataSystem(BaseModel):
     due_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
     connection: Connection = INHERIT
     dataset: Any = INHERIT
+    # PRODUCT §2.17: the fides_key of the dataset to take from a Fides file holding several.
+    dataset_key: Str(min_length=1, max_length=200) = INHERIT
 
 
 class KeptRecord(BaseModel):
@@ -1332,6 +1334,9 @@ def build_data_task_cases() -> None:
     system("endpoint_id null", sc(endpoint_id=None))
     system("endpoint_id 41 chars", sc(endpoint_id="e" * 41))
     system("name missing, workspace_id too long", sc(name=DROP, workspace_id="w" * 201))
+    system("dataset_key empty", sc(kind="postgres", dataset_key=""))
+    system("dataset_key not a string", sc(kind="postgres", dataset_key=["mysql_example_test_dataset"]))
+    system("dataset_key 201 chars", sc(kind="postgres", dataset_key="k" * 201))
     system("array body", None, raw="[]")
 
     def result(name: str, body: Any, *, task: str = "task_01J0000000000000000000000",

@@ -41,8 +41,9 @@ const LEAST: [table: string, grant: string][] = [
   ['preference', 'SELECT, DELETE'],
 ];
 
-const PG_ADMIN = process.env.CONNECTOR_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const MY_ADMIN = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
+/** The administrator logins the target helpers create databases with (also test/helpers/fides-samples.ts). */
+export const PG_ADMIN = process.env.CONNECTOR_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const MY_ADMIN = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 
 function schemaSql(kind: TargetKind): string[] {
   const serial =

@@ -184,7 +184,10 @@ describe('masking, SQL text, errors', () => {
   });
   it('masks by strategy: null, rewrite cut to length, random with its suffix kept within length, hmac deterministic per key', () => {
     assert.equal(maskValue(f(null), 'a@b.c', 'k'), null);
-    assert.equal(maskValue(f({ strategy: 'string_rewrite', rewrite_value: 'erased-value' }, 6), 'x', 'k'), 'erased');
+    assert.equal(
+      maskValue(f({ strategy: 'string_rewrite', rewrite_value: 'erased-value', suffix: null }, 6), 'x', 'k'),
+      'erased',
+    );
     const random = String(
       maskValue(f({ strategy: 'random_string_rewrite', length: 30, suffix: '@masked.invalid' }, 24), 'a@b.c', 'k'),
     );
@@ -195,8 +198,8 @@ describe('masking, SQL text, errors', () => {
     assert.equal(maskValue(h, null, 'k1'), null);
   });
   it('quotes identifiers per dialect (the quote doubled) and binds every value', () => {
-    const ds = { fides_key: 'd', schema: 'sales"x', collections: [] };
-    const c = { name: 'we`ird"', fields: [f(null)], after: [], erase_after: [], delete_rows: false };
+    const ds = { fides_key: 'd', schema: 'sales"x', collections: [], skipped: [] };
+    const c = { name: 'we`ird"', position: 0, fields: [f(null)], after: [], erase_after: [], delete_rows: false };
     const pg = selectRows(DIALECTS.postgres, ds, c, [{ column: 'x', values: ["x'); DROP TABLE t;--", 2] }], 10);
     assert.equal(pg?.sql, 'SELECT "x" FROM "sales""x"."we`ird""" WHERE "x" IN ($1, $2) LIMIT 11');
     assert.deepEqual(pg?.params, ["x'); DROP TABLE t;--", 2]);

@@ -1556,8 +1556,10 @@ export interface operations {
                         /** @description `postgres://user:password@host:port/db?sslmode=…` or `mysql://…` */
                         url: string;
                     };
-                    /** @description Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one. Checked by the service (422 with `loc` into the dataset). */
+                    /** @description Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one (or several, with `dataset_key`). Checked by the service (422 with `loc` into the dataset). */
                     dataset?: unknown;
+                    /** @description Database kinds, with `dataset`: the `fides_key` of the dataset to take from a Fides file holding several (without it such a file is a 422 listing the keys) */
+                    dataset_key?: string;
                     /** @description Days a task has from its creation */
                     due_days?: number;
                     /** @description A webhook endpoint (`ep_…`) of the same workspace */
@@ -1915,8 +1917,10 @@ export interface operations {
                         /** @description `postgres://user:password@host:port/db?sslmode=…` or `mysql://…` */
                         url: string;
                     };
-                    /** @description Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one. Checked by the service (422 with `loc` into the dataset). */
+                    /** @description Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one (or several, with `dataset_key`). Checked by the service (422 with `loc` into the dataset). */
                     dataset?: unknown;
+                    /** @description Database kinds, with `dataset`: the `fides_key` of the dataset to take from a Fides file holding several (without it such a file is a 422 listing the keys) */
+                    dataset_key?: string;
                     /** @description 1–3650, or null for none */
                     due_days?: unknown;
                     /** @description An endpoint id, or null to make its tasks manual */

@@ -78,4 +78,10 @@ export interface DataTaskTable {
    * subject in the system; NULL once the task has ended, and for other kinds.
    */
   identities_ciphertext: string | null;
+  /**
+   * A connector erasure's counts of the runs before this one (JSON `{collections, erased}`), kept
+   * after each collection it commits, so a run after an interruption reports both (PRODUCT
+   * §2.17); NULL before any and once the task has ended.
+   */
+  run_progress: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -34,9 +34,15 @@ const Connection = Type.Object(
       'Database kinds: how to reach the database (sealed at rest; its host must be allowed by CONNECTOR_ALLOWED_HOSTS)',
   },
 );
+const DatasetKey = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description:
+    'Database kinds, with `dataset`: the `fides_key` of the dataset to take from a Fides file holding several (without it such a file is a 422 listing the keys)',
+});
 const DatasetInput = Type.Unsafe<unknown>({
   description:
-    'Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one. Checked by the service (422 with `loc` into the dataset).',
+    'Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one (or several, with `dataset_key`). Checked by the service (422 with `loc` into the dataset).',
 });
 
 /** `POST /api/v1/data-systems` body (PRODUCT §2.9). */
@@ -51,6 +57,7 @@ export const CreateDataSystemBody = Type.Object({
   due_days: Type.Optional(DueDays),
   connection: Type.Optional(Connection),
   dataset: Type.Optional(DatasetInput),
+  dataset_key: Type.Optional(DatasetKey),
 });
 
 /**
@@ -65,6 +72,7 @@ export const UpdateDataSystemBody = Type.Object({
   due_days: Type.Optional(Type.Unsafe<number | null>({ description: '1–3650, or null for none' })),
   connection: Type.Optional(Connection),
   dataset: Type.Optional(DatasetInput),
+  dataset_key: Type.Optional(DatasetKey),
 });
 
 /** A data system. */

@@ -1,15 +1,17 @@
 import { isSystemCategory, withinScope } from '../data-categories/data-categories.fns.js';
+import type { RequestType } from '../request-model/request-model.js';
 import type { AllowedHost } from '../../lib/allowed-hosts.js';
 import { type ConnectorKind, parseConnectionUrl } from './connection-url.fns.js';
+import { connectorAction } from './connector-action.fns.js';
 import { ConnectorError } from './connector.errors.js';
 import type { Dataset } from './dataset.types.js';
+import { type CollectionCounts, countWrite, type ErasureCounts, NO_ERASURE } from './erasure-counts.fns.js';
 import { asConnectorError, type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
 import { type ConnectorLimits, openSession, type Row, type SqlSession } from './sql-session.js';
-import { buildTraversal, type Traversal } from './traversal.fns.js';
+import { buildTraversal, type Traversal, TraversalCycleError } from './traversal.fns.js';
 import { type CollectionWrite, fieldInScope, planCorrection, planErasure } from './write-plan.fns.js';
 
-/** The request types a connector runs (PRODUCT §1). */
-export type ConnectorRequestType = 'access' | 'export' | 'correction' | 'deletion';
+export type { CollectionCounts } from './erasure-counts.fns.js';
 
 /** What a connector run needs; nothing of the request lifecycle (the caller maps its task onto this). */
 export interface ConnectorTaskInput {
@@ -20,7 +22,8 @@ export interface ConnectorTaskInput {
   readonly system: string;
   /** The stored, validated dataset (`parseDataset` + `checkDataset`). */
   readonly dataset: Dataset;
-  readonly requestType: ConnectorRequestType;
+  /** The service's own request type (request-model): each one is handled by {@link connectorAction}. */
+  readonly requestType: RequestType;
   /** The task's categories (the scope overlap): which fields are returned, masked or deleted. */
   readonly categories: readonly string[];
   /** Identities of the subject: `email`, `username`, `<provider>_id` → values. */
@@ -32,12 +35,12 @@ export interface ConnectorTaskInput {
   readonly limits: ConnectorLimits;
   /** `CONNECTOR_ALLOWED_HOSTS`, parsed: checked again on the resolved address. */
   readonly allowedHosts: readonly AllowedHost[];
-}
-
-/** Rows masked and deleted in one collection. */
-export interface CollectionCounts {
-  masked: number;
-  deleted: number;
+  /**
+   * Erasure only: called after each collection's transaction commits, with this run's counts so
+   * far, so a caller can keep them for a run after an interruption (PRODUCT §2.17). A failure
+   * here fails the run (its writes so far stay committed).
+   */
+  readonly onErasureProgress?: (done: ErasureCounts) => Promise<void>;
 }
 
 /** What a run did. `statements`: statements sent to the target (transaction control included). */
@@ -46,6 +49,8 @@ export type ConnectorTaskResult =
       readonly type: 'access';
       readonly collections: Record<string, Row[]>;
       readonly records: Record<string, number>;
+      /** Rows found per collection the traversal read (in scope or not, zeros included): Fides' rows per collection. */
+      readonly found: Record<string, number>;
       readonly statements: number;
     }
   | {
@@ -89,30 +94,42 @@ export function accessPackage(
   return { collections, records };
 }
 
-/** Runs each collection's writes in its own transaction, in order. @throws ConnectorError naming the collection. */
+/**
+ * Runs each collection's writes in its own transaction, in order; `committed` is told of each
+ * collection once it is committed, with its rows. @throws ConnectorError naming the collection.
+ */
 async function applyWrites(
   session: SqlSession,
   writes: readonly CollectionWrite[],
   system: string,
-): Promise<Map<string, number>> {
-  const affected = new Map<string, number>();
+  committed: (write: CollectionWrite, rows: number) => Promise<void>,
+): Promise<void> {
   for (const w of writes) {
+    let count = 0;
     try {
       await session.run(session.dialect.beginWrite, []);
-      let count = 0;
       for (const s of w.statements) count += (await session.run(s.sql, s.params)).affected;
       await session.run('COMMIT', []);
-      affected.set(w.collection, count);
     } catch (error) {
       await session.run('ROLLBACK', []).catch(() => undefined);
       throw asConnectorError(error, system, w.collection);
     }
+    await committed(w, count);
   }
-  return affected;
+}
+
+/** The traversal for this request: seeded by the identities it has values for (Fides' semantics). @throws ConnectorError on a cycle. */
+function requestTraversal(input: ConnectorTaskInput): Traversal {
+  try {
+    return buildTraversal(input.dataset, (identity) => (input.identities[identity]?.length ?? 0) > 0);
+  } catch (error) {
+    if (error instanceof TraversalCycleError) throw new ConnectorError('failed', input.system, null, 'traversal_cycle');
+    throw error;
+  }
 }
 
 /** The access pass of a task: the subject's rows in every collection the traversal reaches. */
-function readTaskRows(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal) {
+function readTaskRows(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal): Promise<ReadResult> {
   return readSubjectRows(session, {
     dataset: input.dataset,
     traversal,
@@ -122,39 +139,52 @@ function readTaskRows(session: SqlSession, input: ConnectorTaskInput, traversal:
   });
 }
 
+/** The erasure of a task: its writes in erase order, counted as each collection commits. */
+async function erase(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal, read: ReadResult) {
+  const writes = planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey);
+  let counts: ErasureCounts = NO_ERASURE;
+  await applyWrites(session, writes, input.system, async (w, rows) => {
+    counts = countWrite(counts, w, rows);
+    await input.onErasureProgress?.(counts);
+  });
+  return { type: 'erasure' as const, ...counts, statements: session.statements };
+}
+
+/** The correction of a task: rows updated per collection. */
+async function correct(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal, read: ReadResult) {
+  const writes = planCorrection(session.dialect, input.dataset, traversal, read, input.corrections ?? {});
+  const collections: Record<string, { updated: number }> = {};
+  await applyWrites(session, writes, input.system, async (w, rows) => {
+    collections[w.collection] = { updated: rows };
+  });
+  return { type: 'correction' as const, collections, statements: session.statements };
+}
+
 /**
- * Runs one data task on a database system (PRODUCT §2.14): access/export returns the rows in
- * scope; deletion masks or deletes (one transaction per collection, `erase_after` order,
+ * Runs one data task on a database system (PRODUCT §2.14, §2.17): access/export returns the rows
+ * in scope; deletion masks or deletes (one transaction per collection, `erase_after` order,
  * idempotent on a rerun: identities are erased last); correction sets the corrected categories.
- * @throws ConnectorError: `retryable` for a database that is down, slow, busy or refuses a
- * privilege; permanent otherwise. Its message names the system and collection only.
+ * The request type is decided first ({@link connectorAction}): an unknown one throws before any
+ * connection. @throws UnsupportedRequestTypeError; ConnectorError: `retryable` for a database
+ * that is down, slow, busy or refuses a privilege; permanent otherwise. Its message names the
+ * system and collection only.
  */
 export async function runConnectorTask(input: ConnectorTaskInput): Promise<ConnectorTaskResult> {
-  const traversal = buildTraversal(input.dataset);
+  const action = connectorAction(input.requestType);
+  const traversal = requestTraversal(input);
   const session = await openTarget(input);
   try {
     const read = await readTaskRows(session, input, traversal);
-    if (input.requestType === 'access' || input.requestType === 'export')
-      return { type: 'access', ...accessPackage(input.dataset, read, input.categories), statements: session.statements };
-    if (input.requestType === 'correction') {
-      const writes = planCorrection(session.dialect, input.dataset, traversal, read, input.corrections ?? {});
-      const affected = await applyWrites(session, writes, input.system);
-      return {
-        type: 'correction',
-        collections: Object.fromEntries([...affected].map(([c, n]) => [c, { updated: n }])),
-        statements: session.statements,
-      };
+    switch (action) {
+      case 'read': {
+        const found = Object.fromEntries([...read.rows].map(([name, rows]) => [name, rows.length]));
+        return { type: 'access', ...accessPackage(input.dataset, read, input.categories), found, statements: session.statements };
+      }
+      case 'correct':
+        return await correct(session, input, traversal, read);
+      case 'erase':
+        return await erase(session, input, traversal, read);
     }
-    const writes = planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey);
-    const affected = await applyWrites(session, writes, input.system);
-    const collections: Record<string, CollectionCounts> = {};
-    const erased: Record<string, number> = {};
-    for (const w of writes) {
-      const n = affected.get(w.collection) ?? 0;
-      collections[w.collection] = w.operation === 'delete' ? { masked: 0, deleted: n } : { masked: n, deleted: 0 };
-      for (const k of w.categories) erased[k] = (erased[k] ?? 0) + n;
-    }
-    return { type: 'erasure', collections, erased, statements: session.statements };
   } finally {
     await session.close();
   }
@@ -166,21 +196,35 @@ export async function runConnectorTask(input: ConnectorTaskInput): Promise<Conne
  * touches; a deletion's or correction's writes are planned, not run. @throws ConnectorError.
  */
 export async function previewConnectorTask(input: ConnectorTaskInput): Promise<{ statements: PlannedStatement[] }> {
-  const traversal = buildTraversal(input.dataset);
+  const action = connectorAction(input.requestType);
+  const traversal = requestTraversal(input);
   const session = await openTarget(input);
   try {
     const read = await readTaskRows(session, input, traversal);
-    const writes =
-      input.requestType === 'deletion'
-        ? planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey)
-        : input.requestType === 'correction'
-          ? planCorrection(session.dialect, input.dataset, traversal, read, input.corrections ?? {})
-          : [];
+    const writes = plannedWrites(action, session, input, traversal, read);
     const planned = writes.flatMap((w) =>
       w.statements.map((s): PlannedStatement => ({ collection: w.collection, operation: w.operation, sql: s.sql, rows: s.rows })),
     );
     return { statements: [...read.statements, ...planned] };
   } finally {
     await session.close();
+  }
+}
+
+/** The writes a preview lists for its action (none for a read). */
+function plannedWrites(
+  action: ReturnType<typeof connectorAction>,
+  session: SqlSession,
+  input: ConnectorTaskInput,
+  traversal: Traversal,
+  read: ReadResult,
+): CollectionWrite[] {
+  switch (action) {
+    case 'read':
+      return [];
+    case 'correct':
+      return planCorrection(session.dialect, input.dataset, traversal, read, input.corrections ?? {});
+    case 'erase':
+      return planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey);
   }
 }

@@ -13,10 +13,11 @@ export {
   previewConnectorTask,
   runConnectorTask,
   type CollectionCounts,
-  type ConnectorRequestType,
   type ConnectorTaskInput,
   type ConnectorTaskResult,
 } from './connector-run.js';
+export { connectorAction, type ConnectorAction, UnsupportedRequestTypeError } from './connector-action.fns.js';
+export { addErasureCounts, type ErasureCounts, NO_ERASURE, readErasureCounts } from './erasure-counts.fns.js';
 export type { Dataset, DatasetProblem, DatasetSummary } from './dataset.types.js';
 export { summarizeDataset } from './dataset-check.fns.js';
 export { generateDataset } from './generate.js';
@@ -27,14 +28,16 @@ export { isServiceIdentity } from './traversal.fns.js';
 
 /**
  * Reads and checks a dataset as given to the API (a JSON object, or a YAML/JSON string; bare or
- * a Fides file): the shape, then every registration check. Problems' `loc` is relative to the
- * given value (prefix it with `['body', 'dataset']`).
+ * a Fides file, `datasetKey` choosing one of its datasets): the shape, then every registration
+ * check. Problems' `loc` is relative to the given value (prefix it with `['body', 'dataset']`),
+ * or to the body when `root: 'body'` (a `dataset_key` problem).
  * @returns the dataset and the object to store (the dataset itself, unwrapped), or the problems.
  */
 export function readDataset(
   input: unknown,
+  datasetKey?: string,
 ): { dataset: Dataset; source: Record<string, unknown> } | { problems: DatasetProblem[] } {
-  const parsed = parseDataset(input);
+  const parsed = parseDataset(input, datasetKey);
   if (!parsed.dataset || !parsed.source) return { problems: parsed.problems };
   const problems = checkDataset(parsed.dataset, parsed.prefix);
   if (problems.length > 0) return { problems };

@@ -1,19 +1,21 @@
 import { isDataCategory, isSystemCategory } from '../data-categories/data-categories.fns.js';
 import type { Dataset, DatasetProblem, DatasetSummary } from './dataset.types.js';
 import type { Path } from './dataset-shape.fns.js';
-import { dataEdges, distances, isServiceIdentity, orderWith } from './traversal.fns.js';
+import { accessPlan, distances, isServiceIdentity, orderWith, TraversalCycleError } from './traversal.fns.js';
 
 /**
- * The checks of a parsed dataset at registration and on PATCH (PRODUCT §2.14), each problem with
- * its `loc` into the dataset (after `prefix`): duplicate names, unknown data categories,
- * references to a missing `collection.field`, `after`/`erase_after` naming a missing collection
- * or closing a cycle, and collections no supplied identity reaches through references.
+ * The checks of a parsed dataset at registration and on PATCH (PRODUCT §2.14, §2.17), each problem
+ * with its `loc` into the dataset (after `prefix`): duplicate names, unknown data categories,
+ * references to a missing (or `skip_processing`) `collection.field`, `after`/`erase_after` naming
+ * a missing collection or closing a cycle, reference cycles, and collections no supplied identity
+ * reaches through references. Collections marked `skip_processing` are not checked (Fides drops them).
  */
 export function checkDataset(dataset: Dataset, prefix: Path): DatasetProblem[] {
   const problems: DatasetProblem[] = [];
   const at = (...loc: (string | number)[]) => [...prefix, 'collections', ...loc];
   const fieldsOf = new Map<string, Set<string>>();
-  dataset.collections.forEach((c, i) => {
+  for (const c of dataset.collections) {
+    const i = c.position;
     if (fieldsOf.has(c.name)) problems.push({ loc: at(i, 'name'), msg: `collection ${c.name} is named twice` });
     const names = new Set<string>();
     c.fields.forEach((f, j) => {
@@ -29,56 +31,80 @@ export function checkDataset(dataset: Dataset, prefix: Path): DatasetProblem[] {
       });
     });
     fieldsOf.set(c.name, names);
-  });
-  dataset.collections.forEach((c, i) =>
+  }
+  for (const c of dataset.collections)
     c.fields.forEach((f, j) =>
       f.references.forEach((ref, k) => {
-        if (!fieldsOf.get(ref.collection)?.has(ref.field))
-          problems.push({
-            loc: at(i, 'fields', j, 'fides_meta', 'references', k),
-            msg: `the reference names ${ref.collection}.${ref.field}, which is not a field of this dataset`,
-          });
+        if (fieldsOf.get(ref.collection)?.has(ref.field)) return;
+        problems.push({
+          loc: at(c.position, 'fields', j, 'fides_meta', 'references', k),
+          msg: dataset.skipped.includes(ref.collection)
+            ? `the reference names ${ref.collection}.${ref.field}, whose collection is marked skip_processing`
+            : `the reference names ${ref.collection}.${ref.field}, which is not a field of this dataset`,
+        });
       }),
-    ),
-  );
+    );
   for (const list of ['after', 'erase_after'] as const)
-    dataset.collections.forEach((c, i) =>
+    for (const c of dataset.collections)
       c[list].forEach((name, k) => {
         if (!fieldsOf.has(name))
           problems.push({
-            loc: at(i, 'fides_meta', list, k),
+            loc: at(c.position, 'fides_meta', list, k),
             msg: `${list} names ${name}, which is not a collection of this dataset`,
           });
-      }),
-    );
+      });
   if (problems.length > 0) return problems;
-  return [...problems, ...checkOrder(dataset, prefix), ...checkReach(dataset, prefix)];
+  return [...checkOrder(dataset, prefix), ...checkReach(dataset, prefix)];
 }
 
-/** Cycles in `after` (with the data edges it must agree with) and in `erase_after`. */
+/** The identity sets the order is checked with: every identity the service supplies, and each alone. */
+function seedSets(dataset: Dataset): ((identity: string) => boolean)[] {
+  const names = [
+    ...new Set(dataset.collections.flatMap((c) => c.fields.flatMap((f) => (f.identity ? [f.identity] : [])))),
+  ].filter(isServiceIdentity);
+  return [isServiceIdentity, ...(names.length > 1 ? names.map((n) => (id: string) => id === n) : [])];
+}
+
+/** Where a cycle through `cycle` shows: the first `after` entry (or reference) of a collection on it naming another on it. */
+function cycleLoc(dataset: Dataset, prefix: Path, kind: 'after' | 'erase_after' | 'references', cycle: readonly string[]): Path {
+  for (const c of dataset.collections.filter((x) => cycle.includes(x.name))) {
+    if (kind !== 'references') {
+      const k = c[kind].findIndex((a) => cycle.includes(a));
+      if (k !== -1) return [...prefix, 'collections', c.position, 'fides_meta', kind, k];
+      continue;
+    }
+    for (const [j, f] of c.fields.entries()) {
+      const k = f.references.findIndex((r) => cycle.includes(r.collection));
+      if (k !== -1) return [...prefix, 'collections', c.position, 'fields', j, 'fides_meta', 'references', k];
+    }
+  }
+  return [...prefix, 'collections'];
+}
+
+/**
+ * Cycles: in `erase_after`; and in the traversal (Fides' semantics: a collection runs after all its
+ * parents and its `after` list), which Fides itself cannot run either.
+ */
 function checkOrder(dataset: Dataset, prefix: Path): DatasetProblem[] {
   const names = dataset.collections.map((c) => c.name);
-  const depth = distances(dataset, isServiceIdentity);
-  const forward = dataEdges(dataset)
-    .filter((e) => depth.has(e.from) && depth.has(e.to) && (depth.get(e.from) as number) < (depth.get(e.to) as number))
-    .map((e) => [e.from, e.to] as const);
   const problems: DatasetProblem[] = [];
-  for (const [list, base] of [
-    ['after', forward],
-    ['erase_after', []],
-  ] as const) {
-    const pairs = dataset.collections.flatMap((c) => c[list].map((a) => [a, c.name] as const));
-    const result = orderWith(names, [...base, ...pairs], () => 0);
-    if ('cycle' in result) {
-      const i = dataset.collections.findIndex(
-        (c) => result.cycle.includes(c.name) && c[list].some((a) => result.cycle.includes(a)),
-      );
-      const collection = dataset.collections[i];
-      const k = collection ? collection[list].findIndex((a) => result.cycle.includes(a)) : 0;
+  const erasePairs = dataset.collections.flatMap((c) => c.erase_after.map((a) => [a, c.name] as const));
+  const erase = orderWith(names, erasePairs, () => 0);
+  if ('cycle' in erase)
+    problems.push({
+      loc: cycleLoc(dataset, prefix, 'erase_after', erase.cycle),
+      msg: `erase_after makes a cycle through ${erase.cycle.join(', ')}`,
+    });
+  for (const seeded of seedSets(dataset)) {
+    try {
+      accessPlan(dataset, seeded);
+    } catch (error) {
+      if (!(error instanceof TraversalCycleError)) throw error;
       problems.push({
-        loc: [...prefix, 'collections', Math.max(i, 0), 'fides_meta', list, Math.max(k, 0)],
-        msg: `${list} makes a cycle through ${result.cycle.join(', ')}`,
+        loc: cycleLoc(dataset, prefix, error.kind, error.collections),
+        msg: error.message,
       });
+      break;
     }
   }
   return problems;
@@ -91,12 +117,12 @@ function checkReach(dataset: Dataset, prefix: Path): DatasetProblem[] {
     return [
       { loc: [...prefix, 'collections'], msg: 'no field has an identity the service supplies (email, username, <provider>_id)' },
     ];
-  return dataset.collections.flatMap((c, i) =>
+  return dataset.collections.flatMap((c) =>
     depth.has(c.name)
       ? []
       : [
           {
-            loc: [...prefix, 'collections', i],
+            loc: [...prefix, 'collections', c.position],
             msg: `collection ${c.name} is not reachable from any identity field through references`,
           },
         ],

@@ -1,42 +1,39 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import type { Collection, Dataset, DatasetProblem, Field, MaskingStrategy, Reference } from './dataset.types.js';
+import type { Collection, Dataset, DatasetProblem } from './dataset.types.js';
+import { FIELD_LIMITS, readField } from './dataset-field-parse.fns.js';
 import { type Path, ShapeReader } from './dataset-shape.fns.js';
 
-/** Descriptive keys Fides allows and the connectors ignore (they change nothing the service does). */
-const DESCRIPTIVE = ['name', 'description', 'organization_fides_key', 'tags', 'meta'];
+/** Descriptive keys Fides allows and the connectors ignore (they change nothing the service does; PRODUCT §2.17). */
+const DESCRIPTIVE = ['name', 'description', 'organization_fides_key', 'tags', 'meta', 'data_categories'];
 const DATASET_KEYS = ['fides_key', 'fides_meta', 'collections', ...DESCRIPTIVE];
 const COLLECTION_KEYS = ['name', 'description', 'fields', 'fides_meta'];
-const FIELD_KEYS = ['name', 'description', 'data_categories', 'fides_meta'];
-const FIELD_META_KEYS = [
-  'identity',
-  'references',
-  'primary_key',
-  'data_type',
-  'length',
-  'read_only',
-  'masking_strategy_override',
-];
-const MASKING = ['null', 'string_rewrite', 'random_string_rewrite', 'hmac'];
+const COLLECTION_META_KEYS = ['after', 'erase_after', 'masking_strategy_override', 'skip_processing'];
+/** Fides collection features the connectors refuse, with why (PRODUCT §2.17: a 422 naming the key). */
+const UNSUPPORTED_COLLECTION_META = {
+  partitioning: 'partitioning is not supported (it is for BigQuery tables)',
+};
 
 /** The largest dataset the service takes: collections, fields per collection, references per field. */
-export const DATASET_LIMITS = { collections: 200, fields: 500, references: 20, categories: 20, yamlChars: 1_000_000 };
+export const DATASET_LIMITS = { collections: 200, fields: 500, ...FIELD_LIMITS, yamlChars: 1_000_000 };
 
 /** What {@link parseDataset} returns: the dataset when there is no problem, and where it sits in the input. */
 export interface ParsedDataset {
   readonly dataset: Dataset | null;
   readonly problems: DatasetProblem[];
-  /** `[]` for a bare dataset, `['dataset', 0]` for a Fides file: locs of later checks start with it. */
+  /** `[]` for a bare dataset, `['dataset', i]` for a Fides file (its chosen dataset): locs of later checks start with it. */
   readonly prefix: Path;
   /** The dataset object as given (YAML parsed), to store and show again. */
   readonly source: Record<string, unknown> | null;
 }
 
 /**
- * Reads a Fides dataset (PRODUCT §2.14): a JSON object or a YAML (or JSON) string; a bare dataset
- * or a Fides file whose `dataset` list holds one. Only the supported subset is taken; any other
- * key is a problem naming it. The problems' `loc` is relative to the given value.
+ * Reads a Fides dataset (PRODUCT §2.14, §2.17): a JSON object or a YAML (or JSON) string; a bare
+ * dataset or a Fides file whose `dataset` list holds one or more (`datasetKey`, the body's
+ * `dataset_key`, chooses one by its `fides_key`; required when there are several). Only the
+ * supported subset is taken; any other key is a problem naming it. The problems' `loc` is relative
+ * to the given value (a `dataset_key` problem's to the body: `root: 'body'`).
  */
-export function parseDataset(input: unknown): ParsedDataset {
+export function parseDataset(input: unknown, datasetKey?: string): ParsedDataset {
   let value = input;
   if (typeof input === 'string') {
     if (input.length > DATASET_LIMITS.yamlChars)
@@ -49,22 +46,53 @@ export function parseDataset(input: unknown): ParsedDataset {
     }
   }
   const reader = new ShapeReader();
-  let prefix: Path = [];
-  if (isRecord(value) && Array.isArray(value.dataset)) {
-    if (value.dataset.length !== 1) return failed(['dataset'], 'a Fides file here must hold exactly one dataset');
-    for (const key of Object.keys(value))
-      if (key !== 'dataset') reader.problem([key], `${key} is not supported here (supported: dataset)`);
-    prefix = ['dataset', 0];
-    value = value.dataset[0];
-  }
-  const record = reader.object(value, prefix, DATASET_KEYS);
+  const chosen = chooseDataset(reader, value, datasetKey);
+  if ('problem' in chosen) return { dataset: null, problems: [chosen.problem], prefix: [], source: null };
+  const { prefix } = chosen;
+  const record = reader.object(chosen.value, prefix, DATASET_KEYS);
   if (!record) return { dataset: null, problems: reader.problems, prefix, source: null };
   const dataset = readDataset(reader, record, prefix);
+  if (datasetKey !== undefined && dataset.fides_key !== datasetKey && reader.problems.length === 0)
+    return failed(['dataset_key'], `dataset_key ${datasetKey} is not the dataset's fides_key (${dataset.fides_key})`, 'body');
   return { dataset: reader.problems.length === 0 ? dataset : null, problems: reader.problems, prefix, source: record };
 }
 
-function failed(loc: Path, msg: string): ParsedDataset {
-  return { dataset: null, problems: [{ loc, msg }], prefix: [], source: null };
+/** The `fides_key` of each dataset of a Fides file, in order (non-strings as `?`). */
+function keysOf(datasets: readonly unknown[]): string[] {
+  return datasets.map((d) => (isRecord(d) && typeof d.fides_key === 'string' ? d.fides_key : '?'));
+}
+
+/**
+ * The dataset a value holds: itself (bare), or the one of a Fides file's `dataset` list that
+ * `datasetKey` names (the only one when it holds one). @returns it with its loc prefix, or the problem.
+ */
+function chooseDataset(
+  reader: ShapeReader,
+  value: unknown,
+  datasetKey: string | undefined,
+): { value: unknown; prefix: Path } | { problem: DatasetProblem } {
+  if (!isRecord(value) || !Array.isArray(value.dataset)) return { value, prefix: [] };
+  for (const key of Object.keys(value))
+    if (key !== 'dataset') reader.problem([key], `${key} is not supported here (supported: dataset)`);
+  const keys = keysOf(value.dataset);
+  if (keys.length === 0) return { problem: { loc: ['dataset'], msg: 'the Fides file holds no dataset' } };
+  const listed = keys.join(', ');
+  if (datasetKey === undefined) {
+    if (keys.length === 1) return { value: value.dataset[0], prefix: ['dataset', 0] };
+    return {
+      problem: { loc: [], msg: `the Fides file holds ${keys.length} datasets (${listed}): choose one with dataset_key` },
+    };
+  }
+  const index = keys.indexOf(datasetKey);
+  if (index === -1)
+    return {
+      problem: { loc: ['dataset_key'], msg: `dataset_key names none of the file's datasets (${listed})`, root: 'body' },
+    };
+  return { value: value.dataset[index], prefix: ['dataset', index] };
+}
+
+function failed(loc: Path, msg: string, root?: 'body'): ParsedDataset {
+  return { dataset: null, problems: [{ loc, msg, ...(root ? { root } : {}) }], prefix: [], source: null };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -82,10 +110,16 @@ function readDataset(r: ShapeReader, record: Record<string, unknown>, at: Path):
       meta?.namespace === undefined ? null : r.object(meta.namespace, [...at, 'fides_meta', 'namespace'], ['schema']);
     if (namespace?.schema !== undefined) schema = r.name(namespace.schema, [...at, 'fides_meta', 'namespace', 'schema']);
   }
-  const collections = r
+  if (record.data_categories !== undefined) r.names(record.data_categories, [...at, 'data_categories'], 100);
+  const all = r
     .list(record.collections, [...at, 'collections'], 1, DATASET_LIMITS.collections)
-    .map((c, i) => readCollection(r, c, [...at, 'collections', i], fidesKey));
-  return { fides_key: fidesKey, schema, collections };
+    .map((c, i) => readCollection(r, c, [...at, 'collections', i], fidesKey, i));
+  return {
+    fides_key: fidesKey,
+    schema,
+    collections: all.filter((c) => !c.skip).map((c) => c.collection),
+    skipped: all.filter((c) => c.skip).map((c) => c.collection.name),
+  };
 }
 
 /** `after`/`erase_after` entries are Fides collection addresses `<dataset>.<collection>` of this dataset. */
@@ -99,112 +133,36 @@ function readAddresses(r: ShapeReader, value: unknown, loc: Path, fidesKey: stri
   });
 }
 
-function readCollection(r: ShapeReader, value: unknown, at: Path, fidesKey: string): Collection {
+/** `fides_meta.masking_strategy_override` of a collection: only `delete` (PRODUCT §2.14). @returns true for delete. */
+function readCollectionMasking(r: ShapeReader, value: unknown, at: Path): boolean {
+  if (value === undefined) return false;
+  const override = r.object(value, at, ['strategy', 'configuration']);
+  if (override && override.strategy !== 'delete')
+    r.problem([...at, 'strategy'], "a collection's masking_strategy_override supports only delete");
+  return override?.strategy === 'delete';
+}
+
+/** One collection (Fides `DatasetCollection`) at index `position`; `skip`: marked `fides_meta.skip_processing`. */
+function readCollection(
+  r: ShapeReader,
+  value: unknown,
+  at: Path,
+  fidesKey: string,
+  position: number,
+): { collection: Collection; skip: boolean } {
   const record = r.object(value, at, COLLECTION_KEYS) ?? {};
   const name = r.name(record.name, [...at, 'name']);
-  let after: string[] = [];
-  let eraseAfter: string[] = [];
-  let deleteRows = false;
-  if (record.fides_meta !== undefined) {
-    const metaAt = [...at, 'fides_meta'];
-    const meta = r.object(record.fides_meta, metaAt, ['after', 'erase_after', 'masking_strategy_override']) ?? {};
-    after = readAddresses(r, meta.after, [...metaAt, 'after'], fidesKey);
-    eraseAfter = readAddresses(r, meta.erase_after, [...metaAt, 'erase_after'], fidesKey);
-    if (meta.masking_strategy_override !== undefined) {
-      const override = r.object(meta.masking_strategy_override, [...metaAt, 'masking_strategy_override'], ['strategy']);
-      if (override && override.strategy !== 'delete')
-        r.problem(
-          [...metaAt, 'masking_strategy_override', 'strategy'],
-          "a collection's masking_strategy_override supports only delete",
-        );
-      deleteRows = override?.strategy === 'delete';
-    }
-  }
+  const metaAt = [...at, 'fides_meta'];
+  const meta =
+    record.fides_meta === undefined || record.fides_meta === null
+      ? {}
+      : (r.object(record.fides_meta, metaAt, COLLECTION_META_KEYS, UNSUPPORTED_COLLECTION_META) ?? {});
+  const after = readAddresses(r, meta.after, [...metaAt, 'after'], fidesKey);
+  const eraseAfter = readAddresses(r, meta.erase_after, [...metaAt, 'erase_after'], fidesKey);
+  const deleteRows = readCollectionMasking(r, meta.masking_strategy_override, [...metaAt, 'masking_strategy_override']);
+  const skip = r.flag(meta.skip_processing, [...metaAt, 'skip_processing']);
   const fields = r
     .list(record.fields, [...at, 'fields'], 1, DATASET_LIMITS.fields)
     .map((f, i) => readField(r, f, [...at, 'fields', i], fidesKey));
-  return { name, fields, after, erase_after: eraseAfter, delete_rows: deleteRows };
-}
-
-function readField(r: ShapeReader, value: unknown, at: Path, fidesKey: string): Field {
-  const record = r.object(value, at, FIELD_KEYS) ?? {};
-  const name = r.name(record.name, [...at, 'name']);
-  const categories = r.names(record.data_categories, [...at, 'data_categories'], DATASET_LIMITS.categories);
-  const metaAt = [...at, 'fides_meta'];
-  const meta = record.fides_meta === undefined ? {} : (r.object(record.fides_meta, metaAt, FIELD_META_KEYS) ?? {});
-  const identity = meta.identity === undefined ? null : r.name(meta.identity, [...metaAt, 'identity'], 100);
-  const references = (
-    meta.references === undefined ? [] : r.list(meta.references, [...metaAt, 'references'], 0, DATASET_LIMITS.references)
-  ).map((ref, i) => readReference(r, ref, [...metaAt, 'references', i], fidesKey));
-  const dataType = meta.data_type === undefined ? null : r.name(meta.data_type, [...metaAt, 'data_type'], 50);
-  return {
-    name,
-    data_categories: categories,
-    identity,
-    references,
-    primary_key: r.flag(meta.primary_key, [...metaAt, 'primary_key']),
-    data_type: dataType,
-    length: r.integer(meta.length, [...metaAt, 'length'], 1, 1_000_000),
-    read_only: r.flag(meta.read_only, [...metaAt, 'read_only']),
-    masking:
-      meta.masking_strategy_override === undefined
-        ? null
-        : readMasking(r, meta.masking_strategy_override, [...metaAt, 'masking_strategy_override']),
-  };
-}
-
-function readReference(r: ShapeReader, value: unknown, at: Path, fidesKey: string): Reference {
-  const record = r.object(value, at, ['dataset', 'field', 'direction']) ?? {};
-  const dataset = r.name(record.dataset, [...at, 'dataset'], 200);
-  if (dataset && dataset !== fidesKey)
-    r.problem([...at, 'dataset'], `references to another dataset are not supported (this one is ${fidesKey})`);
-  const address = r.name(record.field, [...at, 'field'], 200);
-  const dot = address.indexOf('.');
-  if (address && (dot <= 0 || address.indexOf('.', dot + 1) !== -1))
-    r.problem([...at, 'field'], 'expected <collection>.<field> (nested fields are not supported)');
-  const direction = record.direction ?? null;
-  if (direction !== null && direction !== 'from' && direction !== 'to')
-    r.problem([...at, 'direction'], "direction should be 'from' or 'to'");
-  return { collection: address.slice(0, dot), field: address.slice(dot + 1), direction: direction as Reference['direction'] };
-}
-
-function readMasking(r: ShapeReader, value: unknown, at: Path): MaskingStrategy | null {
-  const record = r.object(value, at, ['strategy', 'configuration']);
-  if (!record) return null;
-  if (typeof record.strategy !== 'string' || !MASKING.includes(record.strategy)) {
-    r.problem([...at, 'strategy'], `strategy should be one of ${MASKING.join(', ')}`);
-    return null;
-  }
-  const configAt = [...at, 'configuration'];
-  switch (record.strategy) {
-    case 'string_rewrite': {
-      const config = r.object(record.configuration, configAt, ['rewrite_value']) ?? {};
-      if (typeof config.rewrite_value !== 'string' || config.rewrite_value.length > 1000)
-        r.problem([...configAt, 'rewrite_value'], 'rewrite_value should be a string of at most 1000 characters');
-      return { strategy: 'string_rewrite', rewrite_value: String(config.rewrite_value ?? '') };
-    }
-    case 'random_string_rewrite': {
-      const config =
-        record.configuration === undefined
-          ? {}
-          : (r.object(record.configuration, configAt, ['length', 'format_preservation']) ?? {});
-      const length = r.integer(config.length, [...configAt, 'length'], 1, 255) ?? 30;
-      let suffix: string | null = null;
-      if (config.format_preservation !== undefined) {
-        const fp = r.object(config.format_preservation, [...configAt, 'format_preservation'], ['suffix']) ?? {};
-        suffix = r.name(fp.suffix, [...configAt, 'format_preservation', 'suffix'], 100);
-      }
-      return { strategy: 'random_string_rewrite', length, suffix };
-    }
-    case 'hmac':
-      if (record.configuration !== undefined) {
-        const config = r.object(record.configuration, configAt, ['algorithm']) ?? {};
-        if (config.algorithm !== undefined && config.algorithm !== 'SHA-256')
-          r.problem([...configAt, 'algorithm'], 'only SHA-256 is supported');
-      }
-      return { strategy: 'hmac' };
-    default:
-      if (record.configuration !== undefined) r.problem(configAt, 'the null strategy takes no configuration');
-      return { strategy: 'null' };
-  }
+  return { collection: { name, position, fields, after, erase_after: eraseAfter, delete_rows: deleteRows }, skip };
 }

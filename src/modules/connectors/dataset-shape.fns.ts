@@ -17,15 +17,29 @@ export class ShapeReader {
     this.problems.push({ loc: [...loc], msg });
   }
 
-  /** An object (mapping) with only `allowed` keys; every other key is a problem naming it. */
-  object(value: unknown, loc: Path, allowed: readonly string[]): Record<string, unknown> | null {
+  /**
+   * An object (mapping) with only `allowed` keys; every other key is a problem naming it (with
+   * the reason `unsupported` gives for a known Fides feature the service does not take).
+   */
+  object(
+    value: unknown,
+    loc: Path,
+    allowed: readonly string[],
+    unsupported: Readonly<Record<string, string>> = {},
+  ): Record<string, unknown> | null {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.problem(loc, 'Input should be an object');
       return null;
     }
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record))
-      if (!allowed.includes(key)) this.problem([...loc, key], `${key} is not supported here (supported: ${allowed.join(', ')})`);
+      if (!allowed.includes(key))
+        this.problem(
+          [...loc, key],
+          Object.hasOwn(unsupported, key)
+            ? (unsupported[key] as string)
+            : `${key} is not supported here (supported: ${allowed.join(', ')})`,
+        );
     return record;
   }
 

@@ -8,12 +8,17 @@ export interface Dataset {
   readonly fides_key: string;
   /** `fides_meta.namespace.schema`: the schema (PostgreSQL) or database (MySQL) of every collection; null: the connection's default. */
   readonly schema: string | null;
+  /** The collections the service reads and writes (never those marked `fides_meta.skip_processing`). */
   readonly collections: readonly Collection[];
+  /** Names of the collections marked `fides_meta.skip_processing`: never read or written (Fides drops them from its graph). */
+  readonly skipped: readonly string[];
 }
 
 /** A collection: a table. */
 export interface Collection {
   readonly name: string;
+  /** Its index in the dataset's `collections` list as given (skipped collections count): where a 422 points. */
+  readonly position: number;
   readonly fields: readonly Field[];
   /** `fides_meta.after`: collection names (of this dataset) whose access runs first. */
   readonly after: readonly string[];
@@ -23,10 +28,13 @@ export interface Collection {
   readonly delete_rows: boolean;
 }
 
-/** A masking strategy (Fides `MaskingConfiguration`): what an erasure writes into a field. */
+/**
+ * A masking strategy (Fides `MaskingConfiguration`): what an erasure writes into a field. Fides'
+ * `null_rewrite` reads as `null`; `format_preservation.suffix` as `suffix`.
+ */
 export type MaskingStrategy =
   | { readonly strategy: 'null' }
-  | { readonly strategy: 'string_rewrite'; readonly rewrite_value: string }
+  | { readonly strategy: 'string_rewrite'; readonly rewrite_value: string; readonly suffix: string | null }
   | { readonly strategy: 'random_string_rewrite'; readonly length: number; readonly suffix: string | null }
   | { readonly strategy: 'hmac' };
 
@@ -61,6 +69,8 @@ export interface Field {
 export interface DatasetProblem {
   readonly loc: readonly (string | number)[];
   readonly msg: string;
+  /** `body`: `loc` is relative to the request body (a problem of `dataset_key`), not to the dataset. */
+  readonly root?: 'body';
 }
 
 /** What the service shows of a dataset (never the connection). */

@@ -1,4 +1,7 @@
 import type { Collection, Dataset } from './dataset.types.js';
+import { graphEdges, type ParentEdge, parentEdges, visitOrder } from './traversal-graph.fns.js';
+
+export { distances, graphEdges, seededCollections } from './traversal-graph.fns.js';
 
 /** Where a collection's query gets the values of one of its fields. */
 export type Source = { readonly identity: string } | { readonly collection: string; readonly field: string };
@@ -15,19 +18,22 @@ export interface CollectionStep {
   readonly criteria: readonly Criterion[];
 }
 
-/** The traversal of a dataset (PRODUCT §2.14): access order with each step's conditions, and the erase order. */
+/** The traversal of a dataset (PRODUCT §2.14, §2.17): access order with each step's conditions, and the erase order. */
 export interface Traversal {
   readonly access: readonly CollectionStep[];
   /** Collection names: children first (the reverse of access), then `erase_after` honoured. */
   readonly erase: readonly string[];
 }
 
-/** A data edge: values of `from.fromField` find rows of `to` by `toField`. */
-interface Edge {
-  readonly from: string;
-  readonly fromField: string;
-  readonly to: string;
-  readonly toField: string;
+/** Why a dataset has no traversal: an `after` or reference cycle through the named collections. */
+export class TraversalCycleError extends Error {
+  constructor(
+    readonly kind: 'after' | 'references' | 'erase_after',
+    readonly collections: readonly string[],
+  ) {
+    super(`${kind} make${kind === 'references' ? '' : 's'} a cycle through ${collections.join(', ')}`);
+    this.name = 'TraversalCycleError';
+  }
 }
 
 /**
@@ -36,34 +42,6 @@ interface Edge {
  */
 export function isServiceIdentity(name: string): boolean {
   return name === 'email' || name === 'username' || /^[a-z0-9][a-z0-9_-]*_id$/.test(name);
-}
-
-/** The data edges of the references (Fides: `from` flows into this field, `to` out of it, none both ways). */
-export function dataEdges(dataset: Dataset): Edge[] {
-  const edges: Edge[] = [];
-  for (const c of dataset.collections)
-    for (const f of c.fields)
-      for (const ref of f.references) {
-        if (ref.direction !== 'to') edges.push({ from: ref.collection, fromField: ref.field, to: c.name, toField: f.name });
-        if (ref.direction !== 'from') edges.push({ from: c.name, fromField: f.name, to: ref.collection, toField: ref.field });
-      }
-  return edges.filter((e) => e.from !== e.to);
-}
-
-/** Breadth-first distance of each collection from a collection with a seeded identity field; absent: unreachable. */
-export function distances(dataset: Dataset, seeded: (identity: string) => boolean): Map<string, number> {
-  const depth = new Map<string, number>();
-  let frontier = dataset.collections
-    .filter((c) => c.fields.some((f) => f.identity !== null && seeded(f.identity)))
-    .map((c) => c.name);
-  for (const name of frontier) depth.set(name, 0);
-  const edges = dataEdges(dataset);
-  for (let d = 1; frontier.length > 0; d++) {
-    const next = edges.filter((e) => frontier.includes(e.from) && !depth.has(e.to)).map((e) => e.to);
-    for (const name of next) depth.set(name, d);
-    frontier = [...new Set(next)];
-  }
-  return depth;
 }
 
 /**
@@ -90,37 +68,52 @@ export function orderWith(
 }
 
 /**
- * The traversal of a dataset whose collections are all reachable (checked by `checkDataset`):
- * access runs each collection after the collections nearer an identity that lead to it and after
- * its `after` list; its rows are those whose identity fields hold a supplied identity or whose
- * fields hold a value found in an earlier collection. Erasure runs children first (the reverse of
- * access, so a run stopped half-way still finds every row again: the identities are erased last),
- * with `erase_after` honoured. @throws Error on a cycle (the checks report it first).
+ * The collections a traversal reads, in the order it reads them, with their parents (Fides'
+ * semantics, PRODUCT §2.17): Fides' visit order ({@link visitOrder}) decides which end of an
+ * undirected reference is the parent; a collection is then read after **all** its parents (and
+ * its `after` list), ties in visit order. @throws TraversalCycleError.
+ */
+export function accessPlan(dataset: Dataset, seeded: (identity: string) => boolean): { order: string[]; parents: ParentEdge[] } {
+  const visit = visitOrder(dataset, seeded);
+  if ('waiting' in visit) throw new TraversalCycleError('after', visit.waiting);
+  const rank = new Map(visit.order.map((n, i) => [n, i]));
+  const parents = parentEdges(graphEdges(dataset), visit.order);
+  const afterPairs = dataset.collections.flatMap((c) => c.after.map((a) => [a, c.name] as const));
+  const dataPairs = parents.map((p) => [p.parent, p.child] as const);
+  const access = orderWith(visit.order, [...dataPairs, ...afterPairs], (n) => rank.get(n) as number);
+  if ('cycle' in access) {
+    const onlyData = orderWith(visit.order, dataPairs, (n) => rank.get(n) as number);
+    throw new TraversalCycleError('cycle' in onlyData ? 'references' : 'after', access.cycle);
+  }
+  return { order: access.order, parents };
+}
+
+/**
+ * The traversal of a dataset for one request (PRODUCT §2.14, §2.17; Ethyca Fides `graph/traversal.py`),
+ * seeded by the identities the request has (`seeded`; at registration every identity the service
+ * could supply). A collection that several collections reference is read after all of them and
+ * found by all their values: its criteria are its seeded identity fields and one `field IN (values
+ * of parent.field)` per parent edge, OR-ed, so its rows are the union of every path's. Erasure runs
+ * children first (the reverse of access, so a run stopped half-way still finds every row again:
+ * the identities are erased last), with `erase_after` honoured. Collections no seeded identity
+ * reaches are not in it. @throws TraversalCycleError (the registration checks report it first).
  */
 export function buildTraversal(dataset: Dataset, seeded: (identity: string) => boolean = isServiceIdentity): Traversal {
-  const depth = distances(dataset, seeded);
-  const names = dataset.collections.map((c) => c.name).filter((n) => depth.has(n));
-  const position = (n: string) => dataset.collections.findIndex((c) => c.name === n);
-  const edges = dataEdges(dataset).filter((e) => depth.has(e.from) && depth.has(e.to));
-  const dataPairs = edges
-    .filter((e) => (depth.get(e.from) as number) < (depth.get(e.to) as number))
-    .map((e) => [e.from, e.to] as const);
-  const afterPairs = dataset.collections.flatMap((c) => c.after.map((a) => [a, c.name] as const));
-  const access = orderWith(names, [...dataPairs, ...afterPairs], (n) => (depth.get(n) as number) * 10_000 + position(n));
-  if ('cycle' in access) throw new Error(`access order has a cycle through ${access.cycle.join(', ')}`);
-  const rankAccess = new Map(access.order.map((n, i) => [n, i]));
+  const { order, parents } = accessPlan(dataset, seeded);
+  const rankAccess = new Map(order.map((n, i) => [n, i]));
   const erasePairs = dataset.collections.flatMap((c) => c.erase_after.map((a) => [a, c.name] as const));
-  const erase = orderWith(names, erasePairs, (n) => -(rankAccess.get(n) as number));
-  if ('cycle' in erase) throw new Error(`erase order has a cycle through ${erase.cycle.join(', ')}`);
-  const steps = access.order.map((name): CollectionStep => {
+  const erase = orderWith(order, erasePairs, (n) => -(rankAccess.get(n) as number));
+  if ('cycle' in erase) throw new TraversalCycleError('erase_after', erase.cycle);
+  const steps = order.map((name): CollectionStep => {
     const collection = dataset.collections.find((c) => c.name === name) as Collection;
     const identities = collection.fields
       .filter((f) => f.identity !== null && seeded(f.identity))
       .map((f): Criterion => ({ field: f.name, source: { identity: f.identity as string } }));
-    const earlier = edges
-      .filter((e) => e.to === name && (rankAccess.get(e.from) as number) < (rankAccess.get(name) as number))
-      .map((e): Criterion => ({ field: e.toField, source: { collection: e.from, field: e.fromField } }));
-    return { collection, criteria: [...identities, ...earlier] };
+    const fromParents = parents
+      .filter((p) => p.child === name)
+      .sort((a, b) => (rankAccess.get(a.parent) as number) - (rankAccess.get(b.parent) as number))
+      .map((p): Criterion => ({ field: p.childField, source: { collection: p.parent, field: p.parentField } }));
+    return { collection, criteria: [...identities, ...fromParents] };
   });
   return { access: steps, erase: erase.order };
 }

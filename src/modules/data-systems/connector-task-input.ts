@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { ConnectorConfig } from '../../config/connector-settings.js';
 import type { Executor } from '../../db/executor.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { ConnectorKind, ConnectorRequestType, ConnectorTaskInput, Identities } from '../connectors/connectors.js';
+import type { ConnectorKind, ConnectorTaskInput, Identities } from '../connectors/connectors.js';
+import type { RequestType } from '../request-model/request-model.js';
 import { readDataset } from '../connectors/connectors.js';
 import { resolveSubject } from '../subject-data/subject-data.repository.js';
 import { listLinkedIdentities } from '../subjects/subject.repository.js';
@@ -56,7 +57,7 @@ export function systemTaskInput(
   row: DataSystemRow,
   deps: { secretBox: SecretBox; connectors: ConnectorConfig; pseudonymKey: string },
   request: {
-    requestType: ConnectorRequestType;
+    requestType: RequestType;
     categories: readonly string[];
     identities: Identities;
     corrections?: Readonly<Record<string, string>>;

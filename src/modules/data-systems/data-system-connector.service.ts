@@ -7,13 +7,13 @@ import { type DataSystemRow, findSystemById } from './data-system.repository.js'
 import { DataSystemNotFoundError } from './data-system.types.js';
 import { overlapCategories } from './data-task.fns.js';
 import { subjectIdentities, systemTaskInput } from './connector-task-input.js';
-import type { ConnectorRequestType } from '../connectors/connectors.js';
+import type { RequestType } from '../request-model/request-model.js';
 
 /** `POST /api/v1/data-systems/{id}/preview` body (PRODUCT §2.14). */
 export interface PreviewInput {
   subject_provider: string;
   subject_id: string;
-  request_type: ConnectorRequestType;
+  request_type: RequestType;
   /** Default: the system's categories. */
   scope?: string[];
 }

@@ -18,6 +18,7 @@ export interface KindFields {
   endpoint_id?: string | null;
   connection?: { url: string };
   dataset?: unknown;
+  dataset_key?: string;
 }
 
 /** A dataset read and checked, with what to store. */
@@ -34,14 +35,33 @@ export function shownBody(body: object): Record<string, unknown> {
   return shown;
 }
 
-/** Reads the dataset when given; problems are located under `['body', 'dataset']`. */
-export function checkDatasetField(value: unknown, problems: SystemProblem[]): CheckedDataset | null {
-  const read = readDataset(value);
+/**
+ * Reads the dataset when given, `datasetKey` (the body's `dataset_key`) choosing one of a Fides
+ * file's datasets; problems are located under `['body', 'dataset']` (a `dataset_key` problem
+ * under `['body']`).
+ */
+export function checkDatasetField(value: unknown, problems: SystemProblem[], datasetKey?: string): CheckedDataset | null {
+  const read = readDataset(value, datasetKey);
   if ('problems' in read) {
-    for (const p of read.problems) problems.push({ loc: ['body', 'dataset', ...p.loc], msg: p.msg, type: 'value_error' });
+    for (const p of read.problems)
+      problems.push({
+        loc: p.root === 'body' ? ['body', ...p.loc] : ['body', 'dataset', ...p.loc],
+        msg: p.msg,
+        type: 'value_error',
+      });
     return null;
   }
   return read;
+}
+
+/** `dataset_key` chooses among the datasets of `dataset`: refused without one (PRODUCT §2.17). */
+export function checkDatasetKeyAlone(input: KindFields, problems: SystemProblem[]): void {
+  if (input.dataset_key !== undefined && input.dataset === undefined)
+    problems.push({
+      loc: ['body', 'dataset_key'],
+      msg: 'dataset_key chooses one of the datasets given in dataset: give dataset too',
+      type: 'value_error',
+    });
 }
 
 /** Checks the connection URL for its kind and `CONNECTOR_ALLOWED_HOSTS`, never echoing it. */
@@ -75,12 +95,15 @@ export function settleCreate(input: KindFields, allowed: readonly AllowedHost[],
       refuse('endpoint_id', 'a manual system has no endpoint (kind webhook has one)');
     if (input.connection !== undefined) refuse('connection', `a ${kind} system takes no connection`);
     if (input.dataset !== undefined) refuse('dataset', `a ${kind} system takes no dataset`);
+    if (input.dataset_key !== undefined) refuse('dataset_key', `a ${kind} system takes no dataset`);
     return { kind, categories: input.categories ?? [], request_types: input.request_types ?? [], checked: null };
   }
   if (input.endpoint_id !== undefined) refuse('endpoint_id', `a ${kind} system is run by the service and has no endpoint`);
   if (input.connection === undefined) missing('connection');
   else checkConnectionField(kind, input.connection.url, allowed, problems);
-  const checked = input.dataset === undefined ? (missing('dataset'), null) : checkDatasetField(input.dataset, problems);
+  checkDatasetKeyAlone(input, problems);
+  const checked =
+    input.dataset === undefined ? (missing('dataset'), null) : checkDatasetField(input.dataset, problems, input.dataset_key);
   const categories = input.categories ?? (checked ? datasetSummary(checked.dataset).categories : []);
   if (checked && categories.length === 0)
     refuse('categories', 'the dataset labels no field with a user.* category: name the categories');

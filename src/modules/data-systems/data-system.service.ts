@@ -18,7 +18,14 @@ import {
   systemNames,
   updateSystem,
 } from './data-system.repository.js';
-import { checkConnectionField, checkDatasetField, isDatabaseKind, settleCreate, shownBody } from './data-system-input.fns.js';
+import {
+  checkConnectionField,
+  checkDatasetField,
+  checkDatasetKeyAlone,
+  isDatabaseKind,
+  settleCreate,
+  shownBody,
+} from './data-system-input.fns.js';
 import {
   type CreateDataSystemInput,
   DataSystemLimitError,
@@ -112,9 +119,9 @@ export function createDataSystemService(deps: DataSystemDeps) {
   function changedFields(found: DataSystemRow, input: UpdateDataSystemInput, at: string) {
     const problems: SystemProblem[] = [];
     const database = isDatabaseKind(found.kind);
-    if (!database && (input.connection !== undefined || input.dataset !== undefined))
+    if (!database && (input.connection !== undefined || input.dataset !== undefined || input.dataset_key !== undefined))
       problems.push({
-        loc: ['body', input.connection !== undefined ? 'connection' : 'dataset'],
+        loc: ['body', input.connection !== undefined ? 'connection' : input.dataset !== undefined ? 'dataset' : 'dataset_key'],
         msg: `a ${found.kind} system takes no connection or dataset`,
         type: 'value_error',
       });
@@ -126,7 +133,9 @@ export function createDataSystemService(deps: DataSystemDeps) {
       });
     if (database && input.connection)
       checkConnectionField(found.kind as 'postgres', input.connection.url, connectors.allowedHosts, problems);
-    const checked = database && input.dataset !== undefined ? checkDatasetField(input.dataset, problems) : null;
+    if (database) checkDatasetKeyAlone(input, problems);
+    const checked =
+      database && input.dataset !== undefined ? checkDatasetField(input.dataset, problems, input.dataset_key) : null;
     refuseIfAny(problems, input);
     return {
       ...(input.name !== undefined ? { name: input.name } : {}),

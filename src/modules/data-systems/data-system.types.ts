@@ -18,6 +18,8 @@ export interface CreateDataSystemInput {
   connection?: { url: string };
   /** Database kinds: a Fides dataset (object, or a YAML/JSON string). */
   dataset?: unknown;
+  /** Database kinds: which dataset of a Fides file holding several (its `fides_key`; PRODUCT §2.17). */
+  dataset_key?: string;
 }
 
 /** What `PATCH /api/v1/data-systems/{id}` may change; `null` clears `endpoint_id` or `due_days`. The kind never changes. */
@@ -29,6 +31,8 @@ export interface UpdateDataSystemInput {
   due_days?: number | null;
   connection?: { url: string };
   dataset?: unknown;
+  /** With `dataset`: which dataset of a Fides file holding several (its `fides_key`). */
+  dataset_key?: string;
 }
 
 /** A data system as the API shows it (PRODUCT §2.9, §2.14): never its connection. */

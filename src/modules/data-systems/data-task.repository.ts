@@ -64,7 +64,22 @@ export async function finishTask(
       lease_owner: null,
       lease_expires_at: null,
       identities_ciphertext: null,
+      run_progress: null,
     })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
+}
+
+/**
+ * Keeps what a run of a pending task has done so far (PRODUCT §2.17: a resumed erasure reports all
+ * it did): counts only, JSON. @returns false when the task is no longer pending.
+ */
+export async function setTaskProgress(db: Executor, id: string, progress: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('data_tasks')
+    .set({ run_progress: progress })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
@@ -228,7 +243,7 @@ export async function closePendingTasks(db: Executor, requestId: string, at: str
   if (pending.length === 0) return [];
   await db
     .updateTable('data_tasks')
-    .set({ status: 'not_applicable', completed_at: at, updated_at: at, identities_ciphertext: null })
+    .set({ status: 'not_applicable', completed_at: at, updated_at: at, identities_ciphertext: null, run_progress: null })
     .where('request_id', '=', requestId)
     .where('status', '=', 'pending')
     .execute();

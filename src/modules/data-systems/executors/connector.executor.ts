@@ -1,6 +1,17 @@
-import { ConnectorError, type ConnectorTaskResult, type Identities, runConnectorTask } from '../../connectors/connectors.js';
-import { setTaskIdentities } from '../data-task.repository.js';
-import type { ConnectorRequestType } from '../../connectors/connector-run.js';
+import {
+  addErasureCounts,
+  connectorAction,
+  ConnectorError,
+  type ConnectorTaskResult,
+  type ErasureCounts,
+  type Identities,
+  NO_ERASURE,
+  readErasureCounts,
+  runConnectorTask,
+  UnsupportedRequestTypeError,
+} from '../../connectors/connectors.js';
+import type { RequestType } from '../../request-model/request-model.js';
+import { type DataTaskRow, setTaskIdentities, setTaskProgress } from '../data-task.repository.js';
 import { CORRECTABLE_FIELDS } from '../../subject-data/correction.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
 import { subjectIdentities, systemTaskInput } from '../connector-task-input.js';
@@ -23,29 +34,47 @@ async function correctedValues(context: TaskRunContext): Promise<Record<string, 
   return out;
 }
 
-/** The task's result from what the run did: counts, the package part by collection, never values of a correction. */
-function toResult(run: ConnectorTaskResult): TaskResultInput {
-  if (run.type === 'access') {
-    const rows = Object.fromEntries(Object.entries(run.collections).map(([name, found]) => [name, { rows: found.length }]));
-    return { outcome: 'completed', records: run.records, data: run.collections, data_by: 'collection', collections: rows };
+/**
+ * The task's result from what the run did: counts, the package part by collection, never values of
+ * a correction. An erasure's counts include `earlier`: what the runs before an interruption
+ * committed (PRODUCT §2.17).
+ */
+function toResult(run: ConnectorTaskResult, earlier: ErasureCounts): TaskResultInput {
+  switch (run.type) {
+    case 'access': {
+      const rows = Object.fromEntries(Object.entries(run.collections).map(([name, found]) => [name, { rows: found.length }]));
+      return { outcome: 'completed', records: run.records, data: run.collections, data_by: 'collection', collections: rows };
+    }
+    case 'erasure': {
+      const all = addErasureCounts(earlier, run);
+      const collections = Object.fromEntries(
+        Object.entries(all.collections).map(([name, c]) => [name, { masked: c.masked, deleted: c.deleted }]),
+      );
+      return { outcome: 'completed', erased: { ...all.erased }, collections };
+    }
+    case 'correction': {
+      const updated = Object.fromEntries(Object.entries(run.collections).map(([name, c]) => [name, { updated: c.updated }]));
+      return { outcome: 'completed', collections: updated };
+    }
   }
-  if (run.type === 'erasure') {
-    const counts = Object.fromEntries(
-      Object.entries(run.collections).map(([name, c]) => [name, { masked: c.masked, deleted: c.deleted }]),
-    );
-    return { outcome: 'completed', erased: run.erased, collections: counts };
-  }
-  const updated = Object.fromEntries(Object.entries(run.collections).map(([name, c]) => [name, { updated: c.updated }]));
-  return { outcome: 'completed', collections: updated };
+}
+
+/** The subject's identities the task kept when it was created (sealed), or as the service knows them now. */
+async function taskIdentities(task: DataTaskRow, context: TaskRunContext): Promise<Identities> {
+  return task.identities_ciphertext === null
+    ? subjectIdentities(context.db, context.request)
+    : (JSON.parse(context.secretBox.open(task.identities_ciphertext)) as Identities);
 }
 
 /**
  * A database the service reaches itself (`postgres`, `mysql`: PRODUCT §2.14). Nothing is sent
  * when its task is created; the worker runs it (jobs/task-runner.ts) with the connectors module:
  * access/export read the subject's rows in scope (`systems.<key>.<collection>` in the package),
- * deletion masks or deletes them (counts per collection in the report), correction writes the
- * corrected categories. A `ConnectorError` becomes a {@link TaskRunError} with its own message
- * (system, collection, reason: never the URL or credentials) and its `retryable`.
+ * deletion masks or deletes them (counts per collection in the report, with what an interrupted
+ * earlier run committed, kept in the task's `run_progress`), correction writes the corrected
+ * categories. A `ConnectorError` becomes a {@link TaskRunError} with its own message (system,
+ * collection, reason: never the URL or credentials) and its `retryable`; a request type the
+ * connector has no action for fails the task at once, before any statement.
  */
 export const connectorExecutor: DataTaskExecutor = {
   manual: false,
@@ -55,26 +84,27 @@ export const connectorExecutor: DataTaskExecutor = {
     await setTaskIdentities(unit.tx, task.id, seal(JSON.stringify(await subjectIdentities(unit.tx, request))));
   },
   async run(task, system, context) {
-    const categories = JSON.parse(task.categories) as string[];
-    const requestType = task.request_type as ConnectorRequestType;
-    const identities: Identities =
-      task.identities_ciphertext === null
-        ? await subjectIdentities(context.db, context.request)
-        : (JSON.parse(context.secretBox.open(task.identities_ciphertext)) as Identities);
-    const input = systemTaskInput(
-      system,
-      { secretBox: context.secretBox, connectors: context.connectors, pseudonymKey: context.pseudonymKey },
-      {
-        requestType,
-        categories,
-        identities,
-        ...(requestType === 'correction' ? { corrections: await correctedValues(context) } : {}),
-      },
-    );
+    const requestType = task.request_type as RequestType;
+    const earlier = readErasureCounts(task.run_progress) ?? NO_ERASURE;
     try {
-      return toResult(await runConnectorTask(input));
+      const action = connectorAction(requestType);
+      const input = systemTaskInput(
+        system,
+        { secretBox: context.secretBox, connectors: context.connectors, pseudonymKey: context.pseudonymKey },
+        {
+          requestType,
+          categories: JSON.parse(task.categories) as string[],
+          identities: await taskIdentities(task, context),
+          ...(action === 'correct' ? { corrections: await correctedValues(context) } : {}),
+        },
+      );
+      const onErasureProgress = async (done: ErasureCounts) => {
+        await setTaskProgress(context.db, task.id, JSON.stringify(addErasureCounts(earlier, done)));
+      };
+      return toResult(await runConnectorTask({ ...input, onErasureProgress }), earlier);
     } catch (error) {
       if (error instanceof ConnectorError) throw new TaskRunError(error.message, error.retryable);
+      if (error instanceof UnsupportedRequestTypeError) throw new TaskRunError(`${task.system_key}: ${error.message}`, false);
       throw error;
     }
   },

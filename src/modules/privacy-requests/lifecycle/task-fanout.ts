@@ -49,6 +49,7 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
     lease_expires_at: null,
     next_attempt_at: null,
     identities_ciphertext: null,
+    run_progress: null,
   };
 }
 
