@@ -5,6 +5,8 @@ import { CORRECTABLE_FIELDS } from '../../subject-data/correction.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
 import { subjectIdentities, systemTaskInput } from '../connector-task-input.js';
 import type { TaskResultInput } from '../data-task-result.fns.js';
+import { NOT_SEARCHABLE } from '../data-task.fns.js';
+import { notSearchable } from '../searchable.fns.js';
 import { type DataTaskExecutor, type TaskRunContext, TaskRunError } from './data-task-executor.js';
 
 /**
@@ -44,15 +46,16 @@ function toResult(run: ConnectorTaskResult): TaskResultInput {
  * when its task is created; the worker runs it (jobs/task-runner.ts) with the connectors module:
  * access/export read the subject's rows in scope (`systems.<key>.<collection>` in the package),
  * deletion masks or deletes them (counts per collection in the report), correction writes the
- * corrected categories. A `ConnectorError` becomes a {@link TaskRunError} with its own message
+ * corrected categories; a system none of whose identity fields the request's identities name is
+ * not searched at all (`not_searchable`, PRODUCT §2.17). A `ConnectorError` becomes a {@link TaskRunError} with its own message
  * (system, collection, reason: never the URL or credentials) and its `retryable`.
  */
 export const connectorExecutor: DataTaskExecutor = {
   manual: false,
   /** Keeps the subject's identities as they are now, sealed: a deletion erases them here before the task runs. */
-  async announce(unit, { task, request, seal }) {
+  async announce(unit, { task, identities, seal }) {
     if (!seal) return;
-    await setTaskIdentities(unit.tx, task.id, seal(JSON.stringify(await subjectIdentities(unit.tx, request))));
+    await setTaskIdentities(unit.tx, task.id, seal(JSON.stringify((await identities()).identities)));
   },
   async run(task, system, context) {
     const categories = JSON.parse(task.categories) as string[];
@@ -71,6 +74,9 @@ export const connectorExecutor: DataTaskExecutor = {
         ...(requestType === 'correction' ? { corrections: await correctedValues(context) } : {}),
       },
     );
+    // A system none of whose identity fields the request can fill was not searched (PRODUCT §2.17): no connection, no "none".
+    const unsearchable = notSearchable(input.dataset, identities);
+    if (unsearchable !== null) return { outcome: NOT_SEARCHABLE, ...unsearchable };
     try {
       return toResult(await runConnectorTask(input));
     } catch (error) {
