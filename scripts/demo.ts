@@ -7,7 +7,8 @@
  * deletion request for the Clerk user, waits for the worker, and prints what happened, with the
  * signed outbound events a receiver on loopback verified with `standardwebhooks`; then the person
  * files a request of their own through the privacy center, verified with the code from the mail a
- * real SMTP server on loopback received (scripts/demo/privacy-center.ts). Exit 0
+ * real SMTP server on loopback received (scripts/demo/privacy-center.ts): a customer of the shop
+ * database the service never heard of, whose rows the answer holds. Exit 0
  * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ import { author, line, packageSummary, reportLines, step } from './demo/print.js
 import { type DemoStack, startStack } from './demo/stack.js';
 import { clerkUserCreated, githubPullRequest } from './demo/payloads.js';
 import { type DemoReceiver, startReceiver } from './demo/receiver.js';
-import { SHOP_DATASET, type ShopDatabase, startShopDatabase } from './demo/shop-database.js';
+import { SHOP_DATASET, SHOP_ONLY_EMAIL, type ShopDatabase, startShopDatabase } from './demo/shop-database.js';
 import { privacyCenterStep } from './demo/privacy-center.js';
 // The tests' SMTP receiver (smtp-server, a devDependency): the demo runs from the dev checkout.
 import { type SmtpReceiver, startSmtpReceiver } from '../test/helpers/smtp-receiver.js';
@@ -209,7 +210,8 @@ async function run(
   if (receiver.rejected > 0) throw new DemoFailure(`${receiver.rejected} deliveries failed verification`);
 
   step('Privacy center (the person files their own request, GDPR Art. 12)');
-  await privacyCenterStep(api, baseUrl, WORKSPACE, mailbox, CLERK_EMAIL);
+  // A customer of the shop the service never heard of (PRODUCT §2.17): the shop database is searched by her e-mail.
+  await privacyCenterStep(api, baseUrl, WORKSPACE, mailbox, shop ? SHOP_ONLY_EMAIL : CLERK_EMAIL, shop ? 'shop-db' : null);
 
   step('Audit trail');
   const { entries, head } = await readChain(services.database.db);

@@ -74,7 +74,12 @@ export function createServices(deps: { config: Config; database: Database; keys:
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
     /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
-    identityReview: createIdentityReview({ db, clock }),
+    identityReview: createIdentityReview({
+      db,
+      clock,
+      publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',
+      seal: (text: string) => secretBox.seal(text),
+    }),
     requestResults: createRequestResultsService({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),

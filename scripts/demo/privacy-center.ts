@@ -4,7 +4,8 @@
  * (no token), the service mails a 6-digit code to a real SMTP server on loopback (the `smtp-server`
  * package, as the tests use), the demo reads the code from that mail and verifies it; the request
  * is filed, the "received" mail brings the status link, and once the worker has answered it the
- * "done" mail links the answer.
+ * "done" mail links the answer. With the shop database, the person is a customer of the shop the
+ * service never heard of: the answer holds her rows, found by the dataset's `identity: email`.
  */
 import type { ReceivedMail, SmtpReceiver } from '../../test/helpers/smtp-receiver.js';
 import { type Answer, DemoFailure } from './http.js';
@@ -35,7 +36,8 @@ async function mailTo(mailbox: SmtpReceiver, to: string, subject: RegExp, timeou
 
 /**
  * Runs the step against the demo's service at `baseUrl` in `workspace`, with `mailbox` receiving
- * what the service sends over `SMTP_URL`. Prints each stage; the code itself is not printed.
+ * what the service sends over `SMTP_URL`; `shopKey` names the shop database system, whose part of
+ * the answer is printed (null: none). Prints each stage; the code itself is not printed.
  * @throws DemoFailure when an answer or a mail is not what the center promises.
  */
 export async function privacyCenterStep(
@@ -44,6 +46,7 @@ export async function privacyCenterStep(
   workspace: string,
   mailbox: SmtpReceiver,
   email: string,
+  shopKey: string | null = null,
 ): Promise<void> {
   await api('PUT', `/api/v1/workspaces/${workspace}/privacy-center`, {
     enabled: true,
@@ -82,11 +85,29 @@ export async function privacyCenterStep(
     `request ${id}: ${body.request_type}, ${body.status}, subject_provider "${body.subject_provider}", ` +
       `intake_ref "${body.intake_ref}", received ${body.received_at}, due ${body.due_at}`,
   );
-  if (body.status !== 'completed') return line(`  (${body.status_reason ?? 'waiting for an officer'})`);
+  if (body.status !== 'completed') throw new DemoFailure(`the center request ended ${body.status}: ${body.status_reason ?? ''}`);
   const done = await mailTo(mailbox, email, /is done/);
   const page = await fetch(/(https?:\/\/\S+\/status\/pr_[0-9A-Z]{26}\?token=\S+)/.exec(done.text)?.[1] ?? `${baseUrl}/`);
   if (page.status !== 200) throw new DemoFailure(`the status page answered ${page.status}`);
   line(`mail received: "${done.subject}"; its status link opens the answer (HTTP ${page.status}), the mail itself holds no data`);
+  if (shopKey) await shopPart(api, id, shopKey);
+}
+
+/**
+ * What the shop database answered for the center request (PRODUCT §2.17): the person is unknown
+ * to the service, so only the dataset's `identity: email` field can find her; her rows per table.
+ * @throws DemoFailure when the package holds none of her rows.
+ */
+async function shopPart(api: Api, id: string, shopKey: string): Promise<void> {
+  const pkg = await api('GET', `/api/v1/privacy/requests/${id}/package`);
+  const part = (pkg.body.systems?.[shopKey] ?? {}) as Record<string, unknown[]>;
+  const rows = Object.entries(part).map(([table, found]) => `${table} ${found.length}`);
+  const customer = part.customer?.[0] as Record<string, unknown> | undefined;
+  if (!customer) throw new DemoFailure(`the shop database found no customer row for the center request: ${JSON.stringify(part)}`);
+  line(
+    `the shop database was searched by the dataset's e-mail identity (the service itself never heard of this person): ` +
+      `rows ${rows.join(', ')}; customer "${String(customer.full_name)}"`,
+  );
 }
 
 /** Polls request `id` until it leaves `queued`/`processing` (15 s at most). @returns the request. */

@@ -1,9 +1,11 @@
 /**
  * The demo's database data system (PRODUCT §2.14): a small shop on the PostgreSQL of this
  * machine (127.0.0.1:5432, `DEMO_SHOP_ADMIN_URL` to use another), in a database of its own with
- * a login of its own, dropped afterwards. Its customer is the Clerk user of the demo (by e-mail)
- * and the GitHub account linked to it, so the service finds, packages and erases their rows
- * itself. Without a PostgreSQL to use, the demo says so and goes on without it.
+ * a login of its own, dropped afterwards. Its first customer is the Clerk user of the demo (by
+ * e-mail) and the GitHub account linked to it, so the service finds, packages and erases their
+ * rows itself; its second ({@link SHOP_ONLY_EMAIL}) is known to the shop alone, and files through
+ * the privacy center, which the service answers by the dataset's `identity: email` field
+ * (PRODUCT §2.17). Without a PostgreSQL to use, the demo says so and goes on without it.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -48,6 +50,9 @@ dataset:
             data_categories: [system.operations]
 `;
 
+/** A customer the shop knows and the service never heard of: found only by the dataset's e-mail identity. */
+export const SHOP_ONLY_EMAIL = 'dana.shopper@example.com';
+
 /** A running shop database: the URL the service connects with (its password inside), and how to drop it. */
 export interface ShopDatabase {
   url: string;
@@ -55,8 +60,8 @@ export interface ShopDatabase {
 }
 
 /**
- * Creates the shop with `email` and `githubId` as its first customer (and another customer the
- * requests must not touch). @returns null when no PostgreSQL answers (the demo goes on without).
+ * Creates the shop with `email` and `githubId` as its first customer, and {@link SHOP_ONLY_EMAIL}
+ * as its second (whom the API requests must not touch; the privacy-center request finds her). @returns null when no PostgreSQL answers (the demo goes on without).
  */
 export async function startShopDatabase(email: string, githubId: string): Promise<ShopDatabase | null> {
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
@@ -81,12 +86,13 @@ export async function startShopDatabase(email: string, githubId: string): Promis
   await shop.query(
     `CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer NOT NULL REFERENCES customer (id), delivery_address text, total_cents integer NOT NULL)`,
   );
+  await shop.query(`INSERT INTO customer VALUES (1, $1, $2, 'Example Customer'), (2, $3, '999', 'Dana Shopper')`, [
+    email,
+    githubId,
+    SHOP_ONLY_EMAIL,
+  ]);
   await shop.query(
-    `INSERT INTO customer VALUES (1, $1, $2, 'Example Customer'), (2, 'someone.else@example.com', '999', 'Someone Else')`,
-    [email, githubId],
-  );
-  await shop.query(
-    `INSERT INTO orders VALUES (1, 1, '1 Example Road', 1200), (2, 1, '1 Example Road', 800), (3, 2, '9 Other Lane', 500)`,
+    `INSERT INTO orders VALUES (1, 1, '1 Example Road', 1200), (2, 1, '1 Example Road', 800), (3, 2, '9 Other Lane', 500), (4, 2, '9 Other Lane', 700)`,
   );
   await shop.end();
   return {

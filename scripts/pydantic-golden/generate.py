@@ -40,7 +40,7 @@ import urllib.parse
 import pydantic
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
                       ValidationError, model_validator)
-from pydantic_core import PydanticCustomError, PydanticKnownError
+from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownError
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test" / "golden" / "validation-cases.json"
@@ -128,6 +128,21 @@ def _received_at(value: str) -> str:
     return value
 
 
+# PRODUCT §2.17: a `phone` identity is a phone number in E.164 once spaces, dashes, dots and
+# parentheses are removed (src/modules/subject-data/request-identity.fns.ts). An after model
+# validator (it needs both fields) that reports at `subject_id`, worded as pydantic-extra-types'
+# PhoneNumber words its error (`value_error`, no ctx).
+E164 = re.compile(r"\+[1-9][0-9]{6,14}")  # fullmatch: `$` would pass a trailing newline
+
+
+def _subject_identity(model: BaseModel) -> BaseModel:
+    if model.subject_provider == "phone" and not E164.fullmatch(re.sub(r"[ .()-]", "", model.subject_id)):
+        raise ValidationError.from_exception_data(type(model).__name__, [InitErrorDetails(
+            type=PydanticCustomError("value_error", "value is not a valid phone number"),
+            loc=("subject_id",), input=model.subject_id)])
+    return model
+
+
 class CreatePrivacyRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
 
@@ -142,6 +157,10 @@ class CreatePrivacyRequest(BaseModel):
     # PRODUCT §2.15: where the person is told of the request's progress (the controller profile's pattern).
     notify_email: Str(min_length=3, max_length=254,
                       pattern=r'^[^\x00-\x20@"<>()\[\],;:\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$') = None
+
+    @model_validator(mode="after")
+    def _identity(self) -> "CreatePrivacyRequest":
+        return _subject_identity(self)
 
 
 class _Inherit:
@@ -312,6 +331,10 @@ class RepointIdentity(BaseModel):
     subject_provider: Str(min_length=1, max_length=100)
     subject_id: Str(min_length=1, max_length=300)
     reason: Str(min_length=1, max_length=1000)
+
+    @model_validator(mode="after")
+    def _identity(self) -> "RepointIdentity":
+        return _subject_identity(self)
 
 
 class ConfirmNoData(BaseModel):
@@ -764,6 +787,22 @@ def build_create_cases() -> None:
     create("valid __proto__ key is just an unknown field", None,
            raw='{"__proto__": {"polluted": true}, ' + dumps(VALID_CREATE)[1:])
 
+    # ---- subject_provider "phone" (PRODUCT §2.17): E.164 once punctuation is removed
+    create("valid phone E.164", c(subject_provider="phone", subject_id="+442079460958"))
+    create("valid phone with spaces, dashes, dots and parentheses", c(subject_provider="phone",
+                                                                      subject_id="+1 (415) 555-01.23"))
+    create("valid phone 15 digits", c(subject_provider="phone", subject_id="+" + "4" * 15))
+    for label, value in [("without +", "004930123456"), ("leading 0 after +", "+0301234567"),
+                         ("letters", "+49 30 CALL-NOW"), ("too short", "+49123"),
+                         ("16 digits", "+" + "4" * 16), ("slash", "+49/30/1234567"), ("empty after +", "+"),
+                         ("trailing newline", "+4930123456\n"), ("tab inside", "+49\t30123456")]:
+        create(f"phone {label}", c(subject_provider="phone", subject_id=value))
+    create("phone check waits for the other fields (workspace_id empty)",
+           c(subject_provider="phone", subject_id="12", workspace_id=""))
+    create("phone check after a header error (body and header both reported)",
+           c(subject_provider="phone", subject_id="12"), idem="short")
+    create("provider Phone (other case) is any provider", c(subject_provider="Phone", subject_id="12"))
+
     # ---- request_type
     for label, value in [("uppercase", "ACCESS"), ("trailing space", "access "),
                          ("trailing newline ($ does not match before \\n)", "access\n"),
@@ -1145,6 +1184,10 @@ def build_review_cases() -> None:
     ident("reason empty, subject_id too long", {"subject_provider": "github", "subject_id": "9" * 301, "reason": ""})
     ident("subject_provider not a string", {"subject_provider": 5, "subject_id": "1", "reason": "r"})
     ident("array body", None, raw="[]")
+    ident("valid phone with punctuation", {"subject_provider": "phone", "subject_id": " +49 (30) 1234-5678 ",
+                                           "reason": "the person gave a phone number"})
+    ident("phone not E.164 (no +)", {"subject_provider": "phone", "subject_id": "030 1234567", "reason": "r"})
+    ident("phone not checked while reason fails", {"subject_provider": "phone", "subject_id": "x", "reason": ""})
     confirm("valid", {"reason": "searched every system by hand"})
     confirm("reason missing", {})
     confirm("reason too long", {"reason": "r" * 1001})

@@ -9,6 +9,7 @@ import {
   type MailPayload,
   rescheduleMail,
 } from '../modules/privacy-center/mail-outbox.repository.js';
+import { countNotSearchable } from '../modules/data-systems/data-task-result.repository.js';
 import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
 import type { Mailer } from '../modules/privacy-center/mailer.js';
 
@@ -64,7 +65,9 @@ export function startMailLoop(deps: {
         payload.status_token && mail.request_id
           ? `${base}/privacy-center/${encodeURIComponent(mail.workspace_id)}/status/${mail.request_id}?token=${payload.status_token}`
           : null;
-      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl);
+      // A completed answer says how many systems could not be searched (PRODUCT §2.17).
+      const notSearched = mail.kind === 'completed' && mail.request_id ? await countNotSearchable(db, mail.request_id) : 0;
+      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl, { notSearched });
       try {
         await mailer.send({ to: mail.recipient, ...rendered, messageId: `<${mail.id}@privacy-center>` });
         await markMailSent(db, mail.id, toTimestamp(clock()));

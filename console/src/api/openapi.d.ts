@@ -203,7 +203,7 @@ export interface paths {
         };
         /**
          * Get a data task
-         * @description A task with its result. Outside the caller's workspaces or systems: 404. Scope `privacy:read` or `tasks:write`.
+         * @description A task with its result. `status` `not_searchable` (set by the service for a database system only, PRODUCT §2.17): none of the system's identity fields could be filled from the request's identities; its result names them (`searched_by`) and those the request had (`request_had`). Outside the caller's workspaces or systems: 404. Scope `privacy:read` or `tasks:write`.
          */
         get: operations["getDataTask"];
         put?: never;
@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Re-point the identity of a privacy request
-         * @description For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; its earlier data tasks are removed and it runs again from the start. 409 for a request that does not wait for this review. Audited with the operator and the reason.
+         * @description For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; every data task of the request is re-opened for that identity (pending again, under a new id, announced again with the new identities: PRODUCT §2.17), its stored answer is dropped, and it runs again from the start; it completes only once every system has answered for the new identity. A `phone` identity must be a phone number in E.164 once spaces, dashes, dots and parentheses are removed (else 422 at `["body","subject_id"]`). 409 for a request that does not wait for this review. Audited with the operator and the reason.
          */
         post: operations["repointPrivacyRequestIdentity"];
         delete?: never;
@@ -2047,6 +2047,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description subject_provider "phone": subject_id is a phone number in E.164 (+, country code, number) once spaces, dashes, dots and parentheses are removed; otherwise a 422 value_error at ["body","subject_id"]. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2344,7 +2345,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 overdue?: boolean;
-                status?: "pending" | "completed" | "failed" | "not_applicable";
+                status?: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
                 system_key?: string;
                 workspace_id?: string;
             };
@@ -2382,7 +2383,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "not_applicable";
+                            status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
                             system_key: string;
                             workspace_id: string;
                         }[];
@@ -2493,7 +2494,7 @@ export interface operations {
                             [key: string]: unknown;
                         } | null;
                         /** @enum {string} */
-                        status: "pending" | "completed" | "failed" | "not_applicable";
+                        status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
                         system_key: string;
                         workspace_id: string;
                     };
@@ -2639,7 +2640,7 @@ export interface operations {
                             [key: string]: unknown;
                         } | null;
                         /** @enum {string} */
-                        status: "pending" | "completed" | "failed" | "not_applicable";
+                        status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
                         system_key: string;
                         workspace_id: string;
                     };
@@ -4080,6 +4081,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description subject_provider "phone": subject_id is a phone number in E.164 (+, country code, number) once spaces, dashes, dots and parentheses are removed; otherwise a 422 value_error at ["body","subject_id"]. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5382,6 +5384,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description subject_provider "phone": subject_id is a phone number in E.164 (+, country code, number) once spaces, dashes, dots and parentheses are removed; otherwise a 422 value_error at ["body","subject_id"]. */
         requestBody: {
             content: {
                 "application/json": {

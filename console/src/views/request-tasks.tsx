@@ -25,6 +25,19 @@ async function manualSystems(workspace: string): Promise<Set<string> | null> {
   }
 }
 
+/**
+ * Why a database system was not searched (PRODUCT §2.17: status `not_searchable`): the identities
+ * it is searched by and those the request had; null for any other task.
+ */
+export function notSearchableHint(task: Pick<DataTask, 'status' | 'result'>): string | null {
+  if (task.status !== 'not_searchable') return null;
+  const names = (value: unknown) => (Array.isArray(value) ? value.join(', ') : '') || 'none';
+  return (
+    `Not searched: the system finds people by ${names(task.result?.searched_by)}; the request had ${names(task.result?.request_had)}. ` +
+    'A request waiting for the identity review can be re-pointed to one of those identities to have it searched.'
+  );
+}
+
 /** What a database system's run did, per collection (PRODUCT §2.14): rows read, masked, deleted or updated. */
 export function collectionCounts(result: DataTask['result']): string | null {
   const collections = result?.collections as Record<string, Record<string, number>> | undefined;
@@ -104,6 +117,7 @@ export function DataTasks(props: {
                 {task.completed_at ? `, done ${formatTime(task.completed_at)}` : ''}
               </p>
               {collectionCounts(task.result) && <p class="hint">Rows by table: {collectionCounts(task.result)}</p>}
+              {notSearchableHint(task) && <p class="hint">{notSearchableHint(task)}</p>}
               <TaskAnswer task={task} />
               {task.status === 'pending' && (manual === null || manual.has(task.system_key)) && (
                 <MarkDone

@@ -33,8 +33,12 @@ export interface DataSystemTable {
 /** The kinds of data system (PRODUCT §2.14). */
 export type DataSystemKind = 'webhook' | 'manual' | 'postgres' | 'mysql';
 
-/** Status of a data task: `pending` until its system (or an operator) reports a final outcome. */
-export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicable';
+/**
+ * Status of a data task: `pending` until its system (or an operator) reports a final outcome;
+ * `not_searchable` when a database system could not be searched with any identity the request
+ * had (PRODUCT §2.17; set by the service's own connector only).
+ */
+export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicable' | 'not_searchable';
 
 /**
  * Row shape of `data_tasks`: one privacy request's work for one data system. `categories` (JSON

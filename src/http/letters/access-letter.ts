@@ -7,6 +7,7 @@ import type { LetterInput } from './letter.types.js';
 import { requestPart } from './request-part.js';
 import { rightsPart } from './rights-part.js';
 import { systemsPart } from './systems-part.js';
+import { notSearchedPart } from './not-searched-part.js';
 
 function headerPart(input: LetterInput): Html {
   const from = input.controller ? `From ${input.controller.name}` : 'From the privacy team';
@@ -37,7 +38,8 @@ function confirmationPart(statement: string | undefined): Html {
  * The readable letter of an access or export answer (PRODUCT §2.11): a complete, self-contained
  * HTML document (inline CSS only; no script and nothing to load), printable, with every value
  * escaped. Sections: who answers (the controller), what was asked and when, each category in
- * plain words with its data and processing, the other systems' parts when there are any, and
+ * plain words with its data and processing, the other systems' parts when there are any, the
+ * systems that could not be searched with what the person gave (PRODUCT §2.17), and
  * the person's rights under the request's regulations (GDPR Art. 15(1)(e)–(h); CCPA §§1798.100–1798.125).
  */
 export function renderAccessLetter(input: LetterInput): string {
@@ -48,6 +50,7 @@ export function renderAccessLetter(input: LetterInput): string {
     confirmationPart(input.no_data_confirmation),
     categoriesPart(input.categories),
     systemsPart(input.systems),
+    notSearchedPart(input.not_searched),
     rightsPart(input.rights, input.controller, input.automated_decision_making, input.regulations),
     footerPart(input),
   ];

@@ -6,6 +6,7 @@ import type { Regulation } from '../../modules/policies/policy.types.js';
 import type { ProcessingStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import { parseScope } from '../../modules/subject-data/scope.fns.js';
 import type { CategoryPart, LetterInput, SystemPart } from './letter.types.js';
+import type { NotSearchedPart } from './not-searched-part.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,6 +61,41 @@ export function systemParts(
   });
 }
 
+const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+
+/**
+ * The systems of the package's `system_answers` that could not be searched (PRODUCT §2.17:
+ * `not_searchable: true`, with the identities each is searched by and those the request had),
+ * each named by `systemNames` (a key without a name is its own name).
+ */
+export function notSearchedParts(answers: unknown, systemNames: ReadonlyMap<string, string> = new Map()): NotSearchedPart[] {
+  if (!isObject(answers)) return [];
+  return Object.entries(answers)
+    .filter((entry): entry is [string, Json] => isObject(entry[1]) && entry[1].not_searchable === true)
+    .map(([key, answer]) => ({
+      key,
+      name: systemNames.get(key) ?? key,
+      searched_by: names(answer.searched_by),
+      request_had: names(answer.request_had),
+    }));
+}
+
+/**
+ * The systems of a deletion (or correction) report that could not be searched (PRODUCT §2.17):
+ * its `systems` entries whose `outcome` is `not_searchable`, by the name the report gives them.
+ */
+export function notSearchedInReport(report: unknown): NotSearchedPart[] {
+  if (!isObject(report) || !Array.isArray(report.systems)) return [];
+  return report.systems
+    .filter((entry): entry is Json => isObject(entry) && entry.outcome === 'not_searchable')
+    .map((entry) => ({
+      key: text(entry.key),
+      name: text(entry.name, text(entry.key)),
+      searched_by: names(entry.searched_by),
+      request_had: names(entry.request_had),
+    }));
+}
+
 function rightsOf(value: unknown, controller: ControllerProfileFields | null, regulations: Regulation[]): RightStatement[] {
   if (!Array.isArray(value)) return rightsUnder(regulations, controller);
   return value.filter(isObject).map((r) => ({
@@ -80,6 +116,7 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
   const controller = isObject(pkg.controller) ? (pkg.controller as unknown as ControllerProfileFields) : null;
   const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
   const systems = systemParts(pkg.systems, systemNames, pkg.system_answers);
+  const notSearched = notSearchedParts(pkg.system_answers, systemNames);
   const confirmation = isObject(pkg.no_data_confirmation) ? text(pkg.no_data_confirmation.statement) : '';
   const regulations = regulationsOf(request.regulation);
   const noAdm = automatedDecisions(regulations);
@@ -99,6 +136,7 @@ export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?:
     note: text(pkg.controller_note),
     categories: categoriesOf(pkg),
     ...(systems ? { systems } : {}),
+    ...(notSearched.length > 0 ? { not_searched: notSearched } : {}),
     regulations,
     rights: rightsOf(pkg.rights, controller, regulations),
     automated_decision_making: adm ? { applies: false, statement: text(adm.statement, noAdm.statement) } : noAdm,

@@ -2,6 +2,7 @@ import type { ControllerProfileFields } from '../../modules/controllers/controll
 import type { AutomatedDecisionStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import type { ProcessingStatement } from '../../modules/subject-data/package.types.js';
 import type { Regulation } from '../../modules/policies/policy.types.js';
+import type { NotSearchedPart } from './not-searched-part.js';
 
 /** One data system's part of the answer (PRODUCT §2.9): rendered when present, nothing without. */
 export interface SystemPart {
@@ -48,6 +49,8 @@ export interface LetterInput {
   categories: CategoryPart[];
   /** Other systems' parts; absent or empty: the letter has no such section. */
   systems?: SystemPart[];
+  /** Systems that could not be searched with what the person gave (PRODUCT §2.17); absent or empty: none. */
+  not_searched?: NotSearchedPart[];
   /** The regulations the request is under (its `regulation` label): which rights and articles the letter names. */
   regulations: Regulation[];
   rights: RightStatement[];

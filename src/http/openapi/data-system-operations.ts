@@ -57,7 +57,7 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'getDataTask',
     summary: 'Get a data task',
     description:
-      "A task with its result. Outside the caller's workspaces or systems: 404. Scope `privacy:read` or `tasks:write`.",
+      "A task with its result. `status` `not_searchable` (set by the service for a database system only, PRODUCT §2.17): none of the system's identity fields could be filled from the request's identities; its result names them (`searched_by`) and those the request had (`request_had`). Outside the caller's workspaces or systems: 404. Scope `privacy:read` or `tasks:write`.",
   },
   'POST /api/v1/data-tasks/{id}/result': {
     operationId: 'reportDataTaskResult',

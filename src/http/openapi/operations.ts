@@ -218,7 +218,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'repointPrivacyRequestIdentity',
     ...request(
       'Re-point the identity of',
-      'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; its earlier data tasks are removed and it runs again from the start. 409 for a request that does not wait for this review.',
+      'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): names the identity it meant; every data task of the request is re-opened for that identity (pending again, under a new id, announced again with the new identities: PRODUCT §2.17), its stored answer is dropped, and it runs again from the start; it completes only once every system has answered for the new identity. A `phone` identity must be a phone number in E.164 once spaces, dashes, dots and parentheses are removed (else 422 at `["body","subject_id"]`). 409 for a request that does not wait for this review.',
     ),
   },
   'POST /api/v1/privacy/requests/{id}/confirm-no-data': {

@@ -12,7 +12,8 @@ import type { RequestResultsService } from '../../modules/privacy-requests/reque
 import { CONSOLE_CSP } from '../console/console-csp.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { renderAccessLetter } from '../letters/access-letter.js';
-import { letterInput } from '../letters/letter-input.js';
+import { letterInput, notSearchedInReport } from '../letters/letter-input.js';
+import type { NotSearchedPart } from '../letters/not-searched-part.js';
 import { LETTER_CSP } from '../letters/letter-style.js';
 import { EMAIL_PATTERN } from '../schemas/controller.schemas.js';
 import type { CenterGuards } from '../routes/privacy-center-guards.js';
@@ -181,6 +182,11 @@ export async function centerPageRoutes(
     return { opened, request };
   }
   const reader = (ws: string) => ({ id: 'subject', name: 'data subject', scopes: new Set<string>(), workspaces: new Set([ws]) });
+  /** The systems a completed deletion could not search (its report's `systems` whose outcome is `not_searchable`). */
+  async function deletionNotSearched(principal: ReturnType<typeof reader>, id: string): Promise<NotSearchedPart[]> {
+    const report = await s.requestResults.read(principal, id, 'report');
+    return report.kind === 'found' ? notSearchedInReport(JSON.parse(report.json) as unknown) : [];
+  }
   const notFound = (reply: FastifyReply) =>
     html(reply, 404, page('Not found', '<p>This link is not valid. Use the link from your e-mail.</p>', 'Not found'));
 
@@ -204,6 +210,8 @@ export async function centerPageRoutes(
           letterUrl = `/privacy-center/${encodeURIComponent(ws)}/status/${id}/letter?token=${encodeURIComponent(token)}`;
         else if (result.kind === 'expired' || result.kind === 'erased') status = 410;
       }
+      const notSearched =
+        r.status === 'completed' && r.request_type === 'deletion' ? await deletionNotSearched(reader(ws), id) : [];
       if (status === 410) {
         return html(
           reply,
@@ -230,6 +238,7 @@ export async function centerPageRoutes(
           completedAt: r.completed_at,
           letterUrl,
           deletionConfirmed: r.status === 'completed' && r.request_type === 'deletion',
+          notSearched,
           controllerName: controller?.name ?? null,
           whenDeclined: whenDeclined(regulationsOf(r.regulation), controller ?? null),
         }),

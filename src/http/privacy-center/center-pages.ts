@@ -1,5 +1,6 @@
 import { escapeHtml } from '../letters/escape.js';
 import { readableTime } from '../letters/html.js';
+import { type NotSearchedPart, notSearchedSentence } from '../letters/not-searched-part.js';
 
 /** Words for each request type, as a person reads them. */
 export const TYPE_LABELS: Record<string, string> = {
@@ -109,9 +110,25 @@ export interface StatusView {
   letterUrl: string | null;
   /** A deletion's confirmation, or null. */
   deletionConfirmed: boolean;
+  /** A completed deletion's systems that could not be searched with what the person gave (PRODUCT §2.17). */
+  notSearched: readonly NotSearchedPart[];
   controllerName: string | null;
   /** What the person can do about a rejection, under the request's regulations (modules/subject-data/rights.fns.ts). */
   whenDeclined: string;
+}
+
+/** The `status_reason` of a request whose identity matched nothing (PRODUCT §2.13). */
+const IDENTITY_UNMATCHED = 'identity_unmatched';
+
+/** What the person reads while their request waits for the identity review (PRODUCT §2.13, §2.17): no "we hold nothing". */
+const IDENTITY_REVIEW_TEXT =
+  '<h2>We are checking</h2><p>We found no personal data about you with what you gave us. ' +
+  'Before we answer, someone from our privacy team checks whether we searched with the right details; ' +
+  'we may ask you for another detail to search with.</p>';
+
+/** The systems a deletion could not search (PRODUCT §2.17), one sentence each; '' when none. */
+function notSearchedParagraphs(parts: readonly NotSearchedPart[]): string {
+  return parts.map((part) => `<p>${e(notSearchedSentence(part))} Nothing in it was deleted.</p>`).join('');
 }
 
 /** The person's status page: type, status, dates, an extension and its reason, and once done the answer. */
@@ -132,8 +149,10 @@ export function statusPage(v: StatusView): string {
   if (v.deletionConfirmed) {
     answer =
       `<h2>Deletion confirmed</h2><p>${e(v.controllerName ?? 'The organisation')} deleted your personal data on ${e(readableTime(v.completedAt ?? ''))}, ` +
-      `except what the law requires it to keep.</p>`;
+      `except what the law requires it to keep.</p>` +
+      notSearchedParagraphs(v.notSearched);
   }
+  if (v.status === 'action_required' && v.statusReason === IDENTITY_UNMATCHED) answer = IDENTITY_REVIEW_TEXT;
   if (v.status === 'rejected') {
     answer = `<h2>Your rights</h2><p>${e(v.whenDeclined)}</p>`;
   }

@@ -43,3 +43,14 @@ export const PageLimit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 
 /** RFC 3339 date-time with an offset (`Z` or `±hh:mm`), fields in range (the day against its month is checked apart). */
 export const RFC3339_PATTERN =
   '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$';
+
+/**
+ * The rule across `subject_provider` and `subject_id` (PRODUCT §2.17): a `phone` identity is a
+ * phone number in E.164 once spaces, dashes, dots and parentheses are removed, else a 422
+ * `value_error` at `["body","subject_id"]` (a Pydantic model validator; http/validation).
+ */
+export const SUBJECT_IDENTITY_CHECK = {
+  'x-model-after': 'subject-identity',
+  description:
+    'subject_provider "phone": subject_id is a phone number in E.164 (+, country code, number) once spaces, dashes, dots and parentheses are removed; otherwise a 422 value_error at ["body","subject_id"].',
+} as const;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SYSTEM_KEY_PATTERN, TASK_OUTCOMES, TASK_STATUSES } from '../../modules/data-systems/data-task.fns.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
-import { PageLimit, StringEnum } from './common.schemas.js';
+import { PageLimit, StringEnum, SUBJECT_IDENTITY_CHECK } from './common.schemas.js';
 
 /** A scope key (PRODUCT §1): a string first, then one of the keys, as for a request's `scope`. */
 const Category = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(), StringEnum(SCOPE_KEYS)] });
@@ -103,12 +103,15 @@ export const DataSystemResource = Type.Object({
 });
 
 /** `POST /api/v1/data-systems/{id}/preview` body (PRODUCT §2.14). */
-export const PreviewBody = Type.Object({
-  subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
-  subject_id: Type.String({ minLength: 1, maxLength: 300 }),
-  request_type: RequestTypeItem,
-  scope: Type.Optional(Categories),
-});
+export const PreviewBody = Type.Object(
+  {
+    subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
+    subject_id: Type.String({ minLength: 1, maxLength: 300 }),
+    request_type: RequestTypeItem,
+    scope: Type.Optional(Categories),
+  },
+  SUBJECT_IDENTITY_CHECK,
+);
 
 /** The preview: statements in order, placeholders only, with the rows each would touch. */
 export const PreviewResponse = Type.Object({

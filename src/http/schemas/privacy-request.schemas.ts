@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
-import { StringEnum, PageLimit, RFC3339_PATTERN } from './common.schemas.js';
+import { StringEnum, PageLimit, RFC3339_PATTERN, SUBJECT_IDENTITY_CHECK } from './common.schemas.js';
 import { EMAIL_PATTERN } from './controller.schemas.js';
 
 /**
@@ -11,33 +11,36 @@ import { EMAIL_PATTERN } from './controller.schemas.js';
 const ScopeKey = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(), StringEnum(SCOPE_KEYS)] });
 
 /** `POST /api/v1/privacy/requests` body (PRODUCT.md §2.3). Field order is the order errors are reported in. */
-export const CreatePrivacyRequestBody = Type.Object({
-  // The pattern is the contract (PRODUCT.md §2.3, Pydantic's error for it); the type is the union.
-  request_type: Type.Unsafe<RequestType>(Type.String({ pattern: '^(access|export|correction|deletion)$' })),
-  scope: Type.Array(ScopeKey, { minItems: 1, maxItems: 20 }),
-  subject_id: Type.String({ minLength: 1, maxLength: 300 }),
-  subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
-  workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
-  client_request_id: Type.String({ minLength: 8, maxLength: 200 }),
-  intake_ref: Type.String({ minLength: 1, maxLength: 1100 }),
-  received_at: Type.Optional(
-    Type.String({
-      pattern: RFC3339_PATTERN,
-      'x-after': 'received-at',
-      description:
-        'When the controller received the request (RFC 3339; not in the future, at most 365 days ago); deadlines count from it. Default: now.',
-    }),
-  ),
-  notify_email: Type.Optional(
-    Type.String({
-      minLength: 3,
-      maxLength: 254,
-      pattern: EMAIL_PATTERN,
-      description:
-        'Where the person is told by e-mail that the request was received, extended (with the reason), completed or rejected (PRODUCT §2.15). Never shown in the request resource.',
-    }),
-  ),
-});
+export const CreatePrivacyRequestBody = Type.Object(
+  {
+    // The pattern is the contract (PRODUCT.md §2.3, Pydantic's error for it); the type is the union.
+    request_type: Type.Unsafe<RequestType>(Type.String({ pattern: '^(access|export|correction|deletion)$' })),
+    scope: Type.Array(ScopeKey, { minItems: 1, maxItems: 20 }),
+    subject_id: Type.String({ minLength: 1, maxLength: 300 }),
+    subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
+    workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
+    client_request_id: Type.String({ minLength: 8, maxLength: 200 }),
+    intake_ref: Type.String({ minLength: 1, maxLength: 1100 }),
+    received_at: Type.Optional(
+      Type.String({
+        pattern: RFC3339_PATTERN,
+        'x-after': 'received-at',
+        description:
+          'When the controller received the request (RFC 3339; not in the future, at most 365 days ago); deadlines count from it. Default: now.',
+      }),
+    ),
+    notify_email: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 254,
+        pattern: EMAIL_PATTERN,
+        description:
+          'Where the person is told by e-mail that the request was received, extended (with the reason), completed or rejected (PRODUCT §2.15). Never shown in the request resource.',
+      }),
+    ),
+  },
+  SUBJECT_IDENTITY_CHECK,
+);
 
 /** `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header): required, 8–200 characters. */
 export const IdempotencyHeaders = Type.Object({
@@ -129,11 +132,14 @@ export const RequestIdParams = Type.Object({ id: Type.String({ minLength: 1, max
 export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) });
 
 /** `…/identity` body (PRODUCT §2.13): the identity the request meant, and why; lengths as on create. */
-export const IdentityBody = Type.Object({
-  subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
-  subject_id: Type.String({ minLength: 1, maxLength: 300 }),
-  reason: Type.String({ minLength: 1, maxLength: 1000 }),
-});
+export const IdentityBody = Type.Object(
+  {
+    subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
+    subject_id: Type.String({ minLength: 1, maxLength: 300 }),
+    reason: Type.String({ minLength: 1, maxLength: 1000 }),
+  },
+  SUBJECT_IDENTITY_CHECK,
+);
 
 /** `…/corrections` body: corrected values by field (email, name, username; within the request's scope). */
 export const CorrectionsBody = Type.Object({

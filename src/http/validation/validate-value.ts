@@ -1,3 +1,4 @@
+import { subjectIdProblem } from '../../modules/subject-data/request-identity.fns.js';
 import { pydanticError as E, type ErrorItem, type Loc } from './error-item.js';
 
 /**
@@ -38,6 +39,11 @@ export interface Schema {
    * raising `ValueError`: `value_error`, "Value error, …"). See {@link AFTER_CHECKS}.
    */
   'x-after'?: AfterCheck;
+  /**
+   * A named check of an object whose fields all passed (a Pydantic `model_validator(mode="after")`
+   * raising errors at a field's `loc`). See {@link MODEL_CHECKS}.
+   */
+  'x-model-after'?: ModelCheck;
 }
 
 const DAY_MS = 86_400_000;
@@ -58,6 +64,24 @@ export const AFTER_CHECKS = {
   },
 } as const;
 export type AfterCheck = keyof typeof AFTER_CHECKS;
+
+/**
+ * Checks of a whole object that no JSON Schema keyword says, by name (`x-model-after`), run only
+ * when every field of the object passed (as Pydantic runs an after model validator), each
+ * returning its errors. `subject-identity`: a `subject_provider: "phone"` needs a `subject_id`
+ * that is a phone number in E.164 once spaces, dashes, dots and parentheses are removed
+ * (PRODUCT §2.17): `value_error` at the object's `subject_id`, worded as pydantic-extra-types'
+ * `PhoneNumber` words it, without `ctx`.
+ */
+export const MODEL_CHECKS = {
+  'subject-identity': (value: Record<string, unknown>, loc: Loc): ErrorItem[] => {
+    const { subject_provider: provider, subject_id: id } = value;
+    if (typeof provider !== 'string' || typeof id !== 'string') return [];
+    const problem = subjectIdProblem(provider, id);
+    return problem === null ? [] : [{ type: 'value_error', loc: [...loc, 'subject_id'], msg: problem, input: id }];
+  },
+} as const;
+export type ModelCheck = keyof typeof MODEL_CHECKS;
 
 /** The time {@link AFTER_CHECKS} compare with, ms: the service clock's, set for each validation. */
 let checkTime = Date.now();
@@ -270,6 +294,7 @@ function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
     return value;
   }
   const required = schema.required ?? [];
+  const before = errors.length;
   const out: Record<string, unknown> = {};
   const shown = withoutSecrets(schema, value);
   for (const [key, fieldSchema] of Object.entries(schema.properties ?? {})) {
@@ -289,6 +314,8 @@ function validateModel(schema: Schema, value: unknown, loc: Loc, mode: Mode, err
       if (!Object.hasOwn(schema.properties ?? {}, key)) errors.push(E.extraForbidden([...loc, key], value[key]));
     }
   }
+  const check = schema['x-model-after'];
+  if (check !== undefined && errors.length === before) errors.push(...MODEL_CHECKS[check](out, loc));
   return out;
 }
 

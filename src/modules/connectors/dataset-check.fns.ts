@@ -115,7 +115,10 @@ function checkReach(dataset: Dataset, prefix: Path): DatasetProblem[] {
   const depth = distances(dataset, isServiceIdentity);
   if (depth.size === 0)
     return [
-      { loc: [...prefix, 'collections'], msg: 'no field has an identity the service supplies (email, username, <provider>_id)' },
+      {
+        loc: [...prefix, 'collections'],
+        msg: 'no field has an identity the service supplies (email, phone_number, username, <provider>_id)',
+      },
     ];
   return dataset.collections.flatMap((c) =>
     depth.has(c.name)

@@ -37,11 +37,12 @@ export class TraversalCycleError extends Error {
 }
 
 /**
- * Identities the service can supply for a subject (PRODUCT §2.14): `email`, `username` and
- * `<provider>_id` of each linked account (the request's own identity among them).
+ * Identities the service can supply for a subject (PRODUCT §2.14, §2.17): `email`, `username`,
+ * `phone_number` (a request by phone) and `<provider>_id` of each linked account (the request's
+ * own identity among them).
  */
 export function isServiceIdentity(name: string): boolean {
-  return name === 'email' || name === 'username' || /^[a-z0-9][a-z0-9_-]*_id$/.test(name);
+  return name === 'email' || name === 'username' || name === 'phone_number' || /^[a-z0-9][a-z0-9_-]*_id$/.test(name);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { ConnectorKind, ConnectorTaskInput, Identities } from '../connectors/connectors.js';
 import type { RequestType } from '../request-model/request-model.js';
 import { readDataset } from '../connectors/connectors.js';
+import { requestIdentity } from '../subject-data/request-identity.fns.js';
 import { resolveSubject } from '../subject-data/subject-data.repository.js';
 import { listLinkedIdentities } from '../subjects/subject.repository.js';
 import type { DataSystemRow } from './data-system.repository.js';
@@ -21,10 +22,12 @@ export function connectorMaskingKey(pseudonymKey: string, workspaceId: string): 
 }
 
 /**
- * The identities the service supplies for a subject (PRODUCT §2.14): `<provider>_id` of the
- * requested identity; and when the service knows the subject (its IdP profile, or an account
- * linked to it), the profile's `email` and `username`, `<provider>_id` of the profile and of each
- * linked account, and each account's login as a `username`. Each value once.
+ * The identities a data system is searched by for a request (PRODUCT §2.17, §2.14): the
+ * request's own identity under its dataset name (`email`: the address trimmed, as given and
+ * lower-cased; `phone_number`: E.164; `<provider>_id` otherwise: {@link requestIdentity}), and
+ * when the service knows the subject (its IdP profile, or an account linked to it), the
+ * profile's `email` and `username`, the profile's own identity and `<provider>_id` of each
+ * linked account, and each account's login as a `username`. Name → values, each value once.
  */
 export async function subjectIdentities(
   db: Executor,
@@ -34,12 +37,14 @@ export async function subjectIdentities(
   const add = (name: string, value: string | null | undefined) => {
     if (value) out.set(name, (out.get(name) ?? new Set()).add(value));
   };
-  add(`${key.subject_provider.toLowerCase()}_id`, key.subject_id);
+  const own = requestIdentity(key.subject_provider, key.subject_id);
+  for (const value of own.values) add(own.name, value);
   const subject = await resolveSubject(db, key);
   if (subject) {
     add('email', subject.email);
     add('username', subject.username);
-    add(`${subject.subject_provider.toLowerCase()}_id`, subject.subject_id);
+    const profile = requestIdentity(subject.subject_provider, subject.subject_id);
+    for (const value of profile.values) add(profile.name, value);
     for (const account of await listLinkedIdentities(db, subject.id)) {
       add(`${account.provider}_id`, account.account_id);
       add('username', account.login);

@@ -1,5 +1,5 @@
 import { SCOPE_KEYS } from '../data-categories/data-categories.fns.js';
-import { type TaskOutcome, withinTask } from './data-task.fns.js';
+import { NOT_SEARCHABLE, type TaskFinalStatus, withinTask } from './data-task.fns.js';
 import type { DataTaskRow } from './data-task.repository.js';
 
 /** One refused part of a result: where (`loc`), what was sent there, and why. */
@@ -44,6 +44,8 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
       kept: result?.kept ?? [],
       ...(result?.collections !== undefined ? { collections: result.collections } : {}),
       ...(result?.note !== undefined ? { note: result.note } : {}),
+      ...(result?.searched_by !== undefined ? { searched_by: result.searched_by } : {}),
+      ...(result?.request_had !== undefined ? { request_had: result.request_had } : {}),
     };
   });
 }
@@ -71,10 +73,24 @@ export function withMember(json: string | null, member: 'systems' | 'system_answ
 export interface SystemAnswer {
   records?: Record<string, number>;
   delivered_separately?: true;
+  /**
+   * The system could not be searched with any identity the request had (PRODUCT §2.17): it holds
+   * no `systems.<key>` member, and the letter says it was not searched, never "holds no data".
+   */
+  not_searchable?: true;
+  /** With `not_searchable`: the identities the system is searched by, and those the request had (names). */
+  searched_by?: string[];
+  request_had?: string[];
 }
 
-/** A completed task's {@link SystemAnswer}: its `records` and `delivered_separately`, when given. */
-export function answerOf(result: TaskResult | null): SystemAnswer {
+/**
+ * A final task's {@link SystemAnswer}: a completed one's `records` and `delivered_separately`,
+ * when given; a `not_searchable` one's identities. Null for other statuses (no answer to show).
+ */
+export function answerOf(status: string, result: TaskResult | null): SystemAnswer | null {
+  if (status === NOT_SEARCHABLE)
+    return { not_searchable: true, searched_by: result?.searched_by ?? [], request_had: result?.request_had ?? [] };
+  if (status !== 'completed') return null;
   return {
     ...(result?.records !== undefined ? { records: result.records } : {}),
     ...(result?.delivered_separately === true ? { delivered_separately: true as const } : {}),
@@ -108,7 +124,8 @@ export function reportWithSystems(
 
 /** What `POST /api/v1/data-tasks/{id}/result` takes (validated by the route's schema). */
 export interface TaskResultInput {
-  outcome: TaskOutcome;
+  /** The API's outcomes; `not_searchable` from the service's own connector only (PRODUCT §2.17). */
+  outcome: TaskFinalStatus;
   records?: Record<string, number>;
   /** Category → JSON (a system's answer), or collection → rows (a connector's, `data_by: 'collection'`). */
   data?: Record<string, unknown>;
@@ -123,6 +140,10 @@ export interface TaskResultInput {
   data_by?: 'collection';
   /** A connector's deletion or correction: rows masked/deleted (or updated) per collection. */
   collections?: Record<string, Record<string, number>>;
+  /** `not_searchable`: the identities the system's dataset is searched by (`email`, `phone_number`, …). */
+  searched_by?: string[];
+  /** `not_searchable`: the identities the request had (names only, never values). */
+  request_had?: string[];
 }
 
 /** Why a completed access/export result without an answer is refused (PRODUCT §2.13), as the 422 says it. */
@@ -189,18 +210,35 @@ export function resultProblems(
 }
 
 /**
- * A stored result without its `data` (personal data), keeping which categories it held
+ * Whether a system's answer holds nothing (PRODUCT §2.13): null, `""`, `[]`, or an object all of
+ * whose values hold nothing. The letter's "holds no data of yours" uses the same rule.
+ */
+export function isEmptyAnswer(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.values(value).every(isEmptyAnswer);
+  return false;
+}
+
+/** The keys of `data` (categories, or a connector's collections) whose values hold something ({@link isEmptyAnswer}). */
+export function heldCategories(data: Record<string, unknown>): string[] {
+  return Object.keys(data).filter((key) => !isEmptyAnswer(data[key]));
+}
+
+/**
+ * A stored result without its `data` (personal data), keeping which categories held something
  * (`data_categories`), or null when it has no `data` (nothing to drop).
  */
 export function withoutData(result: TaskResult): string | null {
   const { data, ...rest } = result;
   if (data === undefined) return null;
-  return JSON.stringify({ ...rest, data_categories: Object.keys(data) });
+  return JSON.stringify({ ...rest, data_categories: heldCategories(data) });
 }
 
 /** The result as stored: the input's fields, nothing else. */
 export function storedResult(input: TaskResultInput): TaskResult {
-  const { outcome, records, data, erased, kept, note, delivered_separately, data_by, collections } = input;
+  const { outcome, records, data, erased, kept, note, delivered_separately, data_by, collections, searched_by, request_had } =
+    input;
   return {
     outcome,
     ...(records !== undefined ? { records } : {}),
@@ -211,5 +249,7 @@ export function storedResult(input: TaskResultInput): TaskResult {
     ...(delivered_separately === true ? { delivered_separately } : {}),
     ...(data_by !== undefined ? { data_by } : {}),
     ...(collections !== undefined ? { collections } : {}),
+    ...(searched_by !== undefined ? { searched_by } : {}),
+    ...(request_had !== undefined ? { request_had } : {}),
   };
 }

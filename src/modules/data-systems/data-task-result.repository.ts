@@ -47,3 +47,14 @@ export async function storedResultBytes(db: Executor, requestId: string): Promis
     .executeTakeFirst();
   return Number(row?.bytes ?? 0);
 }
+
+/** How many of a request's tasks could not be searched (PRODUCT §2.17: status `not_searchable`). */
+export async function countNotSearchable(db: Executor, requestId: string): Promise<number> {
+  const row = await db
+    .selectFrom('data_tasks')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('request_id', '=', requestId)
+    .where('status', '=', 'not_searchable')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -3,12 +3,22 @@ import { coversKey, SCOPE_KEYS } from '../data-categories/data-categories.fns.js
 /** `key` of a data system (PRODUCT §2.9). */
 export const SYSTEM_KEY_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 
-/** Outcomes a task result may report; each is final. */
+/** Outcomes a task result may report through the API (`POST …/result`); each is final. */
 export const TASK_OUTCOMES = ['completed', 'failed', 'not_applicable'] as const;
 export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
 
-/** Every task status (PRODUCT §2.9). */
-export const TASK_STATUSES = ['pending', ...TASK_OUTCOMES] as const;
+/**
+ * The outcome of a database system none of whose identity fields any of the request's
+ * identities names (PRODUCT §2.17): final, it counts as answered, and it never says "holds no
+ * data". Only the service's own connector reports it.
+ */
+export const NOT_SEARCHABLE = 'not_searchable';
+
+/** Every final outcome a task can have: the API's, and {@link NOT_SEARCHABLE}. */
+export type TaskFinalStatus = TaskOutcome | typeof NOT_SEARCHABLE;
+
+/** Every task status (PRODUCT §2.9, §2.17). */
+export const TASK_STATUSES = ['pending', ...TASK_OUTCOMES, NOT_SEARCHABLE] as const;
 
 /**
  * The categories a system's task covers: for every pair of a system category and a request

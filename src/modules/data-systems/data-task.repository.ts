@@ -263,11 +263,35 @@ export async function systemNames(db: Executor, workspaceId: string, keys: reado
 }
 
 /**
- * Removes a request's data tasks (PRODUCT §2.13: its identity was re-pointed, so what its systems
- * answered was about another identity: they found nothing, and new tasks ask again for the new
- * one). Their audit entries stay. @returns how many were removed.
+ * Opens task `id` again as a new task in the same row (PRODUCT §2.17: a re-pointed request's
+ * systems are asked again for the new identity): under the new id `fields.id`, `pending`, due at
+ * `fields.due_at`, created at `fields.at`; its result, attempts, lease, backoff, kept identities
+ * and overdue mark cleared. @returns the task as stored, or undefined when there is no such task.
  */
-export async function deleteTasksOfRequest(db: Executor, requestId: string): Promise<number> {
-  const result = await db.deleteFrom('data_tasks').where('request_id', '=', requestId).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function reopenTask(
+  db: Executor,
+  id: string,
+  fields: { id: string; due_at: string; at: string },
+): Promise<DataTaskRow | undefined> {
+  return db
+    .updateTable('data_tasks')
+    .set({
+      id: fields.id,
+      status: 'pending',
+      due_at: fields.due_at,
+      created_at: fields.at,
+      updated_at: fields.at,
+      completed_at: null,
+      result: null,
+      result_bytes: null,
+      overdue_notified_at: null,
+      attempts: 0,
+      lease_owner: null,
+      lease_expires_at: null,
+      next_attempt_at: null,
+      identities_ciphertext: null,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }

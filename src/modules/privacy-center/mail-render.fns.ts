@@ -28,18 +28,31 @@ export function readableDate(iso: string | undefined): string {
 }
 
 /**
+ * The completed mail's word on systems that could not be searched with what the person gave
+ * (PRODUCT §2.17): how many, and where it says which; '' when none.
+ */
+function notSearchedNote(count: number, hasPage: boolean): string {
+  if (count === 0) return '';
+  const which = count === 1 ? 'One of our systems' : `${count} of our systems`;
+  const where = hasPage ? "Your request's page says which, and what would let us search them." : 'The answer says which.';
+  return `${which} could not be searched with what you gave us. ${where}\n\n`;
+}
+
+/**
  * The words of one mail to a person (PRODUCT §2.15), in plain language: who writes (the
  * controller, or "the organisation" when no profile is set), what happened, and what comes next;
  * a rejection names what the person can do under the request's regulations ({@link whenDeclined}).
  * Never the data itself: a finished answer is behind the status link.
  *
  * @param statusUrl - the request's status page with its capability token, or null (API-filed requests).
+ * @param facts.notSearched - a completed request's systems that could not be searched (PRODUCT §2.17).
  */
 export function renderMail(
   kind: MailKind,
   payload: MailPayload,
   controller: MailController | null,
   statusUrl: string | null,
+  facts: { notSearched?: number } = {},
 ): RenderedMail {
   const who = controller?.name ?? 'the organisation you wrote to';
   const what = TYPE_WORDS[payload.request_type] ?? 'a privacy request';
@@ -83,6 +96,7 @@ export function renderMail(
         subject: `Your request to ${who} is done`,
         text:
           `${who} has finished your request for ${what}.\n\n` +
+          notSearchedNote(facts.notSearched ?? 0, statusUrl !== null) +
           (statusUrl
             ? `The answer is on your request's page; this mail does not carry it.${link}`
             : 'The answer reaches you the way you filed the request; this mail does not carry it.') +

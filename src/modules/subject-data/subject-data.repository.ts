@@ -7,14 +7,14 @@ import type { ChangeEventRow } from '../change-events/change-event.repository.js
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { type IdentityEventRow, isTombstoned, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
 import { accountSet } from './accounts.fns.js';
+import { EMAIL_PROVIDER } from './request-identity.fns.js';
 import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';
 
 function subjectQuery(db: Executor) {
   return db.selectFrom('subjects').selectAll();
 }
 
-/** The `subject_provider` of a request by e-mail address (PRODUCT §2.13). */
-export const EMAIL_PROVIDER = 'email';
+export { EMAIL_PROVIDER };
 
 /** An e-mail address as requests by e-mail are matched: trimmed, lower-cased. */
 export function normalizeEmail(address: string): string {

@@ -1,6 +1,6 @@
 /**
- * The identities the service supplies to a database system for a subject (PRODUCT §2.14): the
- * request's own `<provider>_id`, and from the subject the service knows (folded from identity
+ * The identities the service supplies to a database system for a subject (PRODUCT §2.14, §2.17):
+ * the request's own identity under its dataset name (`email`, `phone_number`, `<provider>_id`), and from the subject the service knows (folded from identity
  * events) its e-mail, username, the IdP id and every linked account's id and login. And the
  * per-workspace masking key. On SQLite and PostgreSQL.
  */
@@ -40,6 +40,32 @@ for (const dialect of dialects()) {
       assert.deepEqual(viaIdp.github_id, ['583231']);
       const elsewhere = await subjectIdentities(db, { workspace_id: 'other', subject_provider: 'github', subject_id: '583231' });
       assert.deepEqual(elsewhere, { github_id: ['583231'] });
+    });
+
+    it("the request's own identity is always searched, under its dataset name (PRODUCT §2.17)", async () => {
+      const db = f.t.services.database.db;
+      // An address nobody here knows: `email` (trimmed; as given and lower-cased), never `email_id`.
+      assert.deepEqual(
+        await subjectIdentities(db, { workspace_id: 'acme', subject_provider: 'email', subject_id: '  Dana@Shop.Example ' }),
+        { email: ['Dana@Shop.Example', 'dana@shop.example'] },
+      );
+      // A known address: the request's own values, then what the service knows of the subject.
+      assert.deepEqual(
+        await subjectIdentities(db, { workspace_id: 'acme', subject_provider: 'email', subject_id: 'ADA@example.com' }),
+        {
+          email: ['ADA@example.com', 'ada@example.com'],
+          username: ['ada', 'ada-gh'],
+          okta_id: ['u-ada'],
+          github_id: ['583231'],
+        },
+      );
+      assert.deepEqual(
+        await subjectIdentities(db, { workspace_id: 'acme', subject_provider: 'phone', subject_id: '+44 (20) 7946-0958' }),
+        { phone_number: ['+442079460958'] },
+      );
+      assert.deepEqual(await subjectIdentities(db, { workspace_id: 'acme', subject_provider: 'Clerk', subject_id: 'user_1' }), {
+        clerk_id: ['user_1'],
+      });
     });
 
     it('the hmac masking key is per workspace and stable', () => {

@@ -95,6 +95,14 @@ for (const dialect of dialects()) {
       assert.deepEqual(payload.data.subject, { subject_provider: 'github', subject_id: '583231' });
       assert.deepEqual(payload.data.idp_subject, { subject_provider: s.idp, subject_id: userId });
       assert.deepEqual(payload.data.linked_accounts, [{ provider: 'github', account_id: '583231', login: 'octo-ada' }]);
+      // The same identities a database system is searched by (PRODUCT §2.17): the request's own first.
+      assert.deepEqual(payload.data.identities, {
+        github_id: ['583231'],
+        email: [`${userId}@example.test`],
+        username: ['octo-ada'],
+        [`${s.idp}_id`]: [userId],
+      });
+      assert.deepEqual(Object.keys(payload.data.identities)[0], 'github_id');
       assert.deepEqual(payload.data.links, {
         task: `${BASE}/api/v1/data-tasks/${task.id}`,
         result: `${BASE}/api/v1/data-tasks/${task.id}/result`,

@@ -85,7 +85,7 @@ for (const dialect of dialects()) {
         from: 'action_required',
         to: 'queued',
         reason: 'provider misspelt at intake',
-        tasks_removed: 0,
+        tasks_reopened: 0,
       });
       assert.ok(!JSON.stringify(entry).includes(USER), 'the audit entry names no identity');
       await drain();
@@ -163,18 +163,25 @@ for (const dialect of dialects()) {
       assert.equal(r2.statusCode, 200, r2.body);
       assert.deepEqual(await statusOf(found.id), ['completed', null]);
       assert.deepEqual(await statusOf(none.id), ['action_required', 'identity_unmatched']);
-      // Re-pointed, its old task (about the wrong identity) is removed and the system asked again.
+      // Re-pointed, its task (which answered for the wrong identity) is opened again, under a new id, and the system asked again.
       const res = await call(none.id, 'identity', {
         subject_provider: 'email',
         subject_id: EMAIL,
         reason: 'typo in the address',
       });
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(await tasksOf(db, none.id), []);
+      const [reopened] = await tasksOf(db, none.id);
+      assert.deepEqual([reopened?.system_key, reopened?.status, reopened?.result], ['zendesk', 'pending', null]);
+      assert.notEqual(reopened?.id, noneTask!.id);
+      const old = await postResult(f.t, tasks, noneTask!.id, { outcome: 'completed', records: { user: 0 } });
+      assert.equal(old.statusCode, 404, 'the old task is gone: its answer was for the other identity');
       await drain();
+      assert.deepEqual(await statusOf(none.id), ['processing', 'waiting for data tasks: zendesk']);
       const [fresh] = await tasksOf(db, none.id);
-      assert.equal(fresh?.status, 'pending');
-      assert.notEqual(fresh?.id, noneTask!.id);
+      assert.deepEqual([fresh?.id, fresh?.status], [reopened?.id, 'pending'], 'the same re-opened task, not a second one');
+      const r3 = await postResult(f.t, tasks, fresh!.id, { outcome: 'completed', records: { user: 2 } });
+      assert.equal(r3.statusCode, 200, r3.body);
+      assert.deepEqual(await statusOf(none.id), ['completed', null]);
     });
   });
 }

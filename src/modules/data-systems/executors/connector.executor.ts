@@ -16,6 +16,8 @@ import { CORRECTABLE_FIELDS } from '../../subject-data/correction.js';
 import { resolveSubject } from '../../subject-data/subject-data.repository.js';
 import { subjectIdentities, systemTaskInput } from '../connector-task-input.js';
 import type { TaskResultInput } from '../data-task-result.fns.js';
+import { NOT_SEARCHABLE } from '../data-task.fns.js';
+import { notSearchable } from '../searchable.fns.js';
 import { type DataTaskExecutor, type TaskRunContext, TaskRunError } from './data-task-executor.js';
 
 /**
@@ -72,32 +74,38 @@ async function taskIdentities(task: DataTaskRow, context: TaskRunContext): Promi
  * access/export read the subject's rows in scope (`systems.<key>.<collection>` in the package),
  * deletion masks or deletes them (counts per collection in the report, with what an interrupted
  * earlier run committed, kept in the task's `run_progress`), correction writes the corrected
- * categories. A `ConnectorError` becomes a {@link TaskRunError} with its own message (system,
- * collection, reason: never the URL or credentials) and its `retryable`; a request type the
- * connector has no action for fails the task at once, before any statement.
+ * categories; a system none of whose identity fields the request's identities name is not
+ * searched at all (`not_searchable`, PRODUCT §2.17). A `ConnectorError` becomes a
+ * {@link TaskRunError} with its own message (system, collection, reason: never the URL or
+ * credentials) and its `retryable`; a request type the connector has no action for fails the
+ * task at once, before any statement.
  */
 export const connectorExecutor: DataTaskExecutor = {
   manual: false,
   /** Keeps the subject's identities as they are now, sealed: a deletion erases them here before the task runs. */
-  async announce(unit, { task, request, seal }) {
+  async announce(unit, { task, identities, seal }) {
     if (!seal) return;
-    await setTaskIdentities(unit.tx, task.id, seal(JSON.stringify(await subjectIdentities(unit.tx, request))));
+    await setTaskIdentities(unit.tx, task.id, seal(JSON.stringify((await identities()).identities)));
   },
   async run(task, system, context) {
     const requestType = task.request_type as RequestType;
     const earlier = readErasureCounts(task.run_progress) ?? NO_ERASURE;
     try {
       const action = connectorAction(requestType);
+      const identities = await taskIdentities(task, context);
       const input = systemTaskInput(
         system,
         { secretBox: context.secretBox, connectors: context.connectors, pseudonymKey: context.pseudonymKey },
         {
           requestType,
           categories: JSON.parse(task.categories) as string[],
-          identities: await taskIdentities(task, context),
+          identities,
           ...(action === 'correct' ? { corrections: await correctedValues(context) } : {}),
         },
       );
+      // A system none of whose identity fields the request can fill was not searched (PRODUCT §2.17): no connection, no "none".
+      const unsearchable = notSearchable(input.dataset, identities);
+      if (unsearchable !== null) return { outcome: NOT_SEARCHABLE, ...unsearchable };
       const onErasureProgress = async (done: ErasureCounts) => {
         await setTaskProgress(context.db, task.id, JSON.stringify(addErasureCounts(earlier, done)));
       };

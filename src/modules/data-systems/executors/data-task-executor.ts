@@ -6,15 +6,19 @@ import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import type { DataSystemRow } from '../data-system.repository.js';
 import type { DataTaskRow } from '../data-task.repository.js';
 import type { TaskResultInput } from '../data-task-result.fns.js';
+import type { Identities } from '../../connectors/connectors.js';
 
 /**
- * The identities a system needs to find the person (PRODUCT §2.9): the requested one, the
- * identity-provider subject it resolved to (when that differs) and the accounts linked to it.
+ * The identities a system needs to find the person (PRODUCT §2.9, §2.17): the requested one, the
+ * identity-provider subject it resolved to (when that differs), the accounts linked to it, and
+ * all of them as the identities a database system is searched by (`identities`: `email`,
+ * `phone_number`, `username`, `<provider>_id` → values; the request's own identity always among them).
  */
 export interface SubjectIdentities {
   subject: { subject_provider: string; subject_id: string };
   idp_subject?: { subject_provider: string; subject_id: string };
   linked_accounts: { provider: string; account_id: string; login: string | null }[];
+  identities: Identities;
 }
 
 /** What an executor gets when a task is created for its system, in the unit that creates it. */

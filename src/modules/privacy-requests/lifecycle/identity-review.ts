@@ -1,7 +1,8 @@
 import type { Executor } from '../../../db/executor.js';
 import { runUnitOfWork } from '../../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../../lib/clock.js';
-import { deleteTasksOfRequest } from '../../data-systems/data-task.repository.js';
+import { NOT_SEARCHABLE } from '../../data-systems/data-task.fns.js';
+import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
 import { coversWorkspace, type Principal } from '../../principals/principal.js';
 import { NotAwaitingIdentityReviewError, RequestNotFoundError } from '../privacy-request.errors.js';
 import { toResource } from '../privacy-request.fns.js';
@@ -10,30 +11,47 @@ import type { PrivacyRequestResource } from '../privacy-request.types.js';
 import { findResult } from '../result.repository.js';
 import { IDENTITY_UNMATCHED } from './lifecycle.fns.js';
 import { runAgain } from './run-again.js';
+import { reopenTasks } from './task-reopen.js';
 import { commitTransition } from './transition.js';
 
 /** What a confirmed no-data answer states (GDPR Art. 15(1): confirmation whether data is processed). */
 export const NO_DATA_CONFIRMATION =
   'We have checked this service and every system that holds personal data for us: we do not process any personal data about you.';
 
-/** Adds the confirmation to a stored package or report (JSON text); null stays null. */
-function confirmed(json: string | null, at: string): string | null {
+/**
+ * The confirmation when a system could not be searched with what the person gave (PRODUCT §2.17):
+ * it says no more than was looked at; the answer names the systems not searched.
+ */
+export const NO_DATA_CONFIRMATION_SEARCHED =
+  'We have checked this service and every system we could search with what you gave us: we found no personal data about you there. ' +
+  'The systems we could not search are named in this answer.';
+
+/** Adds the confirmation `statement` to a stored package or report (JSON text); null stays null. */
+function confirmed(json: string | null, statement: string, at: string): string | null {
   if (json === null) return null;
   return JSON.stringify({
     ...(JSON.parse(json) as object),
-    no_data_confirmation: { statement: NO_DATA_CONFIRMATION, confirmed_at: at },
+    no_data_confirmation: { statement, confirmed_at: at },
   });
 }
 
 /**
  * An operator's review of a request for an identity nothing matched (PRODUCT §2.13): re-point it
- * to the identity it meant (it runs again from the start, its earlier data tasks removed), or
+ * to the identity it meant (it runs again from the start, its stored answer dropped and every
+ * data task re-opened for the new identity: PRODUCT §2.17, task-reopen.ts), or
  * confirm the no-data answer (it completes with the Art. 15(1) confirmation). Each in one
  * transaction under the request's row lock, through the lifecycle's one writer, audited with the
  * actor and the reason (never the identity: the audit trail holds no subject id).
  */
-export function createIdentityReview(deps: { db: Executor; clock: Clock }) {
-  const { db, clock } = deps;
+export function createIdentityReview(deps: {
+  db: Executor;
+  clock: Clock;
+  /** `PUBLIC_BASE_URL`: the links of the `data_task.created` events of re-opened tasks. */
+  publicBaseUrl: string;
+  /** Seals what a connector keeps for its run (the secret box); without it nothing is kept. */
+  seal?: (plaintext: string) => string;
+}) {
+  const { db, clock, publicBaseUrl, seal } = deps;
 
   /** Locks request `id` and checks that it waits for this review. */
   async function waiting(tx: Executor, principal: Principal, id: string) {
@@ -46,8 +64,9 @@ export function createIdentityReview(deps: { db: Executor; clock: Clock }) {
 
   return {
     /**
-     * `POST …/{id}/identity`: names the identity the request meant; it goes back to `queued`
-     * and runs again (audited as `privacy_request.identity_repointed`).
+     * `POST …/{id}/identity`: names the identity the request meant; its data tasks are re-opened
+     * for it and it goes back to `queued` and runs again (audited as
+     * `privacy_request.identity_repointed` with `tasks_reopened`; each task as `data_task.reopened`).
      * @throws RequestNotFoundError, NotAwaitingIdentityReviewError (409).
      */
     async repoint(
@@ -57,13 +76,18 @@ export function createIdentityReview(deps: { db: Executor; clock: Clock }) {
     ): Promise<PrivacyRequestResource> {
       return runUnitOfWork(db, async (unit) => {
         const row = await waiting(unit.tx, principal, id);
-        const tasks = await deleteTasksOfRequest(unit.tx, id);
+        const now = clock();
+        const identity = { subject_provider: input.subject_provider, subject_id: input.subject_id };
+        // The tasks first, announced with the new identity (a deletion's erasure may remove what
+        // the service knows of the subject before they run).
+        const reopened = await reopenTasks(unit, { ...row, ...identity }, principal, now, publicBaseUrl, seal);
         const updated = await runAgain(unit, row, {
-          at: toTimestamp(clock()),
+          at: toTimestamp(now),
           actor: principal,
           action: 'privacy_request.identity_repointed',
-          details: { reason: input.reason, tasks_removed: tasks },
-          extra: { subject_provider: input.subject_provider, subject_id: input.subject_id, subject_found: null },
+          details: { reason: input.reason, tasks_reopened: reopened },
+          extra: { ...identity, subject_found: null },
+          clearResult: true,
         });
         return toResource(updated);
       });
@@ -80,14 +104,16 @@ export function createIdentityReview(deps: { db: Executor; clock: Clock }) {
         const row = await waiting(unit.tx, principal, id);
         const at = toTimestamp(clock());
         const stored = await findResult(unit.tx, id);
+        const unsearched = (await taskStatusesOfRequest(unit.tx, id)).some((t) => t.status === NOT_SEARCHABLE);
+        const statement = unsearched ? NO_DATA_CONFIRMATION_SEARCHED : NO_DATA_CONFIRMATION;
         const updated = await commitTransition(unit, row, {
           at,
           change: { status: 'completed', status_reason: null, completed_at: at },
           ...(stored
             ? {
                 result: {
-                  pkg: confirmed(stored.package, at),
-                  report: confirmed(stored.report, at),
+                  pkg: confirmed(stored.package, statement, at),
+                  report: confirmed(stored.report, statement, at),
                   stored: 'completed' as const,
                 },
               }

@@ -1,3 +1,4 @@
+import { heldCategories } from '../../data-systems/data-task-result.fns.js';
 import { isFinal } from '../../request-model/request-model.js';
 
 /** What an operator can do to a request (PRODUCT.md §2.3). */
@@ -51,25 +52,37 @@ export function extensionTooLate(request: { due_at: string; extended_due_at: str
 /** The `status_reason` of a request for an identity nothing matched (PRODUCT §2.13). */
 export const IDENTITY_UNMATCHED = 'identity_unmatched';
 
+/** The parts of a stored task result that say whether its system found the subject. */
+interface FoundParts {
+  data?: Record<string, unknown>;
+  data_categories?: string[];
+  data_by?: 'collection';
+  records?: Record<string, number>;
+  erased?: Record<string, number>;
+  kept?: unknown[];
+  delivered_separately?: boolean;
+  collections?: Record<string, Record<string, number>>;
+}
+
+const nonZero = (counts?: Record<string, number>) => Object.values(counts ?? {}).some((n) => n > 0);
+
 /**
  * Whether a data task's stored result (JSON text) says its system holds something of the
- * subject (PRODUCT §2.13): `data` with any category, a non-zero `records` or `erased` count, or
- * a `kept` record. A `not_applicable` or failed task, or all-zero counts, found nothing.
+ * subject (PRODUCT §2.13, §2.17): `data` holding something (an empty list or object, or only
+ * nulls, is nothing), a non-zero `records` or `erased` count, a `kept` record, an answer sent
+ * separately; for a database system (`data_by: "collection"`) a row found, masked, deleted or
+ * updated in some collection. A `not_applicable`, `not_searchable` or failed task, all-zero
+ * counts, or a database system that found 0 rows, found nothing.
  */
 export function taskFoundSomething(task: { status: string; result: string | null }): boolean {
   if (task.status !== 'completed' || task.result === null) return false;
-  const result = JSON.parse(task.result) as {
-    data?: Record<string, unknown>;
-    data_categories?: string[];
-    records?: Record<string, number>;
-    erased?: Record<string, number>;
-    kept?: unknown[];
-    delivered_separately?: boolean;
-  };
-  const nonZero = (counts?: Record<string, number>) => Object.values(counts ?? {}).some((n) => n > 0);
+  const result = JSON.parse(task.result) as FoundParts;
+  const byCollection = result.data_by === 'collection';
+  const rows = Object.values(result.collections ?? {}).some(nonZero);
+  const data = !byCollection && (heldCategories(result.data ?? {}).length > 0 || (result.data_categories ?? []).length > 0);
   return (
-    Object.keys(result.data ?? {}).length > 0 ||
-    (result.data_categories ?? []).length > 0 ||
+    data ||
+    rows ||
     nonZero(result.records) ||
     nonZero(result.erased) ||
     (result.kept ?? []).length > 0 ||

@@ -57,15 +57,16 @@ async function assemblePackage(
     at,
     (task, text, result) => {
       if (askFound && !found) found = taskFoundSomething({ status: task.status, result: text });
-      if (task.status !== 'completed') return;
-      members.push(packageMember(task.system_key, result));
-      answers[task.system_key] = answerOf(result);
+      const answer = answerOf(task.status, result);
+      if (answer !== null) answers[task.system_key] = answer;
+      if (task.status === 'completed') members.push(packageMember(task.system_key, result));
     },
     pause,
   );
   const withData = withMember(pkg, 'systems', `{${members.join(',')}}`);
-  // What the systems said besides their data (PRODUCT §2.13): the letter reads it.
-  return { pkg: members.length === 0 ? withData : withMember(withData, 'system_answers', JSON.stringify(answers)), found };
+  // What the systems said besides their data (PRODUCT §2.13), and which could not be searched (§2.17): the letter reads it.
+  const answered = Object.keys(answers).length > 0;
+  return { pkg: answered ? withMember(withData, 'system_answers', JSON.stringify(answers)) : withData, found };
 }
 
 /** A deletion's (or correction's) report with its systems' part; the tasks' results are small (counts, no data). */

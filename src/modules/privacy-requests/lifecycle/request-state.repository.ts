@@ -152,6 +152,15 @@ export async function saveResultJson(db: Executor, requestId: string, result: Re
 }
 
 /**
+ * Removes what processing a request produced (PRODUCT §2.17: a re-pointed request's answer was
+ * about another identity; its next run produces the answer anew, and an erasure step finds no
+ * report to resume from).
+ */
+export async function deleteResult(db: Executor, requestId: string): Promise<void> {
+  await db.deleteFrom('request_results').where('request_id', '=', requestId).execute();
+}
+
+/**
  * Replaces a request's stored package and report when it completes after its data tasks
  * (PRODUCT §2.9: the systems' part added), as produced at `at`: its package expiry is computed
  * again by the retention sweeper from that time.

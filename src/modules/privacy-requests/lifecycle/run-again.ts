@@ -15,10 +15,19 @@ import { commitTransition, type RequestChange } from './transition.js';
 export function runAgain(
   unit: UnitOfWork,
   row: PrivacyRequestRow,
-  t: { at: string; actor: ActorRef; action: string; details: Record<string, unknown>; extra?: RequestChange },
+  t: {
+    at: string;
+    actor: ActorRef;
+    action: string;
+    details: Record<string, unknown>;
+    extra?: RequestChange;
+    /** The stored result goes too (a re-pointed identity: it answered for another one). */
+    clearResult?: true;
+  },
 ): Promise<PrivacyRequestRow> {
   return commitTransition(unit, row, {
     at: t.at,
+    ...(t.clearResult ? { clearResult: true as const } : {}),
     change: { ...t.extra, status: 'queued', status_reason: null, attempts: 0, next_attempt_at: null },
     audit: { actor: t.actor, action: t.action, details: { from: row.status, to: 'queued', ...t.details } },
   });

@@ -11,7 +11,7 @@ import {
 import { type DataTaskRow, findTask, finishTask } from '../../data-systems/data-task.repository.js';
 import { storedResultBytes } from '../../data-systems/data-task-result.repository.js';
 import { type DataTaskResource, toTaskResource } from '../../data-systems/data-task.resource.js';
-import { resultProblems, storedResult, type TaskResultInput } from '../../data-systems/data-task-result.fns.js';
+import { heldCategories, resultProblems, storedResult, type TaskResultInput } from '../../data-systems/data-task-result.fns.js';
 import { mayReadTask } from '../../data-systems/data-task.service.js';
 import type { Principal } from '../../principals/principal.js';
 import { noteHash } from '../../request-notes/request-notes.fns.js';
@@ -50,7 +50,7 @@ function resultToStore(input: TaskResultInput, keepData: boolean): string {
   const stored = storedResult(input);
   if (keepData || stored.data === undefined) return JSON.stringify(stored);
   const { data, ...rest } = stored;
-  return JSON.stringify({ ...rest, data_categories: Object.keys(data) });
+  return JSON.stringify({ ...rest, data_categories: heldCategories(data) });
 }
 
 /**
@@ -120,6 +120,9 @@ function taskAudit(task: DataTaskRow, input: TaskResultInput) {
     ...(input.data ? { data_categories: Object.keys(input.data) } : {}),
     ...(input.delivered_separately === true ? { delivered_separately: true } : {}),
     ...(input.note !== undefined ? { note_sha256: noteHash(input.note) } : {}),
+    // Identity names only (`email`, `phone_number`), never values: what a not_searchable system needed (PRODUCT §2.17).
+    ...(input.searched_by !== undefined ? { searched_by: input.searched_by } : {}),
+    ...(input.request_had !== undefined ? { request_had: input.request_had } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repos
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { LeaseLost } from '../privacy-request.errors.js';
 import { updateRequest } from './request-state.repository.js';
-import { replaceResultAtCompletion, type ResultJson, saveResultJson } from './request-state.repository.js';
+import { deleteResult, replaceResultAtCompletion, type ResultJson, saveResultJson } from './request-state.repository.js';
 import { requestMailOnChange, requestStatusChanged } from './request-events.js';
 import { finishAttempt } from './request-state.repository.js';
 import { closeTasksOfEndedRequest } from './task-closing.js';
@@ -31,6 +31,8 @@ export interface Transition {
    * expiry is computed again from `at`).
    */
   result?: ResultJson & { stored: 'saved' | 'completed' };
+  /** The stored result is removed (the request runs again for another identity and answers anew). */
+  clearResult?: true;
   /** The request ends: its pending data tasks become `not_applicable`, audited by this actor. */
   closeTasksBy?: ActorRef;
   /** The audit entry about the request; absent for the worker's own retries. */
@@ -56,6 +58,7 @@ export async function commitTransition(unit: UnitOfWork, request: PrivacyRequest
       ? await updateRequest(unit.tx, request.id, fields)
       : await finishAttempt(unit.tx, request.id, t.leaseOwner, fields);
   if (!updated) throw new LeaseLost();
+  if (t.clearResult) await deleteResult(unit.tx, request.id);
   if (t.result?.stored === 'saved') await saveResultJson(unit.tx, request.id, t.result, t.at);
   if (t.result?.stored === 'completed') {
     await replaceResultAtCompletion(unit.tx, request.id, t.result, t.at);
