@@ -10,6 +10,7 @@ import {
   rescheduleMail,
 } from '../modules/privacy-center/mail-outbox.repository.js';
 import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
+import type { RequestResultsService } from '../modules/privacy-requests/request-results.service.js';
 import type { Mailer } from '../modules/privacy-center/mailer.js';
 
 /** Mails claimed per round. */
@@ -44,6 +45,8 @@ export function startMailLoop(deps: {
   clock: Clock;
   mailer: Mailer;
   controllers: Pick<ControllerService, 'get'>;
+  /** What a completed deletion kept and why (PRODUCT §2.17), for its "done" mail; absent: the mail lists nothing. */
+  requestResults?: Pick<RequestResultsService, 'deletionKept'>;
   publicBaseUrl: string;
   pollMs: number;
   log: Logger;
@@ -64,7 +67,11 @@ export function startMailLoop(deps: {
         payload.status_token && mail.request_id
           ? `${base}/privacy-center/${encodeURIComponent(mail.workspace_id)}/status/${mail.request_id}?token=${payload.status_token}`
           : null;
-      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl);
+      const kept =
+        mail.kind === 'completed' && payload.request_type === 'deletion' && mail.request_id
+          ? ((await deps.requestResults?.deletionKept(mail.request_id)) ?? [])
+          : [];
+      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl, kept);
       try {
         await mailer.send({ to: mail.recipient, ...rendered, messageId: `<${mail.id}@privacy-center>` });
         await markMailSent(db, mail.id, toTimestamp(clock()));

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../letters/escape.js';
 import { readableTime } from '../letters/html.js';
+import type { KeptItem } from '../../modules/subject-data/deletion-kept.fns.js';
 
 /** Words for each request type, as a person reads them. */
 export const TYPE_LABELS: Record<string, string> = {
@@ -107,11 +108,32 @@ export interface StatusView {
   completedAt: string | null;
   /** The letter's link (access/export completed, package kept), or null. */
   letterUrl: string | null;
+  /** The machine-readable package's link (GDPR Art. 20; same token and expiry as the letter), or null. */
+  packageUrl?: string | null;
   /** A deletion's confirmation, or null. */
   deletionConfirmed: boolean;
+  /** What a completed deletion kept, and why (PRODUCT §2.17); null or absent: not a completed deletion. */
+  kept?: readonly KeptItem[] | null;
   controllerName: string | null;
   /** What the person can do about a rejection, under the request's regulations (modules/subject-data/rights.fns.ts). */
   whenDeclined: string;
+}
+
+/**
+ * A completed deletion's confirmation (PRODUCT §2.15, §2.17): that the controller deleted the
+ * person's data, and what it kept and why, item by item, in plain words.
+ */
+function deletionConfirmation(v: StatusView): string {
+  const who = e(v.controllerName ?? 'The organisation');
+  const when = e(readableTime(v.completedAt ?? ''));
+  const kept = v.kept ?? [];
+  if (kept.length === 0)
+    return `<h2>Deletion confirmed</h2><p>${who} deleted your personal data on ${when}, except what the law requires it to keep.</p>`;
+  const items = kept.map((k) => `<li><strong>${e(k.what)}.</strong> ${e(k.why)}</li>`).join('');
+  return (
+    `<h2>Deletion confirmed</h2><p>${who} deleted your personal data on ${when}, except what is listed below.</p>` +
+    `<h3>What we kept, and why</h3><ul>${items}</ul>`
+  );
 }
 
 /** The person's status page: type, status, dates, an extension and its reason, and once done the answer. */
@@ -129,11 +151,11 @@ export function statusPage(v: StatusView): string {
   const dl = `<dl>${rows.map(([k, val]) => `<div><dt>${e(k)}</dt><dd>${e(val)}</dd></div>`).join('')}</dl>`;
   let answer = '';
   if (v.letterUrl) answer = `<h2>Your answer</h2><p><a href="${e(v.letterUrl)}">Read the letter with your data</a></p>`;
-  if (v.deletionConfirmed) {
-    answer =
-      `<h2>Deletion confirmed</h2><p>${e(v.controllerName ?? 'The organisation')} deleted your personal data on ${e(readableTime(v.completedAt ?? ''))}, ` +
-      `except what the law requires it to keep.</p>`;
-  }
+  if (v.letterUrl && v.packageUrl)
+    answer +=
+      `<p><a href="${e(v.packageUrl)}" download>Download the same answer as a machine-readable file (JSON)</a>, ` +
+      `to keep or to take to another service (GDPR Art. 20).</p>`;
+  if (v.deletionConfirmed) answer = deletionConfirmation(v);
   if (v.status === 'rejected') {
     answer = `<h2>Your rights</h2><p>${e(v.whenDeclined)}</p>`;
   }
