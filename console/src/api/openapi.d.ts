@@ -6152,6 +6152,11 @@ export interface operations {
                         /** Format: date-time */
                         completed_at: string | null;
                         format: string;
+                        /** @description Deletion: what was kept and why, in plain words to the person (PRODUCT §2.17): the record of the request, answers not yet downloaded, what each data system kept with its reason */
+                        kept?: {
+                            what: string;
+                            why: string;
+                        }[];
                         /** @description Deletion: copies outside this service it did not and cannot erase */
                         not_touched?: string[];
                         /** Format: date-time */
