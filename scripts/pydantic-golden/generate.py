@@ -231,6 +231,10 @@ class Connection(BaseModel):
     url: Str(min_length=1, max_length=2000)
 
 
+# One declared statement of a data system (purposes, recipients, retention, source): not blank.
+Statement = Str(min_length=1, max_length=500, pattern=r"\S")
+
+
 class CreateDataSystem(BaseModel):
     """`POST /api/v1/data-systems` (PRODUCT §2.9). Optional fields absent = not set (an explicit
     null is the field's own type error, as for PolicyLayer)."""
@@ -253,6 +257,11 @@ class CreateDataSystem(BaseModel):
     dataset: Any = INHERIT
     # PRODUCT §2.17: the fides_key of the dataset to take from a Fides file holding several.
     dataset_key: Str(min_length=1, max_length=200) = INHERIT
+    # PRODUCT §2.17: what the controller declares about the system's processing, in plain words.
+    purposes: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
+    recipients: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
+    retention: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
+    source: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
 
 
 class KeptRecord(BaseModel):
@@ -1381,6 +1390,15 @@ def build_data_task_cases() -> None:
     system("dataset_key not a string", sc(kind="postgres", dataset_key=["mysql_example_test_dataset"]))
     system("dataset_key 201 chars", sc(kind="postgres", dataset_key="k" * 201))
     system("array body", None, raw="[]")
+    system("valid with declared processing",
+           sc(key="crm-3", purposes=["Delivering orders"], recipients=["The parcel service"],
+              retention=["10 years after the order (tax law)"], source=["You, when you ordered"]))
+    system("processing lists empty, not lists",
+           sc(purposes=[], recipients="the parcel service", retention=None, source={}))
+    system("processing statements blank, too long, not strings",
+           sc(purposes=["   "], recipients=["r" * 501], retention=[7], source=[""]))
+    system("processing list of 21", sc(purposes=["p"] * 21))
+    system("processing statement with a NUL", sc(source=["you\u0000"]))
 
     def result(name: str, body: Any, *, task: str = "task_01J0000000000000000000000",
                raw: Optional[str] = None) -> None:

@@ -11,6 +11,7 @@ import {
 } from '../modules/privacy-center/mail-outbox.repository.js';
 import { countNotSearchable } from '../modules/data-systems/data-task-result.repository.js';
 import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
+import type { RequestResultsService } from '../modules/privacy-requests/request-results.service.js';
 import type { Mailer } from '../modules/privacy-center/mailer.js';
 
 /** Mails claimed per round. */
@@ -45,6 +46,8 @@ export function startMailLoop(deps: {
   clock: Clock;
   mailer: Mailer;
   controllers: Pick<ControllerService, 'get'>;
+  /** What a completed deletion kept and why (PRODUCT §2.17), for its "done" mail; absent: the mail lists nothing. */
+  requestResults?: Pick<RequestResultsService, 'deletionKept'>;
   publicBaseUrl: string;
   pollMs: number;
   log: Logger;
@@ -65,9 +68,12 @@ export function startMailLoop(deps: {
         payload.status_token && mail.request_id
           ? `${base}/privacy-center/${encodeURIComponent(mail.workspace_id)}/status/${mail.request_id}?token=${payload.status_token}`
           : null;
-      // A completed answer says how many systems could not be searched (PRODUCT §2.17).
-      const notSearched = mail.kind === 'completed' && mail.request_id ? await countNotSearchable(db, mail.request_id) : 0;
-      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl, { notSearched });
+      // A completed answer says how many systems could not be searched, a deletion what it kept (PRODUCT §2.17).
+      const completed = mail.kind === 'completed' && mail.request_id ? mail.request_id : null;
+      const notSearched = completed ? await countNotSearchable(db, completed) : 0;
+      const kept =
+        completed && payload.request_type === 'deletion' ? ((await deps.requestResults?.deletionKept(completed)) ?? []) : [];
+      const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl, { notSearched, kept });
       try {
         await mailer.send({ to: mail.recipient, ...rendered, messageId: `<${mail.id}@privacy-center>` });
         await markMailSent(db, mail.id, toTimestamp(clock()));

@@ -95,6 +95,7 @@ export function startWorker(
         clock: services.clock,
         mailer,
         controllers: services.controllers,
+        requestResults: services.requestResults,
         publicBaseUrl: config.publicBaseUrl ?? 'http://127.0.0.1:8080',
         pollMs: config.pollMs,
         log,

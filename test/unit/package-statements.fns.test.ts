@@ -60,6 +60,7 @@ describe('reports name their request', () => {
     subject_id: '583231',
     created_at: '2026-05-01T10:00:00.000Z',
     completed_at: '2026-05-01T10:05:00.000Z',
+    regulation: 'gdpr',
   } as PrivacyRequestRow;
 
   it('adds the request, workspace, subject as filed, times and what a deletion did not touch', () => {
@@ -74,6 +75,7 @@ describe('reports name their request', () => {
       'completed_at',
       'categories',
       'not_touched',
+      'kept',
     ]);
     assert.deepEqual(out.subject, { provider: 'github', id: '583231' });
     assert.deepEqual(out.not_touched, DELETION_NOT_TOUCHED);
@@ -87,5 +89,6 @@ describe('reports name their request', () => {
       reportWithContext('{"format":"correction-report/1"}', { ...request, request_type: 'correction' }),
     );
     assert.equal('not_touched' in correction, false);
+    assert.equal('kept' in correction, false, 'what was kept is a deletion’s');
   });
 });

@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Register a data system
-         * @description A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9, §2.14). `kind`: `webhook` (an `endpoint_id` is told of each task), `manual` (an operator answers), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB) with a write-only `connection.url` (sealed at rest, its host allowed by `CONNECTOR_ALLOWED_HOSTS`) and a Fides `dataset` (object or YAML string; every check a 422 whose `loc` points into the dataset); database kinds default `categories` to the dataset's `user.*` categories and `request_types` to all four. `key` is unique per workspace, deleted systems included (409); so is the dataset's `fides_key` among live systems (409); past `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems, a 409. An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited (never the connection). Scope `admin`.
+         * @description A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9, §2.14). `kind`: `webhook` (an `endpoint_id` is told of each task), `manual` (an operator answers), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB) with a write-only `connection.url` (sealed at rest, its host allowed by `CONNECTOR_ALLOWED_HOSTS`) and a Fides `dataset` (object or YAML string; every check a 422 whose `loc` points into the dataset); database kinds default `categories` to the dataset's `user.*` categories and `request_types` to all four. `key` is unique per workspace, deleted systems included (409); so is the dataset's `fides_key` among live systems (409); past `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems, a 409. An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Any kind may declare its processing (PRODUCT §2.17): `purposes`, `recipients`, `retention`, `source`, plain-text lists the person reads in the access letter for this system (absent: the letter says the controller has not declared them). Audited (never the connection). Scope `admin`.
          */
         post: operations["createDataSystem"];
         delete?: never;
@@ -129,7 +129,7 @@ export interface paths {
         head?: never;
         /**
          * Change a data system
-         * @description Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none); for database systems `connection` and `dataset`, checked again as at registration. The kind never changes. New values apply to tasks created afterwards. Audited. Scope `admin`.
+         * @description Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none), `purposes`, `recipients`, `retention`, `source` (null: not declared); for database systems `connection` and `dataset`, checked again as at registration. The kind never changes. New values apply to tasks created afterwards. Audited. Scope `admin`.
          */
         patch: operations["updateDataSystem"];
         trace?: never;
@@ -1467,7 +1467,11 @@ export interface operations {
                             /** @enum {string} */
                             kind: "webhook" | "manual" | "postgres" | "mysql";
                             name: string;
+                            purposes: string[] | null;
+                            recipients: string[] | null;
                             request_types: string[];
+                            retention: string[] | null;
+                            source: string[] | null;
                             /** Format: date-time */
                             updated_at: string;
                             workspace_id: string;
@@ -1571,7 +1575,15 @@ export interface operations {
                      */
                     kind?: "webhook" | "manual" | "postgres" | "mysql";
                     name: string;
+                    /** @description Why the system holds personal data, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
+                    purposes?: string[];
+                    /** @description Who receives data from the system, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
+                    recipients?: string[];
                     request_types?: (string & ("access" | "export" | "correction" | "deletion"))[];
+                    /** @description How long the system keeps personal data, or the criteria, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
+                    retention?: string[];
+                    /** @description Where the system's data came from, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
+                    source?: string[];
                     workspace_id: string;
                 };
             };
@@ -1601,7 +1613,11 @@ export interface operations {
                         /** @enum {string} */
                         kind: "webhook" | "manual" | "postgres" | "mysql";
                         name: string;
+                        purposes: string[] | null;
+                        recipients: string[] | null;
                         request_types: string[];
+                        retention: string[] | null;
+                        source: string[] | null;
                         /** Format: date-time */
                         updated_at: string;
                         workspace_id: string;
@@ -1741,7 +1757,11 @@ export interface operations {
                         /** @enum {string} */
                         kind: "webhook" | "manual" | "postgres" | "mysql";
                         name: string;
+                        purposes: string[] | null;
+                        recipients: string[] | null;
                         request_types: string[];
+                        retention: string[] | null;
+                        source: string[] | null;
                         /** Format: date-time */
                         updated_at: string;
                         workspace_id: string;
@@ -1926,7 +1946,15 @@ export interface operations {
                     /** @description An endpoint id, or null to make its tasks manual */
                     endpoint_id?: unknown;
                     name?: string;
+                    /** @description Purposes: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
+                    purposes?: unknown;
+                    /** @description Recipients: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
+                    recipients?: unknown;
                     request_types?: (string & ("access" | "export" | "correction" | "deletion"))[];
+                    /** @description Retention: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
+                    retention?: unknown;
+                    /** @description Source: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
+                    source?: unknown;
                 };
             };
         };
@@ -1955,7 +1983,11 @@ export interface operations {
                         /** @enum {string} */
                         kind: "webhook" | "manual" | "postgres" | "mysql";
                         name: string;
+                        purposes: string[] | null;
+                        recipients: string[] | null;
                         request_types: string[];
+                        retention: string[] | null;
+                        source: string[] | null;
                         /** Format: date-time */
                         updated_at: string;
                         workspace_id: string;
@@ -6127,6 +6159,11 @@ export interface operations {
                         /** Format: date-time */
                         completed_at: string | null;
                         format: string;
+                        /** @description Deletion: what was kept and why, in plain words to the person (PRODUCT §2.17): the record of the request, answers not yet downloaded, what each data system kept with its reason */
+                        kept?: {
+                            what: string;
+                            why: string;
+                        }[];
                         /** @description Deletion: copies outside this service it did not and cannot erase */
                         not_touched?: string[];
                         /** Format: date-time */

@@ -26,6 +26,7 @@ import * as packageDelivery from './2026-11-28T0702-package-delivery.js';
 import * as statsCoveringIndex from './2026-11-28T0801-stats-covering-index.js';
 import * as reportReceivedIndex from './2026-11-28T0802-report-received-index.js';
 import * as taskRunProgress from './2026-12-07T0101-task-run-progress.js';
+import * as dataSystemProcessing from './2026-12-07T0401-data-system-processing.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0801-stats-covering-index': statsCoveringIndex,
   '2026-11-28T0802-report-received-index': reportReceivedIndex,
   '2026-12-07T0101-task-run-progress': taskRunProgress,
+  '2026-12-07T0401-data-system-processing': dataSystemProcessing,
 };

@@ -28,6 +28,14 @@ export interface DataSystemTable {
   dataset: string | null;
   /** Database kinds: the dataset's `fides_key`, unique per workspace among live systems (cleared on delete). */
   fides_key: string | null;
+  /**
+   * What the controller declares about the system's processing (PRODUCT §2.17; GDPR Art. 15(1)(a),
+   * (c), (d), (g)): each a JSON array of plain-text strings; NULL: not declared (the letter says so).
+   */
+  purposes: ColumnType<string | null, string | null | undefined, string | null>;
+  recipients: ColumnType<string | null, string | null | undefined, string | null>;
+  retention: ColumnType<string | null, string | null | undefined, string | null>;
+  source: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The kinds of data system (PRODUCT §2.14). */

@@ -49,9 +49,15 @@ export function renderAccessLetter(input: LetterInput): string {
     requestPart(input),
     confirmationPart(input.no_data_confirmation),
     categoriesPart(input.categories),
-    systemsPart(input.systems),
+    systemsPart(input.systems, input.controller?.name ?? 'The organisation'),
     notSearchedPart(input.not_searched),
-    rightsPart(input.rights, input.controller, input.automated_decision_making, input.regulations),
+    rightsPart(
+      input.rights,
+      input.controller,
+      input.automated_decision_making,
+      input.regulations,
+      (input.systems ?? []).length > 0,
+    ),
     footerPart(input),
   ];
   const title = `Your personal data: answer to request ${input.request.id}`;

@@ -15,12 +15,15 @@ function processingPart(part: CategoryPart): Html | null {
   ]);
 }
 
-/** One category: a heading in plain words, its data (or that there is none), and its processing. */
+/**
+ * One category: a heading in plain words, its data (or that there is none), and its processing.
+ * A category holding nothing of the person gets no processing: those texts describe this service's
+ * own (code-host) records, and there are none to describe (PRODUCT §2.17).
+ */
 function categoryPart(part: CategoryPart): Html {
-  const data = isEmptyValue(part.data)
-    ? element('p', 'We hold no data of yours in this category.', 'empty')
-    : renderValue(part.data);
-  const processing = processingPart(part);
+  const empty = isEmptyValue(part.data);
+  const data = empty ? element('p', 'We hold no data of yours in this category.', 'empty') : renderValue(part.data);
+  const processing = empty ? null : processingPart(part);
   return element(
     'section',
     [element('h3', categoryWords(part.key)), data, ...(processing ? [element('h4', 'How we use it'), processing] : [])],

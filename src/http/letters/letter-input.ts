@@ -5,17 +5,17 @@ import { regulationsOf, rightsUnder } from '../../modules/subject-data/rights.fn
 import type { Regulation } from '../../modules/policies/policy.types.js';
 import type { ProcessingStatement, RightStatement } from '../../modules/subject-data/package.types.js';
 import { parseScope } from '../../modules/subject-data/scope.fns.js';
-import type { CategoryPart, LetterInput, SystemPart } from './letter.types.js';
+import type { CategoryPart, LetterInput, SystemAnswerPart, SystemPart, SystemProcessing } from './letter.types.js';
 import type { NotSearchedPart } from './not-searched-part.js';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 function processingOf(value: unknown): ProcessingStatement | null {
   if (!isObject(value)) return null;
-  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
   return {
     purposes: strings(value.purposes),
     recipients: strings(value.recipients),
@@ -30,34 +30,70 @@ function categoriesOf(pkg: Json): CategoryPart[] {
   return Object.entries(data).map(([key, value]) => ({ key, data: value, processing: processingOf(processing[key]) }));
 }
 
-function answerOf(value: unknown): SystemPart['answer'] {
+/** A database system's collections as the package's `system_answers.<key>.collections` holds them (PRODUCT §2.17). */
+function collectionsOf(value: unknown): SystemAnswerPart['collections'] {
+  if (!isObject(value)) return undefined;
+  const out: NonNullable<SystemAnswerPart['collections']> = {};
+  for (const [name, part] of Object.entries(value)) {
+    if (!isObject(part)) continue;
+    const fields = isObject(part.fields) ? part.fields : {};
+    out[name] = {
+      rows: typeof part.rows === 'number' ? part.rows : 0,
+      fields: Object.fromEntries(Object.entries(fields).map(([field, keys]) => [field, strings(keys)])),
+    };
+  }
+  return out;
+}
+
+function answerOf(value: unknown): SystemAnswerPart | undefined {
   if (!isObject(value)) return undefined;
   const records = isObject(value.records)
     ? Object.fromEntries(Object.entries(value.records).filter((e): e is [string, number] => typeof e[1] === 'number'))
     : undefined;
-  return { ...(records ? { records } : {}), ...(value.delivered_separately === true ? { delivered_separately: true } : {}) };
+  const collections = collectionsOf(value.collections);
+  return {
+    ...(records ? { records } : {}),
+    ...(value.delivered_separately === true ? { delivered_separately: true } : {}),
+    ...(collections ? { collections } : {}),
+  };
+}
+
+/** A system's declared processing as the package's `system_processing.<key>` holds it; a list absent or empty: not declared. */
+function systemProcessingOf(value: unknown): SystemProcessing | undefined {
+  if (!isObject(value)) return undefined;
+  const declared = (v: unknown) => (strings(v).length > 0 ? strings(v) : null);
+  return {
+    purposes: declared(value.purposes),
+    recipients: declared(value.recipients),
+    retention: declared(value.retention),
+    source: declared(value.source),
+  };
 }
 
 /**
  * The package's `systems` (PRODUCT §2.9: `systems.<key>` holds each system's data) as parts,
  * each named by `names` (the workspace's data systems by key), with what each system said
- * besides its data from `answers` (the package's `system_answers`, PRODUCT §2.13). An entry
+ * besides its data from `answers` (the package's `system_answers`, PRODUCT §2.13) and what was
+ * declared of its processing from `processing` (`system_processing`, §2.17). An entry
  * shaped `{name, data}` gives its own name; a key without a name is its own name.
  */
 export function systemParts(
   value: unknown,
   names: ReadonlyMap<string, string> = new Map(),
   answers: unknown = undefined,
+  processing: unknown = undefined,
 ): SystemPart[] | undefined {
   if (!isObject(value)) return undefined;
   const answered = isObject(answers) ? answers : {};
+  const declared = isObject(processing) ? processing : {};
   return Object.entries(value).map(([key, part]) => {
     const answer = answerOf(answered[key]);
+    const stated = systemProcessingOf(declared[key]);
     const named =
       isObject(part) && typeof part.name === 'string' && 'data' in part
         ? { key, name: part.name, data: part.data }
         : { key, name: names.get(key) ?? key, data: part };
-    return answer ? { ...named, answer } : named;
+    return { ...named, ...(answer ? { answer } : {}), ...(stated ? { processing: stated } : {}) };
   });
 }
 
@@ -115,7 +151,7 @@ function rightsOf(value: unknown, controller: ControllerProfileFields | null, re
 export function letterInput(pkg: Json, request: PrivacyRequestRow, systemNames?: ReadonlyMap<string, string>): LetterInput {
   const controller = isObject(pkg.controller) ? (pkg.controller as unknown as ControllerProfileFields) : null;
   const adm = isObject(pkg.automated_decision_making) ? pkg.automated_decision_making : null;
-  const systems = systemParts(pkg.systems, systemNames, pkg.system_answers);
+  const systems = systemParts(pkg.systems, systemNames, pkg.system_answers, pkg.system_processing);
   const notSearched = notSearchedParts(pkg.system_answers, systemNames);
   const confirmation = isObject(pkg.no_data_confirmation) ? text(pkg.no_data_confirmation.statement) : '';
   const regulations = regulationsOf(request.regulation);

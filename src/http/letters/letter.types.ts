@@ -15,8 +15,25 @@ export interface SystemPart {
    * record counts by category, and whether its answer reaches the person separately. Absent in a
    * package built before answers were recorded: the letter then claims nothing about the system.
    */
-  answer?: { records?: Record<string, number>; delivered_separately?: boolean };
+  answer?: SystemAnswerPart;
+  /**
+   * What the controller declared about the system's processing (the package's
+   * `system_processing.<key>`, PRODUCT §2.17): each list, or null when not declared. Absent in a
+   * package built before declarations were recorded: the letter then says nothing of it.
+   */
+  processing?: SystemProcessing;
 }
+
+/** What a system said besides its data (the package's `system_answers.<key>`). */
+export interface SystemAnswerPart {
+  records?: Record<string, number>;
+  delivered_separately?: boolean;
+  /** A database system's answer (PRODUCT §2.17): per collection, rows found and the categories of each field. */
+  collections?: Record<string, { rows: number; fields: Record<string, string[]> }>;
+}
+
+/** A system's declared purposes, recipients, retention and source (GDPR Art. 15(1)(a), (c), (d), (g)); null: not declared. */
+export type SystemProcessing = Record<'purposes' | 'recipients' | 'retention' | 'source', string[] | null>;
 
 /** One category of the answer: its key, its data (any JSON) and, for access, its processing. */
 export interface CategoryPart {

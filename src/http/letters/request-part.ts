@@ -1,4 +1,4 @@
-import { categoryWords, requestWords } from './words.js';
+import { requestWords, scopeWords } from './words.js';
 import { definitions, element, type Html, list, readableTime } from './html.js';
 import type { LetterInput } from './letter.types.js';
 
@@ -14,7 +14,7 @@ export function requestPart(input: LetterInput): Html {
       ['Received', readableTime(request.received_at)],
       ['Answered', request.completed_at ? readableTime(request.completed_at) : undefined],
       ['You as we know you', `${request.subject.id} at ${request.subject.provider}`],
-      ['Covering', list(request.scope.map(categoryWords))],
+      ['Covering', list(request.scope.map(scopeWords))],
     ]),
     ...(input.note ? [element('p', input.note, 'note')] : []),
   ]);

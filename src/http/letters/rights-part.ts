@@ -38,7 +38,9 @@ function rightLists(rights: readonly RightStatement[], controller: ControllerPro
 /**
  * "Your rights", in plain words to the person: the rights of the request's regulations (GDPR
  * Art. 15–18, 20, 21, 77; CCPA §§1798.100–1798.125), each regulation under its own heading when
- * both apply, the complaint addresses as links; where the data came from (GDPR Art. 15(1)(g));
+ * both apply, the complaint addresses as links; where the data came from (GDPR Art. 15(1)(g): this
+ * service's own records from the sign-in provider and the code hosts; with `otherSystems`, each
+ * other system's as its part says);
  * and that no automated decision is made about them (Art. 15(1)(h)).
  */
 export function rightsPart(
@@ -46,17 +48,21 @@ export function rightsPart(
   controller: ControllerProfileFields | null,
   adm: AutomatedDecisionStatement,
   regulations: readonly Regulation[],
+  otherSystems = false,
 ): Html {
   const cite = regulations.includes('gdpr') ? ' (GDPR Art. 15(1)(g))' : '';
+  // The sign-in provider and the code hosts are where this service's own records come from; another
+  // system's data came from where its controller declared (PRODUCT §2.17), said in its part.
+  const origin = otherSystems
+    ? 'What this service records itself, we received from the sign-in provider and from GitHub or GitLab, which the ' +
+      'organisation connected to us, not from you directly. Where the data of each other system came from is said in its part above.'
+    : 'We received your data from the sign-in provider and from GitHub or GitLab, which the organisation connected to ' +
+      'us, not from you directly.';
   return element('section', [
     element('h2', 'Your rights'),
     ...rightLists(rights, controller),
     element('h3', 'Where your data came from'),
-    element(
-      'p',
-      `Each kind of data above says where it came from${cite}. We received your data from the sign-in provider ` +
-        'and from GitHub or GitLab, which the organisation connected to us, not from you directly.',
-    ),
+    element('p', `Each kind of data above says where it came from${cite}. ${origin}`),
     element('h3', 'Automated decisions'),
     element('p', adm.statement),
   ]);

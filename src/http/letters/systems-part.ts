@@ -1,15 +1,28 @@
-import { DATA_CATEGORIES } from '../../modules/data-categories/data-categories.fns.js';
+import { collectionsPart } from './collections-part.js';
 import { isEmptyValue, renderValue } from './data-part.js';
 import { element, type Html, raw } from './html.js';
 import type { SystemPart } from './letter.types.js';
-
-const CATEGORY_NAMES = new Map(DATA_CATEGORIES.map((c) => [c.fides_key, c.name]));
+import { systemProcessingPart } from './system-processing-part.js';
+import { taxonomyName } from './words.js';
 
 /** "Content written or uploaded: 3, Contact details: 0": a system's counts by category, in plain words. */
 function countsText(records: Record<string, number>): string {
   return Object.entries(records)
-    .map(([key, n]) => `${CATEGORY_NAMES.get(key) ?? key}: ${n}`)
+    .map(([key, n]) => `${taxonomyName(key)}: ${n}`)
     .join(', ');
+}
+
+/** A system's data: a database's by collection, under its categories' plain names (PRODUCT §2.17); any other as it sent it. */
+function dataPart(system: SystemPart): Html[] {
+  const collections = system.answer?.collections;
+  return collections ? collectionsPart(system.data, collections) : [renderValue(system.data)];
+}
+
+/** True when the system said it holds nothing of the person: no data, no count above 0, not sent separately. */
+function holdsNothing(system: SystemPart): boolean {
+  const { answer } = system;
+  if (answer === undefined || answer.delivered_separately || !isEmptyValue(system.data)) return false;
+  return !Object.values(answer.records ?? {}).some((n) => n > 0);
 }
 
 /**
@@ -27,20 +40,31 @@ function answerLines(system: SystemPart): Html[] {
   if (answer?.delivered_separately)
     lines.push(element('p', 'This system’s answer is sent to you separately, not in this letter.', 'separately'));
   if (Object.keys(records).length > 0) lines.push(element('p', `Records it holds about you: ${countsText(records)}.`, 'counts'));
-  if (!isEmptyValue(system.data)) lines.push(renderValue(system.data));
+  if (!isEmptyValue(system.data)) lines.push(...dataPart(system));
   else if (counted && !answer?.delivered_separately)
     lines.push(element('p', 'The system counted these records but did not send their content for this letter.'));
   else if (answer === undefined) lines.push(element('p', 'This system sent no data for this answer.', 'empty'));
-  else if (!counted && !answer.delivered_separately) lines.push(element('p', 'This system holds no data of yours.', 'empty'));
+  else if (holdsNothing(system)) lines.push(element('p', 'This system holds no data of yours.', 'empty'));
   return lines;
 }
 
 /**
- * "Other systems that answered" (PRODUCT §2.9, §2.13): each data system's part of the answer,
- * by name, as {@link answerLines} says it. Nothing at all when no system answered (the section
- * is left out).
+ * How the system uses the data, as its controller declared it (PRODUCT §2.17): shown for a system
+ * that holds something of the person and whose package recorded the declarations; nothing for a
+ * system that holds nothing, or a package from before declarations were recorded.
  */
-export function systemsPart(systems: readonly SystemPart[] | undefined): Html {
+function processingLines(system: SystemPart, controllerName: string): Html[] {
+  if (!system.processing || holdsNothing(system)) return [];
+  return [element('h4', 'How this system uses your data'), systemProcessingPart(system.processing, controllerName)];
+}
+
+/**
+ * "Other systems that answered" (PRODUCT §2.9, §2.13, §2.17): each data system's part of the
+ * answer, by name: what it answered ({@link answerLines}) and how it uses the data
+ * ({@link processingLines}; `controllerName` says who did not declare what is missing). Nothing
+ * at all when no system answered (the section is left out).
+ */
+export function systemsPart(systems: readonly SystemPart[] | undefined, controllerName = 'The organisation'): Html {
   if (!systems || systems.length === 0) return raw('');
   return element('section', [
     element('h2', 'Other systems that answered'),
@@ -48,7 +72,11 @@ export function systemsPart(systems: readonly SystemPart[] | undefined): Html {
     ...systems.map((system) =>
       element(
         'section',
-        [element('h3', system.name === system.key ? system.name : `${system.name} (${system.key})`), ...answerLines(system)],
+        [
+          element('h3', system.name === system.key ? system.name : `${system.name} (${system.key})`),
+          ...answerLines(system),
+          ...processingLines(system, controllerName),
+        ],
         'category',
       ),
     ),

@@ -1,6 +1,23 @@
+import { categoryName } from '../../modules/data-categories/data-categories.fns.js';
 import type { Regulation } from '../../modules/policies/policy.types.js';
 
-/** Each data category in plain words, as a heading of the letter (PRODUCT §1 lists the keys). */
+/**
+ * A data category's plain name from the taxonomy (`GET /api/v1/data-categories`: `E-mail address`,
+ * `IP addresses`), or its nearest named ancestor's; never the key itself (PRODUCT §2.13, §2.17).
+ */
+export const taxonomyName = categoryName;
+
+/** What a request covered, in plain words: `All your data` for `user`, else the category's taxonomy name. */
+export function scopeWords(key: string): string {
+  return key === 'user' ? 'All your data' : taxonomyName(key);
+}
+
+/**
+ * Each data category this service holds itself, in plain words, as a heading of the letter's
+ * "Your data" (PRODUCT §1 lists the keys). These words describe this service's own (code-host)
+ * data: `user.content` here is pull and merge requests. Other systems' data is named by
+ * {@link taxonomyName}.
+ */
 export const CATEGORY_WORDS: Readonly<Record<string, string>> = {
   user: 'All your data',
   'user.account': 'Your accounts and usernames',
@@ -10,9 +27,9 @@ export const CATEGORY_WORDS: Readonly<Record<string, string>> = {
   'user.content': 'Pull and merge requests you authored',
 };
 
-/** A category's plain words, or its key when the service has none (a newer category). */
+/** A category of this service's own data in plain words ({@link CATEGORY_WORDS}), else its {@link taxonomyName}. */
 export function categoryWords(key: string): string {
-  return CATEGORY_WORDS[key] ?? key;
+  return CATEGORY_WORDS[key] ?? taxonomyName(key);
 }
 
 /** What each request type asked for, in a sentence's words, and the article of each regulation. */
@@ -70,10 +87,13 @@ export const FIELD_WORDS: Readonly<Record<string, string>> = {
   author_login: 'Author login',
 };
 
-/** A field name as a label: {@link FIELD_WORDS}, else the name with `_` as spaces, capitalised. */
-export function fieldWords(key: string): string {
-  const known = FIELD_WORDS[key];
-  if (known) return known;
-  const spaced = key.replaceAll('_', ' ');
+/** A name as a label: `_` and `-` as spaces, capitalised (`postal_code` → `Postal code`). */
+export function humanized(key: string): string {
+  const spaced = key.replaceAll(/[_-]+/g, ' ').trim();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** A field name of this service's own data as a label: {@link FIELD_WORDS}, else {@link humanized}. */
+export function fieldWords(key: string): string {
+  return FIELD_WORDS[key] ?? humanized(key);
 }

@@ -67,6 +67,12 @@ const ReportBody = Type.Object(
     not_touched: Type.Optional(
       Type.Array(Type.String(), { description: 'Deletion: copies outside this service it did not and cannot erase' }),
     ),
+    kept: Type.Optional(
+      Type.Array(Type.Object({ what: Type.String(), why: Type.String() }), {
+        description:
+          'Deletion: what was kept and why, in plain words to the person (PRODUCT §2.17): the record of the request, answers not yet downloaded, what each data system kept with its reason',
+      }),
+    ),
   },
   {
     additionalProperties: true,

@@ -20,6 +20,8 @@ import type { CenterGuards } from '../routes/privacy-center-guards.js';
 import { verifyError, PUBLIC_BODY_LIMIT } from '../routes/privacy-center-public.routes.js';
 import { CENTER_CSS } from './center-style.js';
 import { codePage, formPage, page, statusPage, verifiedPage } from './center-pages.js';
+import { centerPackageRoute, packagePath } from './center-package.routes.js';
+import { openStatus, statusReader } from './center-status-access.js';
 
 const EMAIL = new RegExp(EMAIL_PATTERN);
 const HIDDEN = { hide: true };
@@ -63,7 +65,8 @@ function messageOf(error: unknown): { status: number; text: string; headers: Rec
 /**
  * The privacy center's pages (PRODUCT §2.15), server-rendered, working without JavaScript, under
  * the console's CSP: the form (`GET/POST /privacy-center/{workspace_id}/`), the code page posting
- * to `…/verify`, and the status page `…/status/{id}?token=…` with the letter behind it.
+ * to `…/verify`, and the status page `…/status/{id}?token=…` with the letter and the JSON package
+ * (`…/package.json`, center-package.routes.ts) behind it, or a deletion's list of what was kept.
  */
 export async function centerPageRoutes(
   app: FastifyInstance,
@@ -174,14 +177,7 @@ export async function centerPageRoutes(
     return again(m.status, m.text, m.headers);
   });
 
-  async function openStatus(ws: string, id: string, token: string) {
-    const opened = await s.centerStatus.open(ws, id, token);
-    if (!opened) return null;
-    const request = await s.privacyRequests.get(id);
-    if (!request || request.workspace_id !== ws) return null;
-    return { opened, request };
-  }
-  const reader = (ws: string) => ({ id: 'subject', name: 'data subject', scopes: new Set<string>(), workspaces: new Set([ws]) });
+  const reader = statusReader;
   /** The systems a completed deletion could not search (its report's `systems` whose outcome is `not_searchable`). */
   async function deletionNotSearched(principal: ReturnType<typeof reader>, id: string): Promise<NotSearchedPart[]> {
     const report = await s.requestResults.read(principal, id, 'report');
@@ -196,19 +192,21 @@ export async function centerPageRoutes(
     async (request, reply) => {
       const { workspace_id: ws, id } = request.params;
       const token = String(request.query.token ?? '');
-      const found = await openStatus(ws, id, token);
+      const found = await openStatus(s, ws, id, token);
       if (!found) return notFound(reply);
       const { request: r, opened } = found;
       const controller = await s.controllers.get(ws);
       const settings = await s.privacyCenter.get(ws);
       const title = settings?.title ?? `${controller?.name ?? 'Privacy'} privacy center`;
       let letterUrl: string | null = null;
+      let packageUrl: string | null = null;
       let status = 200;
       if (r.status === 'completed' && (r.request_type === 'access' || r.request_type === 'export')) {
         const result = await s.requestResults.read(reader(ws), id, 'package');
-        if (result.kind === 'found')
+        if (result.kind === 'found') {
           letterUrl = `/privacy-center/${encodeURIComponent(ws)}/status/${id}/letter?token=${encodeURIComponent(token)}`;
-        else if (result.kind === 'expired' || result.kind === 'erased') status = 410;
+          packageUrl = packagePath(ws, id, token);
+        } else if (result.kind === 'expired' || result.kind === 'erased') status = 410;
       }
       const notSearched =
         r.status === 'completed' && r.request_type === 'deletion' ? await deletionNotSearched(reader(ws), id) : [];
@@ -237,8 +235,10 @@ export async function centerPageRoutes(
           statusReason: r.status_reason,
           completedAt: r.completed_at,
           letterUrl,
+          packageUrl,
           deletionConfirmed: r.status === 'completed' && r.request_type === 'deletion',
           notSearched,
+          kept: await s.requestResults.deletionKept(id),
           controllerName: controller?.name ?? null,
           whenDeclined: whenDeclined(regulationsOf(r.regulation), controller ?? null),
         }),
@@ -246,12 +246,14 @@ export async function centerPageRoutes(
     },
   );
 
+  centerPackageRoute(app, s);
+
   app.get<{ Params: { workspace_id: string; id: string }; Querystring: { token?: string } }>(
     '/:workspace_id/status/:id/letter',
     { schema: HIDDEN },
     async (request, reply) => {
       const { workspace_id: ws, id } = request.params;
-      const found = await openStatus(ws, id, String(request.query.token ?? ''));
+      const found = await openStatus(s, ws, id, String(request.query.token ?? ''));
       if (!found) return notFound(reply);
       const result = await s.requestResults.read(reader(ws), id, 'package', { deliver: true });
       if (result.kind === 'expired' || result.kind === 'erased') {

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
+import type { ProcessingField, UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { DataSystemConnectorService } from '../../modules/data-systems/data-system-connector.service.js';
 import { assertWorkspace } from '../auth/authenticate.js';
@@ -13,9 +13,13 @@ import { validateValue } from '../validation/validate-value.js';
 import { bearerRoutes } from './bearer-route.js';
 import { listRoute } from './list-route.js';
 
-const NULLABLE: Record<'endpoint_id' | 'due_days', TSchema> = {
+const NULLABLE: Record<'endpoint_id' | 'due_days' | ProcessingField, TSchema> = {
   endpoint_id: S.CreateDataSystemBody.properties.endpoint_id,
   due_days: S.CreateDataSystemBody.properties.due_days,
+  purposes: S.CreateDataSystemBody.properties.purposes,
+  recipients: S.CreateDataSystemBody.properties.recipients,
+  retention: S.CreateDataSystemBody.properties.retention,
+  source: S.CreateDataSystemBody.properties.source,
 };
 
 /**

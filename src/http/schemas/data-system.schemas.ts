@@ -45,6 +45,24 @@ const DatasetInput = Type.Unsafe<unknown>({
     'Database kinds: a Fides dataset (PRODUCT §2.14): an object, or a YAML or JSON string; a bare dataset or a Fides file whose `dataset` list holds one (or several, with `dataset_key`). Checked by the service (422 with `loc` into the dataset).',
 });
 
+/** One declared statement: plain text, not blank. */
+const Statement = Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' });
+/** What the controller declares about the system's processing (PRODUCT §2.17), one list per field. */
+const processingList = (what: string) =>
+  Type.Array(Statement, {
+    minItems: 1,
+    maxItems: 20,
+    description: `${what}, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so`,
+  });
+const Purposes = processingList('Why the system holds personal data');
+const Recipients = processingList('Who receives data from the system');
+const Retention = processingList('How long the system keeps personal data, or the criteria');
+const Source = processingList("Where the system's data came from");
+/** A PATCH value: a new list, or null to withdraw the declaration (checked by the route). */
+const nullableList = (what: string) =>
+  Type.Unsafe<string[] | null>({ description: `${what}: a new list (1–20 strings of 1–500 characters), or null to withdraw it` });
+const DeclaredList = Type.Union([Type.Array(Type.String()), Type.Null()]);
+
 /** `POST /api/v1/data-systems` body (PRODUCT §2.9). */
 export const CreateDataSystemBody = Type.Object({
   workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
@@ -58,6 +76,10 @@ export const CreateDataSystemBody = Type.Object({
   connection: Type.Optional(Connection),
   dataset: Type.Optional(DatasetInput),
   dataset_key: Type.Optional(DatasetKey),
+  purposes: Type.Optional(Purposes),
+  recipients: Type.Optional(Recipients),
+  retention: Type.Optional(Retention),
+  source: Type.Optional(Source),
 });
 
 /**
@@ -73,6 +95,10 @@ export const UpdateDataSystemBody = Type.Object({
   connection: Type.Optional(Connection),
   dataset: Type.Optional(DatasetInput),
   dataset_key: Type.Optional(DatasetKey),
+  purposes: Type.Optional(nullableList('Purposes')),
+  recipients: Type.Optional(nullableList('Recipients')),
+  retention: Type.Optional(nullableList('Retention')),
+  source: Type.Optional(nullableList('Source')),
 });
 
 /** A data system. */
@@ -98,6 +124,10 @@ export const DataSystemResource = Type.Object({
     ),
     Type.Null(),
   ]),
+  purposes: DeclaredList,
+  recipients: DeclaredList,
+  retention: DeclaredList,
+  source: DeclaredList,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

@@ -4,8 +4,8 @@ import type { AllowedHost } from '../../lib/allowed-hosts.js';
 import { type ConnectorKind, parseConnectionUrl } from './connection-url.fns.js';
 import { connectorAction } from './connector-action.fns.js';
 import { ConnectorError } from './connector.errors.js';
-import type { Dataset } from './dataset.types.js';
 import { type CollectionCounts, countWrite, type ErasureCounts, NO_ERASURE } from './erasure-counts.fns.js';
+import type { Dataset, Field } from './dataset.types.js';
 import { asConnectorError, type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
 import { type ConnectorLimits, openSession, type Row, type SqlSession } from './sql-session.js';
 import { buildTraversal, type Traversal, TraversalCycleError } from './traversal.fns.js';
@@ -70,10 +70,19 @@ export async function openTarget(
   return openSession(parsed.target, { allowedHosts: input.allowedHosts, limits: input.limits, system: input.system });
 }
 
+/** The in-scope personal-data categories `row` holds a value of (each once, whatever the number of fields). */
+function rowCategories(row: Row, fields: readonly Field[], scope: readonly string[]): Set<string> {
+  const held = new Set<string>();
+  for (const f of fields)
+    if (row[f.name] !== null && row[f.name] !== undefined)
+      for (const k of f.data_categories) if (!isSystemCategory(k) && withinScope(scope, k)) held.add(k);
+  return held;
+}
+
 /**
  * The package part of an access pass: each collection's rows with only the fields whose
- * categories fall within the scope (never `system.*`), and per category the rows holding a
- * non-null value of it.
+ * categories fall within the scope (never `system.*`), and per category the rows found that hold
+ * a value of it (PRODUCT §2.17: counts are rows; a row with two fields of one category counts once).
  */
 export function accessPackage(
   dataset: Dataset,
@@ -87,9 +96,7 @@ export function accessPackage(
     const fields = c.fields.filter((f) => fieldInScope(f, scope));
     if (!rows || fields.length === 0) continue;
     collections[c.name] = rows.map((r) => Object.fromEntries(fields.map((f) => [f.name, r[f.name] ?? null])));
-    for (const f of fields)
-      for (const k of f.data_categories.filter((k) => !isSystemCategory(k) && withinScope(scope, k)))
-        records[k] = (records[k] ?? 0) + rows.filter((r) => r[f.name] !== null && r[f.name] !== undefined).length;
+    for (const row of rows) for (const k of rowCategories(row, fields, scope)) records[k] = (records[k] ?? 0) + 1;
   }
   return { collections, records };
 }

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { type AllowedHost, addressAllowed } from '../../lib/allowed-hosts.js';
 import type { ConnectionTarget } from './connection-url.fns.js';
 import { classifyDriverError, ConnectorError } from './connector.errors.js';
+import { exactJsonNumber } from './json-number.fns.js';
 import { type Dialect, DIALECTS } from './sql-dialect.fns.js';
 
 /** Limits of a connector run (PRODUCT §2.14). */
@@ -17,7 +18,10 @@ export interface ConnectorLimits {
   readonly connectTimeoutMs?: number;
 }
 
-/** A row as the drivers return it, values made JSON-safe (dates as ISO strings, bytes as base64, big integers as strings). */
+/**
+ * A row as the drivers return it, values made JSON-safe: dates as ISO strings, bytes as base64,
+ * big integers and decimals as numbers when exact, else as strings ({@link exactJsonNumber}).
+ */
 export type Row = Record<string, unknown>;
 
 /** One open connection to a target database, counting the statements it runs. */
@@ -47,14 +51,37 @@ async function resolveAllowed(target: ConnectionTarget, allowed: readonly Allowe
   return addresses[0] as string;
 }
 
-/** Converts driver values to JSON-safe ones. */
-function jsonSafe(row: Record<string, unknown>): Row {
+/** A value of a column the driver gives as decimal text (bigint, numeric): a number when exact; lists element by element. */
+function decimalValue(v: unknown): unknown {
+  if (typeof v === 'string') return exactJsonNumber(v);
+  return Array.isArray(v) ? v.map(decimalValue) : v;
+}
+
+/**
+ * Converts driver values to JSON-safe ones. `decimals`: the columns the driver gives as decimal
+ * text (PostgreSQL `bigint`, `numeric` and their arrays; MySQL `BIGINT`, `DECIMAL`), made numbers
+ * when exact (PRODUCT §2.17); a text column holding digits stays text.
+ */
+function jsonSafe(row: Record<string, unknown>, decimals: ReadonlySet<string>): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(row))
     out[k] =
-      v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? v.toString() : v;
+      v instanceof Date
+        ? v.toISOString()
+        : Buffer.isBuffer(v)
+          ? v.toString('base64')
+          : typeof v === 'bigint'
+            ? exactJsonNumber(v.toString())
+            : decimals.has(k)
+              ? decimalValue(v)
+              : v;
   return out;
 }
+
+/** PostgreSQL type OIDs pg returns as decimal text: int8, numeric, and their arrays (pg_type.dat). */
+const PG_DECIMAL_TYPES = new Set([20, 1700, 1016, 1231]);
+/** MySQL column types mysql2 returns as decimal text here (`bigNumberStrings`): DECIMAL, LONGLONG, NEWDECIMAL. */
+const MYSQL_DECIMAL_TYPES = new Set([0, 8, 246]);
 
 /**
  * A {@link SqlSession} over one driver connection: `run` sends a statement, and the session counts
@@ -97,7 +124,8 @@ async function openPostgres(target: ConnectionTarget, address: string, limits: C
     0,
     async (sql, params) => {
       const result = await client.query({ text: sql, values: [...params] });
-      return { rows: result.rows.map(jsonSafe), affected: result.rowCount ?? 0 };
+      const decimals = new Set((result.fields ?? []).filter((f) => PG_DECIMAL_TYPES.has(f.dataTypeID)).map((f) => f.name));
+      return { rows: result.rows.map((row) => jsonSafe(row, decimals)), affected: result.rowCount ?? 0 };
     },
     () => client.end().catch(() => undefined),
   );
@@ -142,10 +170,15 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
         await connection.query({ sql, timeout: limits.statementTimeoutMs + 2000 });
         return { rows: [], affected: 0 };
       }
-      const [result] = await connection.execute({ sql, timeout: limits.statementTimeoutMs + 2000 }, [
+      const [result, fields] = await connection.execute({ sql, timeout: limits.statementTimeoutMs + 2000 }, [
         ...params,
       ] as mysql.ExecuteValues);
-      if (Array.isArray(result)) return { rows: (result as Record<string, unknown>[]).map(jsonSafe), affected: 0 };
+      if (Array.isArray(result)) {
+        const decimals = new Set(
+          (fields ?? []).filter((f) => MYSQL_DECIMAL_TYPES.has(f.columnType ?? f.type ?? -1)).map((f) => f.name),
+        );
+        return { rows: (result as Record<string, unknown>[]).map((row) => jsonSafe(row, decimals)), affected: 0 };
+      }
       return { rows: [], affected: (result as { affectedRows: number }).affectedRows };
     },
     () => connection.end().catch(() => undefined),

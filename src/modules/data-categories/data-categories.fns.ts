@@ -74,3 +74,17 @@ export function coversKey(a: string, b: string): boolean {
 export function withinScope(scope: readonly string[], category: string): boolean {
   return scope.some((key) => coversKey(key, category));
 }
+
+const NAMES = new Map(DATA_CATEGORIES.map((c) => [c.fides_key, c.name]));
+
+/**
+ * A category's plain name (`E-mail address`, `IP addresses`), or its nearest named ancestor's
+ * (`Personal data` at the root): what a person reads, never the key (PRODUCT §2.13, §2.17).
+ */
+export function categoryName(key: string): string {
+  for (let k = key; k !== ''; k = k.includes('.') ? k.slice(0, k.lastIndexOf('.')) : '') {
+    const name = NAMES.get(k);
+    if (name) return name;
+  }
+  return 'Personal data';
+}

@@ -26,6 +26,7 @@ import {
   settleCreate,
   shownBody,
 } from './data-system-input.fns.js';
+import { declaredProcessing, processingColumns } from './data-system-processing.fns.js';
 import {
   type CreateDataSystemInput,
   DataSystemLimitError,
@@ -54,6 +55,7 @@ export function toSystemResource(row: DataSystemRow): DataSystemResource {
     endpoint_id: row.endpoint_id,
     due_days: row.due_days,
     dataset: read ? datasetSummary(read) : null,
+    ...declaredProcessing(row),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -109,6 +111,11 @@ export function createDataSystemService(deps: DataSystemDeps) {
       connection_ciphertext: input.connection ? secretBox.seal(input.connection.url) : null,
       dataset: settled.checked ? JSON.stringify(settled.checked.source) : null,
       fides_key: settled.checked?.dataset.fides_key ?? null,
+      purposes: null,
+      recipients: null,
+      retention: null,
+      source: null,
+      ...processingColumns(input),
       created_at: at,
       updated_at: at,
       deleted_at: null,
@@ -147,6 +154,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
       ...(input.due_days !== undefined ? { due_days: input.due_days } : {}),
       ...(input.connection ? { connection_ciphertext: secretBox.seal(input.connection.url) } : {}),
       ...(checked ? { dataset: JSON.stringify(checked.source), fides_key: checked.dataset.fides_key } : {}),
+      ...processingColumns(input),
       updated_at: at,
     };
   }

@@ -1,6 +1,17 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
 import type { DatasetSummary } from '../connectors/connectors.js';
 
+/**
+ * What a controller may declare about a system's processing (PRODUCT §2.17; GDPR Art. 15(1)(a)
+ * purposes, (c) recipients, (d) retention, (g) source): plain-text lists, shown per system in the
+ * access letter and package.
+ */
+export const PROCESSING_FIELDS = ['purposes', 'recipients', 'retention', 'source'] as const;
+export type ProcessingField = (typeof PROCESSING_FIELDS)[number];
+
+/** A system's declared processing: each list as declared, or null when the controller declared none. */
+export type DeclaredProcessing = Record<ProcessingField, string[] | null>;
+
 /** What `POST /api/v1/data-systems` takes (validated by the route's schema; kind rules by the service). */
 export interface CreateDataSystemInput {
   workspace_id: string;
@@ -20,6 +31,11 @@ export interface CreateDataSystemInput {
   dataset?: unknown;
   /** Database kinds: which dataset of a Fides file holding several (its `fides_key`; PRODUCT §2.17). */
   dataset_key?: string;
+  /** Declared processing (any kind); absent: not declared. */
+  purposes?: string[];
+  recipients?: string[];
+  retention?: string[];
+  source?: string[];
 }
 
 /** What `PATCH /api/v1/data-systems/{id}` may change; `null` clears `endpoint_id` or `due_days`. The kind never changes. */
@@ -33,6 +49,11 @@ export interface UpdateDataSystemInput {
   dataset?: unknown;
   /** With `dataset`: which dataset of a Fides file holding several (its `fides_key`). */
   dataset_key?: string;
+  /** Declared processing: a new list, or `null` to withdraw the declaration. */
+  purposes?: string[] | null;
+  recipients?: string[] | null;
+  retention?: string[] | null;
+  source?: string[] | null;
 }
 
 /** A data system as the API shows it (PRODUCT §2.9, §2.14): never its connection. */
@@ -48,6 +69,11 @@ export interface DataSystemResource {
   due_days: number | null;
   /** Database kinds: the dataset's key, collections, identities and `user.*` categories; else null. */
   dataset: DatasetSummary | null;
+  /** Declared processing (PRODUCT §2.17): each list, or null when not declared. */
+  purposes: string[] | null;
+  recipients: string[] | null;
+  retention: string[] | null;
+  source: string[] | null;
   created_at: string;
   updated_at: string;
 }

@@ -55,7 +55,11 @@ export function reportSystems(tasks: readonly DataTaskRow[], names: ReadonlyMap<
  * member: the same text `JSON.stringify` gives for the document with that member added. Null
  * stays null (nothing was stored, or it was erased).
  */
-export function withMember(json: string | null, member: 'systems' | 'system_answers', value: string): string | null {
+export function withMember(
+  json: string | null,
+  member: 'systems' | 'system_answers' | 'system_processing',
+  value: string,
+): string | null {
   if (json === null) return null;
   const parsed = JSON.parse(json) as Record<string, unknown>;
   // A document that already has the member keeps its member order (JSON.parse + assign does that).

@@ -1,3 +1,4 @@
+import type { KeptItem } from '../subject-data/deletion-kept.fns.js';
 import { regulationsOf, whenDeclined } from '../subject-data/rights.fns.js';
 import type { MailKind, MailPayload } from './mail-outbox.repository.js';
 
@@ -39,20 +40,31 @@ function notSearchedNote(count: number, hasPage: boolean): string {
 }
 
 /**
+ * What a completed deletion kept and why (PRODUCT §2.17), as the lines of a plain-text mail; empty
+ * without items.
+ */
+export function keptLines(kept: readonly KeptItem[]): string {
+  if (kept.length === 0) return '';
+  return `\n\nWhat we kept, and why:\n${kept.map((k) => `- ${k.what}: ${k.why}`).join('\n')}`;
+}
+
+/**
  * The words of one mail to a person (PRODUCT §2.15), in plain language: who writes (the
  * controller, or "the organisation" when no profile is set), what happened, and what comes next;
- * a rejection names what the person can do under the request's regulations ({@link whenDeclined}).
+ * a rejection names what the person can do under the request's regulations ({@link whenDeclined});
+ * a completed deletion says what was kept and why (`kept`, PRODUCT §2.17).
  * Never the data itself: a finished answer is behind the status link.
  *
  * @param statusUrl - the request's status page with its capability token, or null (API-filed requests).
  * @param facts.notSearched - a completed request's systems that could not be searched (PRODUCT §2.17).
+ * @param facts.kept - a completed deletion's kept items ({@link KeptItem}); ignored for other mails.
  */
 export function renderMail(
   kind: MailKind,
   payload: MailPayload,
   controller: MailController | null,
   statusUrl: string | null,
-  facts: { notSearched?: number } = {},
+  facts: { notSearched?: number; kept?: readonly KeptItem[] } = {},
 ): RenderedMail {
   const who = controller?.name ?? 'the organisation you wrote to';
   const what = TYPE_WORDS[payload.request_type] ?? 'a privacy request';
@@ -95,7 +107,9 @@ export function renderMail(
       return {
         subject: `Your request to ${who} is done`,
         text:
-          `${who} has finished your request for ${what}.\n\n` +
+          `${who} has finished your request for ${what}.` +
+          (payload.request_type === 'deletion' ? keptLines(facts.kept ?? []) : '') +
+          '\n\n' +
           notSearchedNote(facts.notSearched ?? 0, statusUrl !== null) +
           (statusUrl
             ? `The answer is on your request's page; this mail does not carry it.${link}`

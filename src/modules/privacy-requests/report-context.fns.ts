@@ -1,4 +1,6 @@
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
+import { keptForPerson } from '../subject-data/deletion-kept.fns.js';
+import { regulationsOf } from '../subject-data/rights.fns.js';
 
 /**
  * What a deletion did not and cannot touch: copies its subject's data has outside this service.
@@ -27,7 +29,8 @@ export interface SystemReportPart {
  * (`subject.provider` and `subject.id` as filed: the identifier the person and the controller
  * both know, kept in the request record anyway; no pseudonym a person could not check), when it
  * was received and completed; for a deletion, what it did not touch (`not_touched`) and, when
- * given, each data system's part (`systems`: the hook data tasks fill in). Fields the stored
+ * given, each data system's part (`systems`: the hook data tasks fill in), and what it kept and
+ * why in plain words to the person (`kept`: {@link keptForPerson}, PRODUCT §2.17). Fields the stored
  * report already has are kept as stored. Text that is not a JSON object is returned unchanged.
  */
 export function reportWithContext(json: string, request: PrivacyRequestRow, systems?: readonly SystemReportPart[]): string {
@@ -51,5 +54,8 @@ export function reportWithContext(json: string, request: PrivacyRequestRow, syst
     ...rest,
     ...(deletion && !('not_touched' in rest) ? { not_touched: DELETION_NOT_TOUCHED } : {}),
     ...(systems && !('systems' in rest) ? { systems } : {}),
+    ...(deletion && !('kept' in rest)
+      ? { kept: keptForPerson({ ...(systems ? { systems } : {}), ...rest }, regulationsOf(request.regulation)) }
+      : {}),
   });
 }

@@ -10,6 +10,7 @@ import { type PrivacyRequestRow } from '../request-model/request-model.js';
 import { reportWithContext } from './report-context.fns.js';
 import { findResult, markPackageFetched } from './result.repository.js';
 import { deliveredPackage } from '../subject-data/package-delivery.fns.js';
+import type { KeptItem } from '../subject-data/deletion-kept.fns.js';
 
 /** What a request's result is: the access/export `package` or the deletion/correction `report`. */
 export type ResultKind = 'package' | 'report';
@@ -82,6 +83,21 @@ export function createRequestResultsService(deps: { db: Executor; clock: Clock }
   }
 
   return {
+    /**
+     * What completed deletion `id` kept, and why, in plain words to the person (PRODUCT §2.17:
+     * the deletion confirmation of the status page and the "done" mail), from its stored report.
+     * For the service's own use (the caller checked the person's capability); no principal.
+     * @returns the items, or null when `id` is not a completed deletion with a report.
+     */
+    async deletionKept(id: string): Promise<KeptItem[] | null> {
+      const request = await findRequestById(db, id);
+      if (!request || request.request_type !== 'deletion' || request.status !== 'completed') return null;
+      const report = (await findResult(db, id))?.report;
+      if (!report) return null;
+      const served = JSON.parse(reportWithContext(report, request)) as { kept?: KeptItem[] };
+      return served.kept ?? null;
+    },
+
     /**
      * The `kind` result of request `id` as `reader` may see it. With `deliver`, a package read
      * counts as its fetch (the package route and the person's letter link; a status page that

@@ -68,6 +68,9 @@ export function zeroCounts(): ErasureCounts {
   };
 }
 
+/** The `what` of the tombstones entry a report keeps when the erasure left tombstones. */
+export const TOMBSTONES_WHAT = 'tombstones: keyed hashes of the erased accounts';
+
 const PACKAGES = 'copies in earlier access/export packages of the subject';
 const REQUESTS_KEPT = {
   what: 'privacy request records (id, type, scope, status, dates, and the subject identifier the request named)',
@@ -75,7 +78,7 @@ const REQUESTS_KEPT = {
 };
 const AUDIT_KEPT = { what: 'audit trail entries of the requests (no personal data)', why: 'accountability, GDPR Art. 5(2)' };
 const TOMBSTONES_KEPT = {
-  what: 'tombstones: keyed hashes of the erased accounts',
+  what: TOMBSTONES_WHAT,
   why: 'so later events about these accounts are stored without identity (GDPR Art. 17); a keyed hash, not the identity (Art. 4(5))',
 };
 const DECISIONS_KEPT = {
@@ -83,10 +86,18 @@ const DECISIONS_KEPT = {
   why: 'record of processing (GDPR Art. 30); no longer identifies the subject',
 };
 
+const HELD_PREFIX = 'the answer to request ';
+
+/** The request id of a {@link heldPackageKept} entry's `what`, or null for any other kept entry. */
+export function heldAnswerOf(what: string): string | null {
+  if (!what.startsWith(HELD_PREFIX)) return null;
+  return /^pr_[0-9A-Za-z]+/.exec(what.slice(HELD_PREFIX.length))?.[0] ?? null;
+}
+
 /** A package in transit (PRODUCT §2.13): kept whole until fetched once or expired, then erased. */
 function heldPackageKept(requestId: string): CategoryReport['kept'][number] {
   return {
-    what: `the answer to request ${requestId}, completed but not yet fetched (a copy of data erased here)`,
+    what: `${HELD_PREFIX}${requestId}, completed but not yet fetched (a copy of data erased here)`,
     why:
       'an answer in transit: kept until it is fetched once or its retention (PACKAGE_RETENTION_DAYS) passes, ' +
       'then erased as this deletion erased the rest',

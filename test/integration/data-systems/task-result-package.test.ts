@@ -55,7 +55,7 @@ for (const dialect of dialects()) {
         r.actual === null ? null : Number(r.actual),
       ]);
 
-    it('is the own package with systems.<key> and system_answers.<key> added, byte for byte; each task keeps its result without data, and its size', async () => {
+    it('is the own package with systems.<key>, system_answers.<key> and system_processing.<key> added, byte for byte; each task keeps its result without data, and its size', async () => {
       const { id, tasks, reporter } = await waitingRequest(['billing', 'crm', 'zendesk']);
       const own = await storedPackage(id);
       assert.ok(own !== null);
@@ -76,6 +76,11 @@ for (const dialect of dialects()) {
         ...JSON.parse(own),
         systems: { crm: crmData, zendesk: zendeskData },
         system_answers: { crm: { records: { 'user.contact': 2000 } }, zendesk: {} },
+        // Neither system declared its processing (PRODUCT §2.17): each field null.
+        system_processing: {
+          crm: { purposes: null, recipients: null, retention: null, source: null },
+          zendesk: { purposes: null, recipients: null, retention: null, source: null },
+        },
       });
       assert.equal(await storedPackage(id), expected);
       const results = (await tasksOf(db(), id)).map((t) => JSON.parse(t.result!) as Record<string, unknown>);

@@ -2,13 +2,9 @@ import type { Executor } from '../../../db/executor.js';
 import { nextTurn } from '../../../lib/yielding.js';
 import { systemNames, tasksOfRequest } from '../../data-systems/data-task.repository.js';
 import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
-import {
-  answerOf,
-  packageMember,
-  reportWithSystems,
-  type SystemAnswer,
-  withMember,
-} from '../../data-systems/data-task-result.fns.js';
+import { packageMember, reportWithSystems, withMember } from '../../data-systems/data-task-result.fns.js';
+import type { DeclaredProcessing } from '../../data-systems/data-system.types.js';
+import { describeSystems, NOT_DECLARED, systemAnswer } from '../../data-systems/system-description.js';
 import { dropTaskData, passTaskResults, type TaskRef } from '../../data-systems/task-data-pass.js';
 import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { traitsOf } from '../request-types.js';
@@ -37,7 +33,8 @@ export interface AfterOwnStep {
 /**
  * An access/export package with its systems' part (`systems.<key>`): each task's result read once
  * ({@link passTaskResults}: one task at a time, yielding with `pause`, its `data` dropped from the
- * task once copied) and what else each said under `system_answers.<key>`. @returns the package (null stays null) and, when `askFound`, whether any task
+ * task once copied), what else each said under `system_answers.<key>` and what its controller
+ * declared about its processing under `system_processing.<key>` (PRODUCT §2.17). @returns the package (null stays null) and, when `askFound`, whether any task
  * found the subject (false otherwise: only a request whose own step found nothing asks).
  */
 async function assemblePackage(
@@ -47,9 +44,16 @@ async function assemblePackage(
   at: string,
   pause: () => Promise<void>,
   askFound: boolean,
+  workspaceId: string,
 ): Promise<{ pkg: string | null; found: boolean }> {
   const members: string[] = [];
-  const answers: Record<string, SystemAnswer> = {};
+  const answers: Record<string, ReturnType<typeof systemAnswer>> = {};
+  const processing: Record<string, DeclaredProcessing> = {};
+  const described = await describeSystems(
+    tx,
+    workspaceId,
+    tasks.map((t) => t.system_key),
+  );
   let found = false;
   await passTaskResults(
     tx,
@@ -57,16 +61,21 @@ async function assemblePackage(
     at,
     (task, text, result) => {
       if (askFound && !found) found = taskFoundSomething({ status: task.status, result: text });
-      const answer = answerOf(task.status, result);
+      const description = described.get(task.system_key);
+      const answer = systemAnswer(task.status, result, description);
       if (answer !== null) answers[task.system_key] = answer;
-      if (task.status === 'completed') members.push(packageMember(task.system_key, result));
+      if (task.status !== 'completed') return;
+      members.push(packageMember(task.system_key, result));
+      processing[task.system_key] = description?.processing ?? NOT_DECLARED;
     },
     pause,
   );
   const withData = withMember(pkg, 'systems', `{${members.join(',')}}`);
-  // What the systems said besides their data (PRODUCT §2.13), and which could not be searched (§2.17): the letter reads it.
-  const answered = Object.keys(answers).length > 0;
-  return { pkg: answered ? withMember(withData, 'system_answers', JSON.stringify(answers)) : withData, found };
+  if (Object.keys(answers).length === 0) return { pkg: withData, found };
+  // What the systems said besides their data (PRODUCT §2.13), which could not be searched and
+  // what was declared of them (§2.17): the letter reads all three.
+  const withAnswers = withMember(withData, 'system_answers', JSON.stringify(answers));
+  return { pkg: withMember(withAnswers, 'system_processing', JSON.stringify(processing)), found };
 }
 
 /** A deletion's (or correction's) report with its systems' part; the tasks' results are small (counts, no data). */
@@ -130,7 +139,7 @@ export async function afterOwnStep(
   let assembled: { pkg: string | null; report: string | null; found: boolean };
   if (traitsOf(request.request_type).result === 'package')
     assembled = {
-      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0)),
+      ...(await assemblePackage(tx, own.pkg, statuses, at, pause, request.subject_found === 0, request.workspace_id)),
       report: own.report,
     };
   else assembled = { ...(await assembleReport(tx, request, own.report, at)), pkg: own.pkg };
