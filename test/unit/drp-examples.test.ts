@@ -17,7 +17,7 @@ import { checkSignedMessage, type DrpSigner } from '../../src/modules/drp/messag
 import { newPairingToken } from '../../src/modules/drp/pairing-token.fns.js';
 import { parseVerifyKey } from '../../src/modules/drp/signed-body.fns.js';
 import { isForbiddenAddress } from '../../src/modules/outbound-events/address-guard.js';
-import { createDrpAgent, drpTime } from '../helpers/drp-agent.js';
+import { createDrpAgent, drpTime, fixtureDrpAgent } from '../helpers/drp-agent.js';
 
 const read = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../fixtures/drp/${name}`, import.meta.url), 'utf8')) as T;
 const strict = { allowPrivate: false, isForbiddenAddress };
@@ -190,5 +190,36 @@ describe('OSIRAA-signed messages through the whole pure path', () => {
         failure: { reason: 'signature_invalid' },
       },
     );
+  });
+});
+
+describe("docs/drp.md's signed example", () => {
+  const doc = readFileSync(new URL('../../docs/drp.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('### A signed example'));
+  const blocks = [...section.matchAll(/```(?:text|json)\n(.*)\n```/g)].map((m) => m[1] as string);
+  const [verifyKey, message, body] = blocks as [string, string, string];
+
+  test('is signed by the committed test key, over exactly the message shown, and passes every check inside its window', () => {
+    const agent = fixtureDrpAgent();
+    assert.equal(verifyKey, agent.verifyKey);
+    assert.equal(Buffer.from(body, 'base64').subarray(64).toString('utf8'), message);
+    const expect = {
+      signers: [signerOf(agent.agentId, 'acme-retail', verifyKey)],
+      now: new Date('2026-03-02T10:05:00Z'),
+      envelope: 'required' as const,
+    };
+    const checked = checkSignedMessage(body, expect);
+    assert.ok(checked.ok, JSON.stringify(checked));
+    assert.ok(validateExerciseClaims(checked.value.message, strict).ok);
+    assert.equal(agent.sign(JSON.parse(message) as Record<string, unknown>), body, 'the test agent makes the same body again');
+  });
+
+  test('and, as the page says, is refused as expired after its window', () => {
+    const expect = {
+      signers: [signerOf('test-agent-01', 'acme-retail', verifyKey)],
+      now: new Date('2026-03-02T10:15:00Z'),
+      envelope: 'required' as const,
+    };
+    assert.deepEqual(checkSignedMessage(body, expect), { ok: false, failure: { reason: 'expired' } });
   });
 });
