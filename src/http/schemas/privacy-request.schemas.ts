@@ -135,6 +135,11 @@ export const IdentityBody = Type.Object({
   reason: Type.String({ minLength: 1, maxLength: 1000 }),
 });
 
+/** `GET …/{id}/confirm-no-data` (PRODUCT §2.21): what confirming would tell the person. */
+export const NoDataPreview = Type.Object({
+  statement: Type.String({ description: 'The GDPR Art. 15(1) confirmation the person gets, word for word' }),
+});
+
 /** `…/corrections` body: corrected values by field (email, name, username; within the request's scope). */
 export const CorrectionsBody = Type.Object({
   changes: Type.Record(Type.String(), Type.Unknown(), { description: 'field → corrected value' }),

@@ -5,9 +5,10 @@ import { deleteTasksOfRequest } from '../../data-systems/data-task.repository.js
 import { coversWorkspace, type Principal } from '../../principals/principal.js';
 import { NotAwaitingIdentityReviewError, RequestNotFoundError } from '../privacy-request.errors.js';
 import { toResource } from '../privacy-request.fns.js';
-import { lockRequest } from '../privacy-request.repository.js';
+import { findRequestById, lockRequest } from '../privacy-request.repository.js';
 import type { PrivacyRequestResource } from '../privacy-request.types.js';
 import { findResult } from '../result.repository.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { IDENTITY_UNMATCHED } from './lifecycle.fns.js';
 import { runAgain } from './run-again.js';
 import { commitTransition } from './transition.js';
@@ -35,16 +36,30 @@ function confirmed(json: string | null, at: string): string | null {
 export function createIdentityReview(deps: { db: Executor; clock: Clock }) {
   const { db, clock } = deps;
 
-  /** Locks request `id` and checks that it waits for this review. */
-  async function waiting(tx: Executor, principal: Principal, id: string) {
-    const row = await lockRequest(tx, id);
+  /** Checks that `row` (request `id`, read or locked) is the principal's and waits for this review. */
+  function checkWaiting(row: PrivacyRequestRow | undefined, principal: Principal, id: string): PrivacyRequestRow {
     if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
     if (row.status !== 'action_required' || row.status_reason !== IDENTITY_UNMATCHED)
       throw new NotAwaitingIdentityReviewError(row.status, row.status_reason);
     return row;
   }
 
+  /** Locks request `id` and checks that it waits for this review. */
+  async function waiting(tx: Executor, principal: Principal, id: string) {
+    return checkWaiting(await lockRequest(tx, id), principal, id);
+  }
+
   return {
+    /**
+     * `GET …/{id}/confirm-no-data` (PRODUCT §2.21): what confirming would tell the person, before
+     * anyone confirms: the statement their letter or confirmation will carry. Changes nothing.
+     * @throws RequestNotFoundError, NotAwaitingIdentityReviewError (409).
+     */
+    async noDataPreview(principal: Principal, id: string): Promise<{ statement: string }> {
+      checkWaiting(await findRequestById(db, id), principal, id);
+      return { statement: NO_DATA_CONFIRMATION };
+    },
+
     /**
      * `POST …/{id}/identity`: names the identity the request meant; it goes back to `queued`
      * and runs again (audited as `privacy_request.identity_repointed`).
