@@ -25,6 +25,7 @@ import * as taskResultBytes from './2026-11-28T0501-task-result-bytes.js';
 import * as packageDelivery from './2026-11-28T0702-package-delivery.js';
 import * as statsCoveringIndex from './2026-11-28T0801-stats-covering-index.js';
 import * as reportReceivedIndex from './2026-11-28T0802-report-received-index.js';
+import * as emailSubjectSearch from './2026-12-07T0701-email-subject-search.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0702-package-delivery': packageDelivery,
   '2026-11-28T0801-stats-covering-index': statsCoveringIndex,
   '2026-11-28T0802-report-received-index': reportReceivedIndex,
+  '2026-12-07T0701-email-subject-search': emailSubjectSearch,
 };

@@ -101,6 +101,14 @@ export const ListPrivacyRequestsQuery = Type.Object({
   subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
   subject_provider: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   due_before: Type.Optional(Type.String({ pattern: RFC3339_PATTERN, description: 'RFC 3339 date-time' })),
+  due_within_days: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 3650,
+      description:
+        'Not overdue, binding due date within this many days from now (both ends included): with `status=open` and 7, the queue count `due_within_7_days` (PRODUCT §2.21)',
+    }),
+  ),
   sort: Type.Optional(StringEnum(['created_at', 'due_at'] as const, { default: 'created_at' })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
   limit: PageLimit,
