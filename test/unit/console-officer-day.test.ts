@@ -1,13 +1,14 @@
 /**
  * The console's pure pieces of the officer's whole day (PRODUCT §2.21): the bulk preview (each
  * request's new due date or why it will be refused), which intake references become links, and
- * the CSV's `days_left`.
+ * the CSV's `days_left`, and the warnings a database's Test or Preview may carry.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PrivacyRequest } from '../../console/src/api/types.js';
 import { planBulk } from '../../console/src/lib/bulk-plan.js';
 import { isWebLink } from '../../console/src/lib/links.js';
+import { warnedCollections } from '../../console/src/lib/warnings.js';
 import { daysLeft } from '../../src/http/routes/request-csv.js';
 
 const NOW = Date.parse('2026-03-29T09:00:00.000Z');
@@ -102,5 +103,43 @@ describe("the CSV's days_left", () => {
       'the extended date binds',
     );
     assert.equal(daysLeft({ status: 'rejected', due_at: '2026-03-01T00:00:00.000Z', extended_due_at: null }, now), null);
+  });
+});
+
+describe('console: Test and Preview warnings (PRODUCT §2.17), when the API gives them', () => {
+  it('collects cannot_mask and unindexed per collection from whichever list carries them, each field once', () => {
+    const test = {
+      reachable: true,
+      collections: [
+        {
+          name: 'customer',
+          exists: true,
+          cannot_mask: [{ field: 'email', reason: 'NOT NULL UNIQUE: a fixed rewrite collides' }],
+        },
+        { name: 'login', exists: true, unindexed: [{ field: 'customer_id', estimated_rows: 120000 }] },
+        { name: 'orders', exists: true },
+      ],
+    };
+    assert.deepEqual(warnedCollections(test), [
+      {
+        name: 'customer',
+        warnings: { cannot_mask: [{ field: 'email', reason: 'NOT NULL UNIQUE: a fixed rewrite collides' }], unindexed: [] },
+      },
+      { name: 'login', warnings: { cannot_mask: [], unindexed: [{ field: 'customer_id', estimated_rows: 120000 }] } },
+    ]);
+    const preview = {
+      statements: [
+        { collection: 'login', sql: 'SELECT …', unindexed: [{ field: 'customer_id' }] },
+        { collection: 'login', sql: 'UPDATE …', unindexed: [{ field: 'customer_id' }] },
+      ],
+    };
+    assert.deepEqual(warnedCollections(preview), [
+      { name: 'login', warnings: { cannot_mask: [], unindexed: [{ field: 'customer_id' }] } },
+    ]);
+    assert.deepEqual(
+      warnedCollections({ reachable: true, collections: [{ name: 'a', exists: true }] }),
+      [],
+      'none before the API names them',
+    );
   });
 });

@@ -5,7 +5,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import {
-  type CollectionWarnings,
   type DataSystem,
   type DataSystemPreview,
   type DataSystemPreviewBody,
@@ -14,31 +13,10 @@ import {
   type RequestType,
 } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
+import { warnedCollections } from '../lib/warnings';
 
 export const systemPath = (id: string) => `/api/v1/data-systems/${encodeURIComponent(id)}`;
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
-
-/** A collection as Test or Preview may name it, with the warnings the API adds (PRODUCT §2.17). */
-type Warned = CollectionWarnings & { name?: string; collection?: string };
-
-/** The collections with a warning, from whichever list the answer carries them in. */
-function warnedCollections(answer: unknown): { name: string; warnings: CollectionWarnings }[] {
-  const lists = answer as { collections?: unknown; statements?: unknown; warnings?: unknown };
-  const items = [lists.collections, lists.statements, lists.warnings].flatMap((list) =>
-    Array.isArray(list) ? (list as Warned[]) : [],
-  );
-  const byName = new Map<string, CollectionWarnings>();
-  for (const item of items) {
-    const name = item.name ?? item.collection;
-    if (!name || !(item.cannot_mask?.length || item.unindexed?.length)) continue;
-    const seen = byName.get(name) ?? {};
-    byName.set(name, {
-      cannot_mask: [...(seen.cannot_mask ?? []), ...(item.cannot_mask ?? [])],
-      unindexed: [...(seen.unindexed ?? []), ...(item.unindexed ?? [])],
-    });
-  }
-  return [...byName].map(([name, warnings]) => ({ name, warnings }));
-}
 
 /** The warnings, in words: what an erasure could not write, what a search reads without an index. */
 export function Warnings({ answer, label }: { answer: unknown; label: string }) {
