@@ -73,7 +73,8 @@ export interface Measured {
 
 function okCsv(_headers: unknown, body: string, status: number): string | null {
   if (status !== 200) return `HTTP ${status}`;
-  return body.startsWith('id,request_type,') ? null : `not the export's CSV: ${body.slice(0, 100)}`;
+  // The export starts with a UTF-8 BOM (PRODUCT §2.21), then its header.
+  return body.startsWith('\uFEFFid,request_type,') ? null : `not the export's CSV: ${body.slice(0, 100)}`;
 }
 
 function okJson(_headers: unknown, body: string, status: number): string | null {

@@ -10,12 +10,14 @@ import { PoliciesView } from './views/policies';
 import { QueueView } from './views/queue';
 import { ReportView } from './views/report';
 import { RequestView } from './views/request';
+import { SettingsView } from './views/settings';
 import { SignIn } from './views/sign-in';
 
 const NAV: { href: string; label: string; views: Route['view'][] }[] = [
   { href: '#/queue', label: 'Queue', views: ['queue', 'request'] },
   { href: '#/policies', label: 'Policies', views: ['policies'] },
   { href: '#/connections', label: 'Connections', views: ['connections'] },
+  { href: '#/settings', label: 'Settings', views: ['settings'] },
   { href: '#/reports', label: 'Report', views: ['reports'] },
   { href: '#/audit', label: 'Audit', views: ['audit'] },
 ];
@@ -33,6 +35,8 @@ function CurrentView({ route }: { route: Route }) {
       return <AuditView />;
     case 'reports':
       return <ReportView />;
+    case 'settings':
+      return <SettingsView />;
     default:
       return <QueueView />;
   }

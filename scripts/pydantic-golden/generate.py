@@ -401,6 +401,8 @@ ROUTES: dict[str, dict[str, Any]] = {
                   required=False, default=None),
             Param("query", "due_before", Optional[Str(pattern=RFC3339_PATTERN)],
                   required=False, default=None),
+            Param("query", "due_within_days", Optional[Annotated[int, Field(ge=0, le=3650)]],
+                  required=False, default=None),
             Param("query", "sort", Literal["created_at", "due_at"], required=False,
                   default="created_at"),
             Param("query", "cursor", Optional[Str(max_length=500)], required=False, default=None),
@@ -989,6 +991,10 @@ def build_list_cases() -> None:
     for v in ["2026-12-01T00:00:00Z", "2026-12-01T00:00:00.123456789+05:30", "2026-02-28T23:59:59-00:00"]:
         lst(f"valid due_before {v!r}", {"due_before": v})
     lst("valid sort created_at", {"sort": "created_at"})
+    for v in ["0", "7", "3650"]:
+        lst(f"valid due_within_days {v!r}", {"status": "open", "due_within_days": v})
+    for v in ["-1", "3651", "seven", "", "1.5"]:
+        lst(f"due_within_days {v!r}", {"status": "open", "due_within_days": v})
     for v in ["yes", "0", "TRUE", "off", "t", "N"]:
         lst(f"valid overdue {v!r}", {"workspace_id": "acme", "overdue": v})
     for v in [" 5", "5 ", "5.0", "100.000", "+5", "05", "1_0", "1_0.0"]:

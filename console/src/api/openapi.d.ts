@@ -469,7 +469,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * What confirming no data would tell the person
+         * @description For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13, §2.21): `{statement}`, the sentence the person's answer carries once an operator confirms that no data is held, so it can be read before confirming. Changes nothing. 409 for a request that does not wait for this review. Scope `privacy:read`.
+         */
+        get: operations["previewPrivacyRequestNoData"];
         put?: never;
         /**
          * Confirm no data for a privacy request
@@ -871,7 +875,7 @@ export interface paths {
         };
         /**
          * Get the privacy center of a workspace
-         * @description Whether the public privacy center of the workspace is on, which request types it takes and its title. 404 while never set (the center is off). Scope `admin`.
+         * @description Whether the public privacy center of the workspace is on, which request types it takes and its title. 404 while never set (the center is off). Scope `privacy:read` (PRODUCT §2.21: the console shows it to every officer).
          */
         get: operations["getPrivacyCenter"];
         /**
@@ -3976,6 +3980,8 @@ export interface operations {
                 cursor?: string;
                 /** @description RFC 3339 date-time */
                 due_before?: string;
+                /** @description Not overdue, binding due date within this many days from now (both ends included): with `status=open` and 7, the queue count `due_within_7_days` (PRODUCT §2.21) */
+                due_within_days?: number;
                 /** @description `csv`: the same list as CSV (also with `Accept: text/csv`) */
                 format?: "json" | "csv";
                 limit?: number;
@@ -4848,6 +4854,116 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    previewPrivacyRequestNoData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The GDPR Art. 15(1) confirmation the person gets, word for word */
+                        statement: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 // Names for the API shapes the console uses, taken from the generated OpenAPI types (openapi.d.ts):
 // when a route's schema changes, `npm run console:types` changes these and the typecheck follows.
-import type { paths } from './openapi';
+import type { paths } from './openapi.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -85,3 +85,25 @@ export type BulkResults = Json<'/api/v1/privacy/requests/bulk', 'post', 200>;
 export type RequestReport = Json<'/api/v1/reports/requests', 'get', 200>;
 export type WhoAmI = Json<'/api/v1/whoami', 'get', 200>;
 export type AuditQuery = Query<'/api/v1/audit-events', 'get'>;
+export type DataCategoryList = Json<'/api/v1/data-categories', 'get', 200>;
+export type ControllerProfile = Json<'/api/v1/workspaces/{workspace_id}/controller', 'get', 200>;
+export type ControllerProfileBody = Body<'/api/v1/workspaces/{workspace_id}/controller', 'put'>;
+export type PrivacyCenterSettings = Json<'/api/v1/workspaces/{workspace_id}/privacy-center', 'get', 200>;
+export type PrivacyCenterBody = Body<'/api/v1/workspaces/{workspace_id}/privacy-center', 'put'>;
+export type NoDataPreview = Json<'/api/v1/privacy/requests/{id}/confirm-no-data', 'get', 200>;
+export type IdentityBody = Body<'/api/v1/privacy/requests/{id}/identity', 'post'>;
+export type NewDataSystem = Body<'/api/v1/data-systems', 'post'>;
+export type DataSystemChange = Body<'/api/v1/data-systems/{id}', 'patch'>;
+export type DataTaskPage = Json<'/api/v1/data-tasks', 'get', 200>;
+/** A data system's kind (PRODUCT §2.14). */
+export type DataSystemKind = NonNullable<NewDataSystem['kind']>;
+
+/**
+ * What a Test or a Preview may say about a collection besides its state (PRODUCT §2.17): the
+ * fields a masking cannot write and the searched columns without an index. Optional: the API
+ * adds them; the console shows them when present.
+ */
+export interface CollectionWarnings {
+  cannot_mask?: { field: string; reason: string }[];
+  unindexed?: { field: string; estimated_rows?: number | null }[];
+}

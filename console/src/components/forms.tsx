@@ -109,3 +109,28 @@ export function Section(props: { title: string; id?: string; children: Component
     </section>
   );
 }
+
+/**
+ * A form's refusal: for a 422, how many problems and that they are marked at their fields, plus
+ * the items about no field of `placed` (in the API's words); any other refusal as {@link ErrorText}.
+ */
+export function FormErrors({ error, placed }: { error: unknown; placed: readonly string[] }) {
+  if (!(error instanceof ApiError) || error.items.length === 0) return <ErrorText error={error} />;
+  const rest = error.items.filter((item) => !placed.some((field) => itemsFor([item], field).length > 0));
+  const n = error.items.length;
+  return (
+    <div class="alert" role="alert">
+      <p>
+        The service refused the input ({n} problem{n === 1 ? '' : 's'})
+        {rest.length < n ? ': each is shown at its field above' : ''}.
+      </p>
+      {rest.length > 0 && (
+        <ul>
+          {rest.map((item, i) => (
+            <li key={i}>{itemText(item)}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 // Deadlines as an officer reads them: "due in 3 days (GDPR)", "2 days overdue (GDPR)".
-import type { PrivacyRequest, RequestStatus } from '../api/types';
+import type { PrivacyRequest, RequestStatus } from '../api/types.js';
 
 const DAY_MS = 86_400_000;
 const FINAL: readonly RequestStatus[] = ['completed', 'failed', 'rejected', 'canceled'];

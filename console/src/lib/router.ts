@@ -1,4 +1,4 @@
-// Hash routes (`#/queue`, `#/requests/pr_…`): the server serves one page; no history API needed.
+// Hash routes (`#/queue`, `#/requests/pr_…`, `#/settings`): the server serves one page; no history API needed.
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
@@ -7,7 +7,8 @@ export type Route =
   | { view: 'policies' }
   | { view: 'connections' }
   | { view: 'audit' }
-  | { view: 'reports' };
+  | { view: 'reports' }
+  | { view: 'settings' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\?.*$/, '');
@@ -17,6 +18,7 @@ export function parseRoute(hash: string): Route {
   if (path === '/connections') return { view: 'connections' };
   if (path === '/audit') return { view: 'audit' };
   if (path === '/reports') return { view: 'reports' };
+  if (path === '/settings') return { view: 'settings' };
   return { view: 'queue' };
 }
 

@@ -1,5 +1,5 @@
 // Audit (PRODUCT.md §2b, §2.7, §2.16): the trail browsed with filters (workspace, action, target),
-// newest first and paged, filters kept in the address; and, for an admin token, the hash chain
+// oldest first as the API pages it (the heading says so: PRODUCT §2.21), filters kept in the address; and, for an admin token, the hash chain
 // recomputed by the service (`GET /api/v1/audit-events/verify`), as `privacyctl audit verify` does.
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
@@ -107,7 +107,7 @@ export function AuditView() {
         {items.length > 0 && (
           <div class="table-scroll" tabIndex={0} role="region" aria-label="Audit entries">
             <table class="audit">
-              <caption class="visually-hidden">Audit entries, newest first</caption>
+              <caption>Audit entries, oldest first (“Load more” goes on to later ones)</caption>
               <thead>
                 <tr>
                   <th scope="col">#</th>

@@ -1,9 +1,11 @@
 // Connections (PRODUCT.md §2b): integrations (webhook sources) and webhook endpoints, with each
-// endpoint's messages, a retry per message and secret rotation; data systems (data-systems.tsx)
-// (scope admin).
+// endpoint's messages, a retry per message and secret rotation; data systems (data-systems.tsx).
+// All of it needs scope admin: a token without it is told so in one sentence, never shown the
+// API's 403 three times (PRODUCT §2.21).
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
 import type { Endpoint, EndpointList, EndpointWithSecret, IntegrationList, MessageList } from '../api/types';
+import { hasScope, useWhoAmI } from '../api/whoami';
 import { DataSystems } from './data-systems';
 import { ErrorText, Field, Section, useSubmit } from '../components/forms';
 import { formatTime } from '../lib/deadline';
@@ -22,7 +24,7 @@ function Integrations({ workspace }: { workspace: string }) {
   return (
     <Section title="Integrations">
       <ErrorText error={load.error} />
-      {list && list.items.length === 0 && <p>No integration yet (privacyctl integration add, or POST /api/v1/integrations).</p>}
+      {list && list.items.length === 0 && <p>No integration yet (added with privacyctl integration add).</p>}
       {list && list.items.length > 0 && (
         <ul class="plain">
           {list.items.map((item) => (
@@ -164,7 +166,7 @@ function Endpoints({ workspace }: { workspace: string }) {
   return (
     <Section title="Webhook endpoints">
       <ErrorText error={load.error} />
-      {list && list.items.length === 0 && <p>No endpoint yet (privacyctl endpoint add, or POST /api/v1/webhook-endpoints).</p>}
+      {list && list.items.length === 0 && <p>No endpoint yet (added with privacyctl endpoint add).</p>}
       {list && list.items.length > 0 && (
         <ul class="plain">
           {list.items.map((endpoint) => (
@@ -176,9 +178,31 @@ function Endpoints({ workspace }: { workspace: string }) {
   );
 }
 
+/** What a token without `admin` sees instead of the three sections. */
+function AdminOnly({ scopes }: { scopes: readonly string[] }) {
+  return (
+    <section class="card" aria-label="Connections need an admin token">
+      <p>
+        Integrations, webhook endpoints and data systems are managed with an <strong>admin</strong> token. Yours has{' '}
+        {scopes.length ? scopes.join(', ') : 'no scope'}, so they are not shown here. The data tasks of a request, named by their
+        system, are on the request’s page.
+      </p>
+    </section>
+  );
+}
+
 export function ConnectionsView() {
   const [input, setInput] = useState('');
   const [workspace, setWorkspace] = useState('');
+  const me = useWhoAmI();
+  // Nothing is asked of the API before the token's scopes are known: no 403 to show.
+  if (!me || !hasScope(me, 'admin'))
+    return (
+      <>
+        <h1 tabIndex={-1}>Connections</h1>
+        {me ? <AdminOnly scopes={me.scopes} /> : <p role="status">Loading…</p>}
+      </>
+    );
   return (
     <>
       <h1 tabIndex={-1}>Connections</h1>

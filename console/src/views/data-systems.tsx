@@ -1,210 +1,140 @@
-// Data systems on the Connections page (PRODUCT.md §2.9, §2.14): webhook and manual systems, and
-// databases the service runs itself, with their dataset summary, a connection test and a preview
-// of a subject's statements (placeholders only; nothing is written).
-import { useEffect, useState } from 'preact/hooks';
+// Data systems on the Connections page (PRODUCT §2.9, §2.14, §2.21), scope admin: each system with
+// its kind (and a database's dataset summary, never its connection), its last tasks and what they
+// did; register one of any kind, edit or remove it; for a database, Test and Preview for a person.
+import { useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
-import {
-  type DataSystem,
-  type DataSystemList,
-  type DataSystemPreview,
-  type DataSystemPreviewBody,
-  type DataSystemTest,
-  REQUEST_TYPES,
-  type RequestType,
-} from '../api/types';
-import { ErrorText, Field, Section, useSubmit } from '../components/forms';
+import type { DataSystem, DataSystemList, DataSystemTest } from '../api/types';
+import { ErrorText, Section, useSubmit } from '../components/forms';
+import { useLoad } from '../components/use-load';
+import { categoryName, categoryNames, useCategories } from '../lib/categories';
+import { PreviewForm, systemPath, TestResult } from './data-system-checks';
+import { DataSystemForm } from './data-system-form';
+import { isDatabase, KIND_NAMES } from './data-system-pickers';
+import { SystemTasks } from './data-system-tasks';
 
-const KIND_NAMES: Record<DataSystem['kind'], string> = {
-  webhook: 'Webhook',
-  manual: 'Manual',
-  postgres: 'PostgreSQL database',
-  mysql: 'MySQL / MariaDB database',
-};
+// Not yet: the purposes, recipients, retention and source a system declares (PRODUCT §2.17) get
+// their fields in DataSystemForm and a line in SystemItem once the API takes them.
 
-const systemPath = (id: string) => `/api/v1/data-systems/${encodeURIComponent(id)}`;
-const yesNo = (value: boolean) => (value ? 'yes' : 'no');
-
-function TestResult({ result }: { result: DataSystemTest }) {
-  return (
-    <div role="status">
-      <p>
-        {result.reachable ? <strong>Reachable</strong> : <strong>Not reachable</strong>}
-        {result.latency_ms !== null ? ` in ${result.latency_ms} ms` : ''}
-        {result.error ? `: ${result.error}` : '.'}
-      </p>
-      <table class="queue">
-        <caption>Collections on the database</caption>
-        <thead>
-          <tr>
-            <th scope="col">Collection</th>
-            <th scope="col">Exists</th>
-            <th scope="col">Can read</th>
-            <th scope="col">Can write</th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.collections.map((c) => (
-            <tr key={c.name}>
-              <td data-label="Collection">
-                <code>{c.name}</code>
-              </td>
-              <td data-label="Exists">{yesNo(c.exists)}</td>
-              <td data-label="Can read">{yesNo(c.can_read)}</td>
-              <td data-label="Can write">{yesNo(c.can_write)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function PreviewResult({ result }: { result: DataSystemPreview }) {
-  return (
-    <div role="status">
-      <p>
-        {result.statements.length} statement{result.statements.length === 1 ? '' : 's'} for a {result.request_type} request over{' '}
-        {result.categories.join(', ') || 'no category'}; nothing was written.
-      </p>
-      <table class="queue statements">
-        <caption>Planned statements, in order</caption>
-        <thead>
-          <tr>
-            <th scope="col">Collection</th>
-            <th scope="col">Operation</th>
-            <th scope="col">Rows</th>
-            <th scope="col">Statement</th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.statements.map((s, i) => (
-            <tr key={i}>
-              <td data-label="Collection">
-                <code>{s.collection}</code>
-              </td>
-              <td data-label="Operation">{s.operation}</td>
-              <td data-label="Rows">{s.rows}</td>
-              <td data-label="Statement">
-                <code class="sql">{s.sql}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function PreviewForm({ system }: { system: DataSystem }) {
-  const [provider, setProvider] = useState('github');
-  const [subjectId, setSubjectId] = useState('');
-  const [requestType, setRequestType] = useState<RequestType>('access');
-  const [result, setResult] = useState<DataSystemPreview | null>(null);
-  const submit = useSubmit();
-  const id = `preview-${system.id}`;
-  return (
-    <form
-      class="action-form"
-      aria-label={`Preview ${system.name} for a subject`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit.run(async () =>
-          setResult(
-            await api<DataSystemPreview>('POST', `${systemPath(system.id)}/preview`, {
-              body: {
-                subject_provider: provider.trim(),
-                subject_id: subjectId.trim(),
-                request_type: requestType,
-              } satisfies DataSystemPreviewBody,
-            }),
-          ),
-        );
-      }}
-    >
-      <Field id={`${id}-provider`} label="Subject provider">
-        {(a11y) => <input {...a11y} value={provider} required onInput={(e) => setProvider(e.currentTarget.value)} />}
-      </Field>
-      <Field id={`${id}-subject`} label="Subject id">
-        {(a11y) => <input {...a11y} value={subjectId} required onInput={(e) => setSubjectId(e.currentTarget.value)} />}
-      </Field>
-      <Field id={`${id}-type`} label="Request type">
-        {(a11y) => (
-          <select {...a11y} value={requestType} onChange={(e) => setRequestType(e.currentTarget.value as RequestType)}>
-            {REQUEST_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <button type="submit" disabled={submit.busy}>
-        Preview statements
-      </button>
-      <ErrorText error={submit.error} />
-      {result && <PreviewResult result={result} />}
-    </form>
-  );
-}
-
-function DatabaseDetails({ system }: { system: DataSystem }) {
-  const [test, setTest] = useState<DataSystemTest | null>(null);
-  const [previewing, setPreviewing] = useState(false);
-  const testing = useSubmit();
+function DatasetSummary({ system }: { system: DataSystem }) {
   const dataset = system.dataset;
+  if (!dataset) return null;
   return (
-    <>
-      {dataset && (
-        <dl class="summary">
-          <dt>Dataset</dt>
-          <dd>
-            <code>{dataset.fides_key}</code>
-          </dd>
-          <dt>Collections</dt>
-          <dd>{dataset.collections.join(', ')}</dd>
-          <dt>Identities</dt>
-          <dd>{dataset.identities.join(', ')}</dd>
-          <dt>Categories</dt>
-          <dd>{dataset.categories.join(', ')}</dd>
-        </dl>
-      )}
+    <dl class="summary">
+      <dt>Dataset</dt>
+      <dd>
+        <code>{dataset.fides_key}</code>
+      </dd>
+      <dt>Collections</dt>
+      <dd>{dataset.collections.join(', ')}</dd>
+      <dt>Identities</dt>
+      <dd>{dataset.identities.join(', ')}</dd>
+      <dt>Categories</dt>
+      <dd>{dataset.categories.join(', ')}</dd>
+    </dl>
+  );
+}
+
+/** Remove, after saying what it does. */
+function RemoveSystem({ system, onRemoved }: { system: DataSystem; onRemoved: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const submit = useSubmit();
+  if (!asking)
+    return (
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        Remove…
+      </button>
+    );
+  return (
+    <div class="action-form" role="group" aria-label={`Remove ${system.name}`}>
+      <p>
+        New requests will create no task for <strong>{system.name}</strong>; its open tasks stay until they are answered.
+        {isDatabase(system.kind) ? ' Its stored connection is deleted.' : ''}
+      </p>
       <div class="buttons">
         <button
           type="button"
-          class="secondary"
-          disabled={testing.busy}
+          class="danger"
+          disabled={submit.busy}
           onClick={() =>
-            void testing.run(async () => setTest(await api<DataSystemTest>('POST', `${systemPath(system.id)}/test`)))
+            void submit.run(async () => {
+              await api('DELETE', systemPath(system.id));
+              onRemoved();
+            })
           }
         >
-          Test connection
+          Confirm: remove {system.name}
         </button>
-        <button type="button" class="secondary" aria-expanded={previewing} onClick={() => setPreviewing(!previewing)}>
-          Preview for a subject
+        <button type="button" class="secondary" onClick={() => setAsking(false)}>
+          Keep it
         </button>
       </div>
-      <ErrorText error={testing.error} />
-      {test && <TestResult result={test} />}
-      {previewing && <PreviewForm system={system} />}
-    </>
+      <ErrorText error={submit.error} />
+    </div>
   );
 }
 
-function SystemItem({ system }: { system: DataSystem }) {
-  const database = system.kind === 'postgres' || system.kind === 'mysql';
+function SystemItem(props: { system: DataSystem; names: ReadonlyMap<string, string>; onChanged: () => void }) {
+  const { system } = props;
+  const [open, setOpen] = useState<'edit' | 'preview' | null>(null);
+  const [test, setTest] = useState<DataSystemTest | null>(null);
+  const testing = useSubmit();
+  const database = isDatabase(system.kind);
+  const toggle = (what: 'edit' | 'preview') => setOpen(open === what ? null : what);
   return (
-    <li class="endpoint">
+    <li class="endpoint system">
+      <h3>
+        {system.name} <code>{system.key}</code>
+      </h3>
       <p>
-        <strong>{system.name}</strong> (<code>{system.key}</code>) in {system.workspace_id}:{' '}
-        <strong>{KIND_NAMES[system.kind]}</strong>; {system.categories.join(', ')} for {system.request_types.join(', ')}
+        <strong>{KIND_NAMES[system.kind]}</strong> in {system.workspace_id}:{' '}
+        {system.categories.map((c) => categoryName(props.names, c)).join(', ')} for {system.request_types.join(', ')}
         {system.due_days ? `, due within ${system.due_days} days` : ''};{' '}
         {database
           ? 'the service runs its tasks itself'
           : system.endpoint_id
             ? `tasks go to endpoint ${system.endpoint_id}`
-            : 'manual: an operator marks its tasks done'}
+            : 'an operator marks its tasks done'}
+        .
       </p>
-      {database && <DatabaseDetails system={system} />}
+      <DatasetSummary system={system} />
+      <div class="buttons">
+        {database && (
+          <button
+            type="button"
+            class="secondary"
+            disabled={testing.busy}
+            onClick={() =>
+              void testing.run(async () => setTest(await api<DataSystemTest>('POST', `${systemPath(system.id)}/test`)))
+            }
+          >
+            {testing.busy ? 'Testing…' : 'Test connection'}
+          </button>
+        )}
+        {database && (
+          <button type="button" class="secondary" aria-expanded={open === 'preview'} onClick={() => toggle('preview')}>
+            Preview for a person
+          </button>
+        )}
+        <button type="button" class="secondary" aria-expanded={open === 'edit'} onClick={() => toggle('edit')}>
+          Edit
+        </button>
+        <RemoveSystem system={system} onRemoved={props.onChanged} />
+      </div>
+      <ErrorText error={testing.error} />
+      {test && <TestResult result={test} />}
+      {open === 'preview' && <PreviewForm system={system} />}
+      {open === 'edit' && (
+        <DataSystemForm
+          system={system}
+          workspace={system.workspace_id}
+          onClose={() => setOpen(null)}
+          onSaved={() => {
+            setOpen(null);
+            props.onChanged();
+          }}
+        />
+      )}
+      <SystemTasks system={system} version={0} />
     </li>
   );
 }
@@ -212,20 +142,68 @@ function SystemItem({ system }: { system: DataSystem }) {
 /** The workspace's data systems (every workspace of the token when `workspace` is empty). */
 export function DataSystems({ workspace }: { workspace: string }) {
   const [list, setList] = useState<DataSystemList | null>(null);
-  const load = useSubmit();
-  useEffect(() => {
-    void load.run(async () =>
-      setList(await api<DataSystemList>('GET', `/api/v1/data-systems${queryString({ workspace_id: workspace })}`)),
-    );
-  }, [workspace]);
+  const [version, setVersion] = useState(0);
+  const [registering, setRegistering] = useState(false);
+  const [done, setDone] = useState('');
+  const names = categoryNames(useCategories());
+  const load = useLoad(
+    async (isCurrent) => {
+      const loaded = await api<DataSystemList>('GET', `/api/v1/data-systems${queryString({ workspace_id: workspace })}`);
+      if (isCurrent()) setList(loaded);
+    },
+    [workspace, version],
+  );
   return (
     <Section title="Data systems">
+      <p class="hint">
+        Every system that holds personal data for a workspace: each request creates a task per system whose request types and
+        categories it covers, and the request ends only when every task is answered.
+      </p>
       <ErrorText error={load.error} />
-      {list && list.items.length === 0 && <p>No data system yet (privacyctl system add, or POST /api/v1/data-systems).</p>}
+      <div class="buttons">
+        <button
+          type="button"
+          aria-expanded={registering}
+          onClick={() => {
+            setDone('');
+            setRegistering(!registering);
+          }}
+        >
+          Register a data system
+        </button>
+      </div>
+      {registering && (
+        <DataSystemForm
+          system={null}
+          workspace={workspace}
+          onClose={() => setRegistering(false)}
+          onSaved={(saved) => {
+            setRegistering(false);
+            setDone(
+              `Registered ${saved.name} (${saved.key}).${isDatabase(saved.kind) ? ' Test its connection below before the next request reaches it.' : ''}`,
+            );
+            setVersion((n) => n + 1);
+          }}
+        />
+      )}
+      {done && (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      )}
+      {list && list.items.length === 0 && <p>No data system yet.</p>}
       {list && list.items.length > 0 && (
         <ul class="plain">
           {list.items.map((system) => (
-            <SystemItem system={system} key={system.id} />
+            <SystemItem
+              system={system}
+              key={`${system.id}-${system.updated_at}`}
+              names={names}
+              onChanged={() => {
+                setDone('');
+                setVersion((n) => n + 1);
+              }}
+            />
           ))}
         </ul>
       )}

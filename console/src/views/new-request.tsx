@@ -5,6 +5,7 @@ import { ApiError, call } from '../api/client';
 import type { NewRequest, RequestType } from '../api/types';
 import { REQUEST_TYPES, SCOPE_KEYS } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
+import { categoryName, categoryNames, useCategories } from '../lib/categories';
 import { newIdempotencyKey } from '../lib/keys';
 import { requestHref } from '../lib/router';
 
@@ -81,6 +82,7 @@ export function NewRequestForm(props: { defaultWorkspace: string; onFiled: () =>
   const [local, setLocal] = useState<Record<string, string[]>>({});
   const [filed, setFiled] = useState<{ id: string; replayed: boolean } | null>(null);
   const submit = useSubmit();
+  const names = categoryNames(useCategories());
   const set = <K extends keyof Draft>(name: K, value: Draft[K]) => setDraft({ ...draft, [name]: value });
 
   const onSubmit = (event: Event) => {
@@ -145,7 +147,9 @@ export function NewRequestForm(props: { defaultWorkspace: string; onFiled: () =>
                   set('scope', e.currentTarget.checked ? [...draft.scope, scope] : draft.scope.filter((item) => item !== scope))
                 }
               />
-              <label for={`new-scope-${scope}`}>{scope}</label>
+              <label for={`new-scope-${scope}`}>
+                {categoryName(names, scope)} <span class="muted">({scope})</span>
+              </label>
             </div>
           ))}
           {fieldErrors(submit.error, 'scope', local.scope).length > 0 && (

@@ -1,23 +1,27 @@
-// The officer's day on the queue (PRODUCT.md §2.16): the counts on top, one action with one
-// reason for the selected rows (each done on its own by the API), and the CSV download.
+// The officer's day on the queue (PRODUCT.md §2.16, §2.21): the counts on top, each a link to the
+// filter that lists what it counts, and the CSV download (the bulk form is queue-bulk.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, queryString } from '../api/client';
-import type { BulkBody, BulkResults, QueueStats } from '../api/types';
-import { useWhoAmI } from '../api/whoami';
-import { ErrorText, Field, useSubmit } from '../components/forms';
-import { statusLabel } from '../lib/deadline';
+import type { QueueStats } from '../api/types';
+import { ErrorText, useSubmit } from '../components/forms';
 
-const COUNTS: [keyof QueueStats, string][] = [
-  ['open', 'Open'],
-  ['overdue', 'Overdue'],
-  ['due_within_7_days', 'Due within 7 days'],
-  ['pending_approval', 'Pending approval'],
-  ['action_required', 'Action required'],
-  ['unassigned_open', 'Open, unassigned'],
+/** Each count, its label and the queue filter (address) that lists exactly what it counts. */
+const COUNTS: [keyof QueueStats, string, string][] = [
+  ['open', 'Open', 'status=open'],
+  ['overdue', 'Overdue', 'overdue=true'],
+  ['due_within_7_days', 'Due within 7 days', 'status=open&due_within_days=7'],
+  ['pending_approval', 'Pending approval', 'status=pending_approval'],
+  ['action_required', 'Action required', 'status=action_required'],
+  ['unassigned_open', 'Open, unassigned', 'status=open&assignee=none'],
 ];
 
-/** The queue's counts (GET …/stats) over the workspaces shown. */
-export function QueueCounts(props: { workspaces: readonly string[] | undefined; version: number }) {
+/** `#/queue?…` for a count's filter, over the same workspaces (the `workspaces` filter as typed). */
+function countHref(filter: string, workspaces: string): string {
+  return `#/queue?${workspaces.trim() ? `workspaces=${encodeURIComponent(workspaces.trim())}&` : ''}${filter}`;
+}
+
+/** The queue's counts (GET …/stats) over the workspaces shown; each a link to its filter. */
+export function QueueCounts(props: { workspaces: readonly string[] | undefined; workspacesParam: string; version: number }) {
   const [stats, setStats] = useState<QueueStats | null>(null);
   const load = useSubmit();
   const key = (props.workspaces ?? []).join(',');
@@ -31,7 +35,7 @@ export function QueueCounts(props: { workspaces: readonly string[] | undefined; 
       <ErrorText error={load.error} />
       {stats && (
         <ul>
-          {COUNTS.map(([field, label]) => (
+          {COUNTS.map(([field, label, filter]) => (
             <li
               key={field}
               class={
@@ -42,7 +46,9 @@ export function QueueCounts(props: { workspaces: readonly string[] | undefined; 
                     : 'count'
               }
             >
-              <span class="count-value">{stats[field]}</span> <span class="count-label">{label}</span>
+              <a href={countHref(filter, props.workspacesParam)}>
+                <span class="count-value">{stats[field]}</span> <span class="count-label">{label}</span>
+              </a>
             </li>
           ))}
         </ul>
@@ -63,88 +69,4 @@ export async function downloadCsv(query: string): Promise<void> {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-type BulkAction = BulkBody['action'];
-const BULK_LABELS: Record<BulkAction, string> = {
-  approve: 'Approve',
-  reject: 'Reject',
-  cancel: 'Cancel',
-  extend: 'Extend deadline',
-  assign: 'Assign to me',
-};
-
-/** One action, one reason, for the selected requests; each result shown by request. */
-export function BulkActions(props: { ids: string[]; onDone: () => void; onClear: () => void }) {
-  const me = useWhoAmI();
-  const [action, setAction] = useState<BulkAction>('assign');
-  const [reason, setReason] = useState('');
-  const [local, setLocal] = useState<string[]>([]);
-  const [results, setResults] = useState<BulkResults['results']>([]);
-  const submit = useSubmit();
-  const needsReason = action === 'reject' || action === 'cancel' || action === 'extend';
-  const onSubmit = (event: Event) => {
-    event.preventDefault();
-    const trimmed = reason.trim();
-    if (needsReason && trimmed.length === 0) return setLocal(['Give a reason: it is recorded for every request.']);
-    setLocal([]);
-    void submit.run(async () => {
-      const body: BulkBody = {
-        action,
-        ids: props.ids,
-        ...(trimmed ? { reason: trimmed } : {}),
-        ...(action === 'assign' ? { assignee: me?.name ?? null } : {}),
-      };
-      const answer = await api<BulkResults>('POST', '/api/v1/privacy/requests/bulk', { body });
-      setResults(answer.results);
-      props.onDone();
-    });
-  };
-  return (
-    <form class="card bulk" aria-label="Act on the selected requests" onSubmit={onSubmit} noValidate>
-      <h2>
-        {props.ids.length} request{props.ids.length === 1 ? '' : 's'} selected
-      </h2>
-      <Field id="bulk-action" label="Action">
-        {(a11y) => (
-          <select {...a11y} value={action} onChange={(e) => setAction(e.currentTarget.value as BulkAction)}>
-            {(Object.keys(BULK_LABELS) as BulkAction[]).map((a) => (
-              <option key={a} value={a}>
-                {BULK_LABELS[a]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
-        id="bulk-reason"
-        label={`Reason${needsReason ? '' : ' (optional)'}, recorded for each request; no personal data`}
-        errors={local}
-      >
-        {(a11y) => (
-          <textarea {...a11y} rows={2} maxLength={1000} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-        )}
-      </Field>
-      <div class="buttons">
-        <button type="submit" disabled={submit.busy}>
-          {submit.busy ? 'Sending…' : `${BULK_LABELS[action]}: ${props.ids.length} request${props.ids.length === 1 ? '' : 's'}`}
-        </button>
-        <button type="button" class="secondary" onClick={props.onClear}>
-          Clear selection
-        </button>
-      </div>
-      <ErrorText error={submit.error} />
-      {results.length > 0 && (
-        <div role="status" aria-label="Results">
-          <ul class="bulk-results">
-            {results.map((r) => (
-              <li key={r.id} class={typeof r.status === 'number' ? 'field-error' : undefined}>
-                {r.id}: {typeof r.status === 'number' ? `refused (${r.status}): ${r.error ?? ''}` : statusLabel(r.status)}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </form>
-  );
 }

@@ -4,102 +4,17 @@
 // rows selected for one bulk action, and the CSV download. Paged with the API cursor.
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
-import type { ListQuery, PrivacyRequest, PrivacyRequestPage, RequestStatus, RequestType } from '../api/types';
-import { REQUEST_STATUSES, REQUEST_TYPES } from '../api/types';
+import type { PrivacyRequest, PrivacyRequestPage } from '../api/types';
 import { hasScope, useWhoAmI } from '../api/whoami';
-import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
+import { ErrorText, useSubmit } from '../components/forms';
 import { deadlineText, regulationLabel, statusLabel } from '../lib/deadline';
-import { hashParams, requestHref, setHashParams } from '../lib/router';
+import { requestHref } from '../lib/router';
 import { NewRequestForm } from './new-request';
-import { BulkActions, downloadCsv, QueueCounts } from './queue-officer';
+import { BulkActions } from './queue-bulk';
+import { FilterForm, type Filters, filtersFromHash, filtersToHash, listQuery } from './queue-filters';
+import { downloadCsv, QueueCounts } from './queue-officer';
 
-/** The list filters as typed in the form; {@link listQuery} turns them into the API's query. */
-interface Filters {
-  /** Comma-separated workspace ids; empty: every workspace the token may read. */
-  workspaces: string;
-  /** `open` (every non-final status, the default), one status, or '' for any. */
-  status: RequestStatus | 'open' | '';
-  /** '' anyone, `me` the signed-in operator, `none` unassigned. */
-  assignee: '' | 'me' | 'none';
-  request_type: RequestType | '';
-  overdue: boolean;
-  /** Due within this many days; empty: any. Sent as `due_before`. */
-  due_within: string;
-  subject_provider: string;
-  subject_id: string;
-  sort: NonNullable<ListQuery['sort']>;
-}
-
-const EMPTY: Filters = {
-  workspaces: '',
-  status: 'open',
-  assignee: '',
-  request_type: '',
-  overdue: false,
-  due_within: '',
-  subject_provider: '',
-  subject_id: '',
-  sort: 'due_at',
-};
-
-const FILTER_KEYS = Object.keys(EMPTY) as (keyof Filters)[];
-
-/** The filters kept in the address (`#/queue?status=open&sort=due_at…`), the defaults for the rest. */
-function filtersFromHash(): Filters {
-  const params = hashParams();
-  const filters: Record<string, string | boolean> = { ...EMPTY };
-  for (const key of FILTER_KEYS) {
-    const value = params.get(key);
-    if (value === null) continue;
-    filters[key] = key === 'overdue' ? value === 'true' : value;
-  }
-  return filters as unknown as Filters;
-}
-
-/** Writes the filters that differ from the defaults into the address. */
-function filtersToHash(filters: Filters): void {
-  const params = new URLSearchParams();
-  for (const key of FILTER_KEYS) {
-    if (filters[key] !== EMPTY[key]) params.set(key, String(filters[key]));
-  }
-  setHashParams(params);
-}
-
-const PAGE_SIZE = 25;
 const DAY_MS = 86_400_000;
-
-/** Problems with the filters before anything is sent, by form field. */
-function filterProblems(filters: Filters): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
-  if (filters.due_within.trim()) {
-    const n = Number(filters.due_within);
-    if (!Number.isInteger(n) || n < 0 || n > 3650) problems.due_within = ['A whole number of days, 0 to 3650'];
-  }
-  if (filters.subject_provider.trim() && !filters.subject_id.trim()) problems.subject_id = ['Give the subject id to search for'];
-  return problems;
-}
-
-/** The API's query (typed by its OpenAPI parameters) for these filters and page. */
-function listQuery(filters: Filters, cursor: string | null): { [K in keyof ListQuery]?: ListQuery[K] } {
-  const workspaces = filters.workspaces
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  const days = filters.due_within.trim();
-  return {
-    workspace_id: workspaces.length ? workspaces : undefined,
-    status: filters.status ? [filters.status] : undefined,
-    assignee: filters.assignee || undefined,
-    request_type: filters.request_type || undefined,
-    overdue: filters.overdue || undefined,
-    due_before: days ? new Date(Date.now() + Number(days) * DAY_MS).toISOString() : undefined,
-    subject_provider: filters.subject_provider.trim() || undefined,
-    subject_id: filters.subject_id.trim() || undefined,
-    sort: filters.sort,
-    cursor: cursor ?? undefined,
-    limit: PAGE_SIZE,
-  };
-}
 
 function Row(props: { request: PrivacyRequest; selectable: boolean; selected: boolean; onSelect: (on: boolean) => void }) {
   const { request } = props;
@@ -118,7 +33,7 @@ function Row(props: { request: PrivacyRequest; selectable: boolean; selected: bo
           />
         </td>
       )}
-      <td data-label="Request">
+      <td data-label="Request" class="request-id">
         <a href={requestHref(request.id)}>{request.id}</a>
       </td>
       <td data-label="Type">{request.request_type}</td>
@@ -139,99 +54,10 @@ function Row(props: { request: PrivacyRequest; selectable: boolean; selected: bo
   );
 }
 
-type TextFilter = 'workspaces' | 'due_within' | 'subject_provider' | 'subject_id';
-
-function FilterForm(props: { initial: Filters; error: unknown; onApply: (filters: Filters) => void }) {
-  const [filters, setFilters] = useState(props.initial);
-  const [local, setLocal] = useState<Record<string, string[]>>({});
-  const set = <K extends keyof Filters>(key: K, value: Filters[K]) => setFilters({ ...filters, [key]: value });
-  const text = (key: TextFilter, id: string, label: string, apiName: string, hint?: string) => (
-    <Field id={id} label={label} hint={hint} errors={fieldErrors(props.error, apiName, local[key])}>
-      {(a11y) => <input {...a11y} value={filters[key]} onInput={(e) => set(key, e.currentTarget.value)} />}
-    </Field>
-  );
-  return (
-    <form
-      class="filters"
-      aria-label="Filter requests"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const problems = filterProblems(filters);
-        setLocal(problems);
-        if (Object.keys(problems).length === 0) props.onApply(filters);
-      }}
-    >
-      {text('workspaces', 'filter-workspace', 'Workspace', 'workspace_id')}
-      <Field id="filter-status" label="Status">
-        {(a11y) => (
-          <select {...a11y} value={filters.status} onChange={(e) => set('status', e.currentTarget.value as Filters['status'])}>
-            <option value="open">Open (not final)</option>
-            <option value="">Any status</option>
-            {REQUEST_STATUSES.map((status) => (
-              <option value={status} key={status}>
-                {statusLabel(status)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field id="filter-type" label="Type">
-        {(a11y) => (
-          <select
-            {...a11y}
-            value={filters.request_type}
-            onChange={(e) => set('request_type', e.currentTarget.value as Filters['request_type'])}
-          >
-            <option value="">Any type</option>
-            {REQUEST_TYPES.map((type) => (
-              <option value={type} key={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field id="filter-assignee" label="Assignee">
-        {(a11y) => (
-          <select
-            {...a11y}
-            value={filters.assignee}
-            onChange={(e) => set('assignee', e.currentTarget.value as Filters['assignee'])}
-          >
-            <option value="">Anyone</option>
-            <option value="me">Assigned to me</option>
-            <option value="none">Unassigned</option>
-          </select>
-        )}
-      </Field>
-      {text('due_within', 'filter-due-within', 'Due within (days)', 'due_before')}
-      {text('subject_id', 'filter-subject-id', 'Subject id', 'subject_id')}
-      {text('subject_provider', 'filter-subject-provider', 'Subject provider', 'subject_provider')}
-      <Field id="filter-sort" label="Order">
-        {(a11y) => (
-          <select {...a11y} value={filters.sort} onChange={(e) => set('sort', e.currentTarget.value as Filters['sort'])}>
-            <option value="due_at">Due date, soonest first</option>
-            <option value="created_at">Newest first</option>
-          </select>
-        )}
-      </Field>
-      <div class="field checkbox">
-        <input
-          id="filter-overdue"
-          type="checkbox"
-          checked={filters.overdue}
-          onChange={(e) => set('overdue', e.currentTarget.checked)}
-        />
-        <label for="filter-overdue">Overdue only</label>
-      </div>
-      <button type="submit">Apply filters</button>
-    </form>
-  );
-}
-
 export function QueueView() {
   const [filters, setFilters] = useState<Filters>(filtersFromHash);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The selected requests as they were when selected: a bulk action's preview reads their state.
+  const [selected, setSelected] = useState<Map<string, PrivacyRequest>>(new Map());
   const [version, setVersion] = useState(0);
   const me = useWhoAmI();
   const canWrite = hasScope(me, 'privacy:write');
@@ -251,8 +77,14 @@ export function QueueView() {
 
   useEffect(() => {
     filtersToHash(filters);
-    setSelected(new Set());
+    setSelected(new Map());
   }, [filters]);
+  // A link to a filter (a count on top, a shared address) changes the hash: show what it names.
+  useEffect(() => {
+    const follow = () => setFilters(filtersFromHash());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
   useEffect(() => {
     void fetchPage(filters, null);
   }, [filters, version]);
@@ -261,12 +93,12 @@ export function QueueView() {
   return (
     <>
       <h1 tabIndex={-1}>Queue</h1>
-      <QueueCounts workspaces={workspaceIds} version={version} />
+      <QueueCounts workspaces={workspaceIds} workspacesParam={filters.workspaces} version={version} />
       <p class="hint">
-        Every workspace your token may read, unless you name some (comma-separated). Subject id finds a person&apos;s requests
-        (exact match), with or without its provider.
+        Every workspace your token may read, unless you name some (comma-separated). Subject id finds a person&apos;s requests: an
+        e-mail address in any case (as provider email), any other id exactly, with or without its provider.
       </p>
-      <FilterForm initial={filters} error={load.error} onApply={setFilters} />
+      <FilterForm key={JSON.stringify(filters)} initial={filters} error={load.error} onApply={setFilters} />
       <ErrorText error={load.error} />
       <div class="buttons">
         <button
@@ -284,7 +116,14 @@ export function QueueView() {
       </div>
       <ErrorText error={download.error} />
       {canWrite && selected.size > 0 && (
-        <BulkActions ids={[...selected]} onDone={() => setVersion((n) => n + 1)} onClear={() => setSelected(new Set())} />
+        <BulkActions
+          requests={[...selected.values()]}
+          onDone={(updated) => {
+            setSelected((old) => new Map([...old.keys()].map((id) => [id, updated.find((r) => r.id === id) ?? old.get(id)!])));
+            setVersion((n) => n + 1);
+          }}
+          onClear={() => setSelected(new Map())}
+        />
       )}
       <p role="status">
         {loaded ? `${items.length} request${items.length === 1 ? '' : 's'} shown${cursor ? ', more available' : ''}` : 'Loading…'}
@@ -300,7 +139,7 @@ export function QueueView() {
                     type="checkbox"
                     aria-label="Select every request shown"
                     checked={items.length > 0 && items.every((r) => selected.has(r.id))}
-                    onChange={(e) => setSelected(new Set(e.currentTarget.checked ? items.map((r) => r.id) : []))}
+                    onChange={(e) => setSelected(new Map(e.currentTarget.checked ? items.map((r) => [r.id, r]) : []))}
                   />
                 </th>
               )}
@@ -322,8 +161,8 @@ export function QueueView() {
                 selectable={canWrite}
                 selected={selected.has(request.id)}
                 onSelect={(on) => {
-                  const next = new Set(selected);
-                  if (on) next.add(request.id);
+                  const next = new Map(selected);
+                  if (on) next.set(request.id, request);
                   else next.delete(request.id);
                   setSelected(next);
                 }}

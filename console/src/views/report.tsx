@@ -11,8 +11,9 @@ const days = (n: number | null) => (n === null ? '—' : String(n));
 export function ReportView() {
   const params = hashParams();
   const year = new Date().getUTCFullYear();
-  const [from, setFrom] = useState(params.get('from') ?? `${year - 1}-01-01`);
-  const [to, setTo] = useState(params.get('to') ?? `${year - 1}-12-31`);
+  // The current calendar year by default (PRODUCT §2.21): the requests an officer is answering now.
+  const [from, setFrom] = useState(params.get('from') ?? `${year}-01-01`);
+  const [to, setTo] = useState(params.get('to') ?? `${year}-12-31`);
   const [workspace, setWorkspace] = useState(params.get('workspace_id') ?? '');
   const [report, setReport] = useState<RequestReport | null>(null);
   const load = useSubmit();

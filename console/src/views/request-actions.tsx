@@ -1,5 +1,6 @@
-// The operator actions a request's state allows (PRODUCT.md §2.3), each asking for a reason where
-// the API records one; a refusal (409 wrong state, 403 self-approval) is shown in the API's words.
+// The operator actions a request's state allows (PRODUCT.md §2.3, §2.21), each asking for a reason
+// where the API records one and saying who will read it; reject and cancel in every state that is
+// not final; a refusal (409 wrong state, 403 self-approval) is shown in the API's words.
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { PrivacyRequest } from '../api/types';
@@ -33,17 +34,49 @@ export function allowedActions(
 ): Action[] {
   if (isFinal(request.status) || !who.canWrite) return [];
   const actions: Action[] = [];
-  if (request.status === 'pending_approval') {
-    if (!who.isFiler) actions.push('approve');
-    actions.push('reject');
-  }
+  if (request.status === 'pending_approval' && !who.isFiler) actions.push('approve');
   if (!request.extended_due_at && !deadlinePassed(request, now)) actions.push('extend');
   if (request.request_type === 'correction' && request.status === 'action_required') actions.push('corrections');
-  actions.push('cancel');
+  // Reject and cancel: any state that is not final (PRODUCT §2.3, §2.21).
+  actions.push('reject', 'cancel');
   return actions;
 }
 
 const CORRECTABLE = ['email', 'name', 'username'] as const;
+
+/** Who reads the reason: a rejection's goes to the person (GDPR Art. 12(4)), an extension's too (Art. 12(3)). */
+const REASON_LABELS: Record<'reject' | 'cancel' | 'extend', string> = {
+  reject: 'Reason the person will be told (also recorded in the audit trail)',
+  cancel: 'Reason (recorded in the audit trail; no personal data)',
+  extend: 'Reason the person will be told (also recorded in the audit trail)',
+};
+
+/**
+ * What a rejection does, before it is done: the request ends as rejected, and a person with an
+ * address to tell (every privacy-center request; an API filing with `notify_email`) gets a mail
+ * with the reason and the right to complain to a supervisory authority (GDPR Art. 12(4)).
+ */
+function RejectNotice({ request }: { request: PrivacyRequest }) {
+  const center = request.intake_ref === 'privacy-center';
+  const regulations = request.regulation.split('+');
+  const remedies = [
+    ...(regulations.includes('gdpr')
+      ? ['to complain to a supervisory authority and to go to court (GDPR Art. 12(4), 77, 79)']
+      : []),
+    ...(regulations.includes('ccpa') ? ['to complain to the California Privacy Protection Agency'] : []),
+  ];
+  return (
+    <p class="notice">
+      The request ends as <strong>rejected</strong>: no further work is done on it
+      {request.status === 'action_required' ? ', and what it waits for is closed' : ''}.{' '}
+      {center
+        ? 'The person filed it in the privacy center, so they are mailed'
+        : 'If the filer gave an address to notify, the person is mailed'}{' '}
+      that their request was declined, with the reason below word for word
+      {remedies.length ? ` and their right ${remedies.join(' and ')}` : ''}.
+    </p>
+  );
+}
 
 function ActionForm(props: {
   request: PrivacyRequest;
@@ -82,10 +115,11 @@ function ActionForm(props: {
 
   return (
     <form class="action-form" onSubmit={onSubmit} noValidate aria-label={LABELS[action]}>
+      {action === 'reject' && <RejectNotice request={props.request} />}
       {needsReason && (
         <Field
           id={`reason-${action}`}
-          label="Reason (recorded in the audit trail; no personal data)"
+          label={REASON_LABELS[action as 'reject' | 'cancel' | 'extend']}
           errors={fieldErrors(submit.error, 'reason', local)}
         >
           {(a11y) => (
@@ -141,7 +175,18 @@ export function RequestActions(props: {
   const [done, setDone] = useState<string | null>(null);
   const actions = allowedActions(props.request, { canWrite: props.canWrite, isFiler: props.isFiler });
   if (!props.canWrite) return <p>Your token may read requests, not act on them.</p>;
-  if (actions.length === 0) return <p>No action is open in this state.</p>;
+  if (actions.length === 0)
+    return (
+      <>
+        {/* The action that ended the request says it was done, even though none is open now. */}
+        {done && (
+          <p class="notice" role="status">
+            {done}
+          </p>
+        )}
+        <p>No action is open in this state.</p>
+      </>
+    );
   return (
     <>
       <div class="buttons" role="group" aria-label="Actions">

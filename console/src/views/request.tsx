@@ -1,21 +1,66 @@
 // Request (PRODUCT.md §2b): its fields, its deadline with the extension, the actions its state
 // allows and its results. Opening it shows the subject, which the queue masks.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { AuditEvent, PrivacyRequest } from '../api/types';
 import { ErrorText, Section, useSubmit } from '../components/forms';
 import { deadlineText, formatTime, regulationLabel, statusLabel } from '../lib/deadline';
 import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
+import { isWebLink } from '../lib/links';
+import { IdentityReview } from './identity-review';
 import { RequestActions } from './request-actions';
 import { Assignment, Notes } from './request-notes';
 import { RequestResults } from './request-results';
 import { DataTasks, taskIds } from './request-tasks';
 import { Timeline } from './request-timeline';
 
+/** The intake reference, a link when it is a web address (a ticket, a form), opened without access to the console. */
+function IntakeRef({ value }: { value: string }) {
+  if (!isWebLink(value)) return <>{value}</>;
+  return (
+    <a href={value.trim()} target="_blank" rel="noopener noreferrer">
+      {value}
+    </a>
+  );
+}
+
+/** What a request waits for, in words (its `status_reason` kept for searching the audit trail). */
+const WAITS_FOR: Record<string, string> = {
+  identity_unmatched: 'an identity review: nothing matched the identity it names',
+  controller_unnamed: 'the workspace’s controller profile: no letter goes out without the controller named',
+  awaiting_review: 'a review of its package before release',
+  repeat_request: 'a decision: it repeats a recent request of the same person',
+};
+
+function StatusText({ request }: { request: PrivacyRequest }) {
+  const reason = request.status_reason;
+  if (!reason) return <>{statusLabel(request.status)}</>;
+  const waits = request.status === 'action_required' ? WAITS_FOR[reason] : undefined;
+  return (
+    <>
+      {statusLabel(request.status)}
+      {waits ? (
+        <>
+          : waits for {waits} <code>{reason}</code>
+        </>
+      ) : (
+        `: ${reason}`
+      )}
+      {reason === 'controller_unnamed' && (
+        <>
+          {' '}
+          (<a href={`#/settings?workspace=${encodeURIComponent(request.workspace_id)}`}>name the controller</a>)
+        </>
+      )}
+    </>
+  );
+}
+
 function Fields({ request }: { request: PrivacyRequest }) {
-  const rows: [string, string][] = [
+  const rows: [string, ComponentChildren][] = [
     ['Type', request.request_type],
-    ['Status', statusLabel(request.status) + (request.status_reason ? ` (${request.status_reason})` : '')],
+    ['Status', <StatusText request={request} key="status" />],
     ['Workspace', request.workspace_id],
     ['Subject', `${request.subject_provider}: ${request.subject_id}`],
     ['Scope', request.scope.join(', ')],
@@ -26,7 +71,7 @@ function Fields({ request }: { request: PrivacyRequest }) {
     ['Extended to', request.extended_due_at ? formatTime(request.extended_due_at) : 'not extended'],
     ['Completed', formatTime(request.completed_at)],
     ['Your reference', request.client_request_id],
-    ['Intake reference', request.intake_ref],
+    ['Intake reference', <IntakeRef value={request.intake_ref} key="intake" />],
   ];
   return (
     <dl class="fields">
@@ -77,6 +122,7 @@ export function RequestView({ id }: { id: string }) {
           </Section>
           <Section title="Actions">
             <Assignment request={request} me={me} canWrite={canWrite} onChanged={changed} />
+            {canWrite && <IdentityReview request={request} onChanged={changed} />}
             <RequestActions request={request} onChanged={changed} canWrite={canWrite} isFiler={isFiler} />
           </Section>
           <Section title="Notes">

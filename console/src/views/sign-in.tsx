@@ -76,7 +76,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (token: strin
         <Field
           id="token"
           label="API token"
-          hint="Create one with: npx privacyctl token create --workspace W --scope privacy:write"
+          hint="Create one with: npx privacyctl token create --workspace W --scope privacy:read --scope privacy:write --name YOUR-NAME (reads the queue and acts on requests; --scope admin also manages connections and settings)"
           errors={local}
         >
           {(a11y) => (

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { DataTask, DataTaskResult } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
+import { categoryLabel, categoryName, categoryNames, useCategories } from '../lib/categories';
 import { dataFromFile, parseCounts, parseData } from '../lib/task-data';
 
 /** Access and export tasks answer with data (their results go into the package and the letter). */
@@ -18,6 +19,8 @@ function Counts(props: {
   errors: string[];
 }) {
   const { task } = props;
+  // In plain words (PRODUCT §2.21): "E-mail address", not `user.contact.email`.
+  const names = categoryNames(useCategories());
   return (
     <fieldset aria-describedby={`records-${task.id}-hint${props.errors.length ? ` records-${task.id}-error` : ''}`}>
       <legend>Records found, per data category</legend>
@@ -26,7 +29,9 @@ function Counts(props: {
       </p>
       {task.categories.map((category) => (
         <div class="field" key={category}>
-          <label for={`records-${task.id}-${category}`}>Records: {category}</label>
+          <label for={`records-${task.id}-${category}`}>
+            {categoryName(names, category)} <span class="muted">({category})</span>
+          </label>
           <input
             id={`records-${task.id}-${category}`}
             type="number"
@@ -52,12 +57,13 @@ function DataInput(props: { task: DataTask; data: string; onChange: (d: string) 
   const { task } = props;
   const [fileError, setFileError] = useState<string | null>(null);
   const category = task.categories[0] ?? 'user';
+  const names = categoryNames(useCategories());
   return (
     <>
       <Field
         id={`data-${task.id}`}
         label="Data (JSON: data category → what the system holds)"
-        hint={`Goes into the person's package and letter. At most 1 MiB. Example: {"${category}": [{"subject": "Refund"}]}`}
+        hint={`Goes into the person's package and letter, each category under its plain name (${categoryLabel(names, category)}). At most 1 MiB. Example: {"${category}": [{"subject": "Refund"}]}`}
         errors={props.errors}
       >
         {(a11y) => <textarea {...a11y} rows={4} value={props.data} onInput={(e) => props.onChange(e.currentTarget.value)} />}
@@ -65,7 +71,7 @@ function DataInput(props: { task: DataTask; data: string; onChange: (d: string) 
       <Field
         id={`file-${task.id}`}
         label="Or read the data from a file (JSON or CSV)"
-        hint={`A CSV file's rows go under ${category}; the box above shows what will be sent.`}
+        hint={`A CSV file's rows go under ${categoryLabel(names, category)}; the box above shows what will be sent.`}
         errors={fileError ? [fileError] : []}
       >
         {(a11y) => (

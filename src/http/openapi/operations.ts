@@ -234,6 +234,12 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
       'For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13): completes it with its answer and the confirmation that no personal data of the person is processed (GDPR Art. 15(1)). 409 for a request that does not wait for this review.',
     ),
   },
+  'GET /api/v1/privacy/requests/{id}/confirm-no-data': {
+    operationId: 'previewPrivacyRequestNoData',
+    summary: 'What confirming no data would tell the person',
+    description:
+      "For a request in `action_required` with `status_reason: identity_unmatched` (PRODUCT §2.13, §2.21): `{statement}`, the sentence the person's answer carries once an operator confirms that no data is held, so it can be read before confirming. Changes nothing. 409 for a request that does not wait for this review. Scope `privacy:read`.",
+  },
   'POST /api/v1/privacy/requests/{id}/corrections': {
     operationId: 'correctPrivacyRequest',
     summary: 'Submit corrected values',

@@ -7,7 +7,7 @@ export const PRIVACY_CENTER_OPERATIONS: Readonly<Record<string, OperationDoc>> =
     operationId: 'getPrivacyCenter',
     summary: 'Get the privacy center of a workspace',
     description:
-      'Whether the public privacy center of the workspace is on, which request types it takes and its title. 404 while never set (the center is off). Scope `admin`.',
+      'Whether the public privacy center of the workspace is on, which request types it takes and its title. 404 while never set (the center is off). Scope `privacy:read` (PRODUCT §2.21: the console shows it to every officer).',
   },
   'PUT /api/v1/workspaces/{workspace_id}/privacy-center': {
     operationId: 'putPrivacyCenter',

@@ -5,8 +5,10 @@ import * as S from '../schemas/privacy-center.schemas.js';
 import { workspaceDocumentRoutes } from './workspace-document.js';
 
 /**
- * `/api/v1/workspaces/{workspace_id}/privacy-center` (PRODUCT §2.15): the workspace's switch for
- * its public privacy center. GET and PUT (audited) with scope admin, within the token's workspaces.
+ * `/api/v1/workspaces/{workspace_id}/privacy-center` (PRODUCT §2.15, §2.21): the workspace's switch
+ * for its public privacy center. GET with scope privacy:read (404 while never set: the center is
+ * off), so the console shows it to every officer; PUT (audited) with scope admin. Both within the
+ * token's workspaces (403 outside them).
  */
 export async function privacyCenterSettingsRoutes(
   app: FastifyInstance,
@@ -15,7 +17,7 @@ export async function privacyCenterSettingsRoutes(
   const { privacyCenter } = opts.services;
   workspaceDocumentRoutes(app, {
     name: 'privacy-center',
-    readScope: 'admin',
+    readScope: 'privacy:read',
     body: S.PrivacyCenterSettingsBody,
     response: S.PrivacyCenterSettingsResponse,
     get: (workspaceId) => privacyCenter.get(workspaceId),

@@ -4,6 +4,7 @@ import { IdempotencyConflict } from '../../modules/idempotency/idempotency.servi
 import { requestLocation } from '../../modules/request-model/request-model.js';
 import { resourceJson } from '../../modules/privacy-requests/privacy-request.fns.js';
 import type { FilingOutcome } from '../../modules/privacy-requests/privacy-request.types.js';
+import type { Clock } from '../../lib/clock.js';
 import type { Metrics } from '../../metrics.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
@@ -34,7 +35,7 @@ function sendFiling(reply: FastifyReply, outcome: FilingOutcome) {
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */
 export async function privacyRequestRoutes(
   app: FastifyInstance,
-  opts: { services: { privacyRequests: PrivacyRequestService }; metrics: Metrics },
+  opts: { services: { privacyRequests: PrivacyRequestService; clock: Clock }; metrics: Metrics },
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { privacyRequests } = opts.services;
@@ -90,7 +91,7 @@ export async function privacyRequestRoutes(
       const { workspace_id: _named, format, ...filters } = query;
       const input = { ...filters, workspace_ids: workspaceIds, me: principal.name, limit: query.limit ?? DEFAULT_PAGE_LIMIT };
       // The same list as CSV (PRODUCT §2.16), streamed from the first request.
-      if (wantsCsv(request, format)) return sendRequestsCsv(reply, privacyRequests, input);
+      if (wantsCsv(request, format)) return sendRequestsCsv(reply, privacyRequests, input, opts.services.clock());
       return privacyRequests.list(input);
     },
   );

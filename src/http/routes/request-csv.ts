@@ -2,9 +2,19 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csvRow } from '../../lib/csv.js';
 import type { ListRequestsInput, PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
+import type { PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 import type { RequestReport } from '../../modules/privacy-requests/request-report.service.js';
+import { isFinal } from '../../modules/request-model/request-model.js';
 
-/** The export's columns (PRODUCT §2.16): no subject identity. */
+const DAY_MS = 86_400_000;
+
+/** A UTF-8 byte order mark: spreadsheet programs then read the file as UTF-8 (names with accents). */
+export const UTF8_BOM = '\uFEFF';
+
+/**
+ * The export's columns (PRODUCT §2.16, §2.21): no subject identity; §2.16's ten, then
+ * `status_reason` and `days_left` ({@link daysLeft}).
+ */
 export const EXPORT_COLUMNS = [
   'id',
   'request_type',
@@ -16,7 +26,31 @@ export const EXPORT_COLUMNS = [
   'extended_due_at',
   'completed_at',
   'assignee',
+  'status_reason',
+  'days_left',
 ] as const;
+
+/**
+ * Whole days from `now` to the request's binding due date (`extended_due_at ?? due_at`), rounded
+ * down: 0 on the due day's last 24 hours, negative once overdue (-1 within the first day past
+ * it), null for a final request (PRODUCT §2.21). The console's "due in N days" reads the same.
+ */
+export function daysLeft(
+  request: Pick<PrivacyRequestResource, 'status' | 'due_at' | 'extended_due_at'>,
+  now: Date,
+): number | null {
+  if (isFinal(request.status)) return null;
+  return Math.floor((Date.parse(request.extended_due_at ?? request.due_at) - now.getTime()) / DAY_MS);
+}
+
+/** One request as the export's cells, in {@link EXPORT_COLUMNS} order. */
+function exportCells(request: PrivacyRequestResource, now: Date): (string | number | null)[] {
+  const cells: Record<(typeof EXPORT_COLUMNS)[number], string | number | null> = {
+    ...request,
+    days_left: daysLeft(request, now),
+  };
+  return EXPORT_COLUMNS.map((c) => cells[c]);
+}
 
 /** Requests per page the export reads. */
 const EXPORT_PAGE = 500;
@@ -28,18 +62,19 @@ export function wantsCsv(request: FastifyRequest, format: string | undefined): b
 }
 
 /**
- * Streams the list as CSV: every request the filters select (from the first, whatever `cursor`
- * and `limit` say), a page of {@link EXPORT_PAGE} at a time through the list's own cursor, each
- * page written before the next is read, so memory stays flat however many there are.
+ * Streams the list as CSV: a UTF-8 BOM, then every request the filters select (from the first,
+ * whatever `cursor` and `limit` say), a page of {@link EXPORT_PAGE} at a time through the list's
+ * own cursor, each page written before the next is read, so memory stays flat however many there
+ * are. `days_left` counts from `now` (the service's clock when the export starts).
  */
-export function sendRequestsCsv(reply: FastifyReply, service: PrivacyRequestService, input: ListRequestsInput) {
+export function sendRequestsCsv(reply: FastifyReply, service: PrivacyRequestService, input: ListRequestsInput, now: Date) {
   async function* lines() {
-    yield csvRow(EXPORT_COLUMNS);
+    yield UTF8_BOM + csvRow(EXPORT_COLUMNS);
     let cursor: string | undefined;
     do {
       const { cursor: _from, ...rest } = input;
       const page = await service.list({ ...rest, ...(cursor === undefined ? {} : { cursor }), limit: EXPORT_PAGE });
-      yield page.items.map((r) => csvRow(EXPORT_COLUMNS.map((c) => r[c]))).join('');
+      yield page.items.map((r) => csvRow(exportCells(r, now))).join('');
       cursor = page.next_cursor ?? undefined;
     } while (cursor !== undefined);
   }

@@ -104,6 +104,14 @@ export const ListPrivacyRequestsQuery = Type.Object({
   subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
   subject_provider: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   due_before: Type.Optional(Type.String({ pattern: RFC3339_PATTERN, description: 'RFC 3339 date-time' })),
+  due_within_days: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 3650,
+      description:
+        'Not overdue, binding due date within this many days from now (both ends included): with `status=open` and 7, the queue count `due_within_7_days` (PRODUCT §2.21)',
+    }),
+  ),
   sort: Type.Optional(StringEnum(['created_at', 'due_at'] as const, { default: 'created_at' })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
   limit: PageLimit,
@@ -140,6 +148,11 @@ export const IdentityBody = Type.Object(
   },
   SUBJECT_IDENTITY_CHECK,
 );
+
+/** `GET …/{id}/confirm-no-data` (PRODUCT §2.21): what confirming would tell the person. */
+export const NoDataPreview = Type.Object({
+  statement: Type.String({ description: 'The GDPR Art. 15(1) confirmation the person gets, word for word' }),
+});
 
 /** `…/corrections` body: corrected values by field (email, name, username; within the request's scope). */
 export const CorrectionsBody = Type.Object({

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema.js';
 import { OPEN_STATUSES } from '../request-model/request-model.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
+import { EMAIL_PROVIDER, normalizeEmail } from '../subject-data/subject-data.repository.js';
 
 /** The list's orders: newest first (`created_at`), or earliest binding due date first (`due_at`). */
 export type RequestSort = 'created_at' | 'due_at';
@@ -21,11 +22,16 @@ export interface RequestListFilter {
   assignee?: string | null | undefined;
   requestType?: string | undefined;
   overdue?: boolean | undefined;
-  /** Exact subject id; with or without `subjectProvider`. */
+  /**
+   * Exact subject id; with or without `subjectProvider`. With `subjectProvider: "email"` the
+   * address is matched trimmed and without regard to case (PRODUCT §2.13, §2.21).
+   */
   subjectId?: string | undefined;
   subjectProvider?: string | undefined;
   /** RFC 3339 UTC: the binding due date (`extended_due_at ?? due_at`) falls before it. */
   dueBefore?: string | undefined;
+  /** RFC 3339 UTC: the binding due date falls in [`from`, `to`] (`due_within_days`, PRODUCT §2.21). */
+  dueWithin?: { from: string; to: string } | undefined;
   /** RFC 3339 UTC "now", for the overdue filter. */
   now: string;
   sort?: RequestSort | undefined;
@@ -53,6 +59,18 @@ function idsWhere(
   let ids = eb.selectFrom('privacy_requests').select('id');
   if (workspaceId !== null) ids = ids.where('workspace_id', '=', workspaceId);
   return where(ids);
+}
+
+/**
+ * Requests by e-mail address (PRODUCT §2.13, §2.21): `subject_provider = 'email'` as a literal and
+ * `lower(trim(subject_id))` equal to the address trimmed and lower-cased, which is what the
+ * partial index `privacy_requests_email_subject_idx` holds: both planners prove a partial index
+ * applies only from a literal predicate (docs/development.md, "Traps we hit").
+ */
+function byEmail<Q extends SelectQueryBuilder<DB, 'privacy_requests', { id: string }>>(q: Q, address: string): Q {
+  return q
+    .where('subject_provider', '=', sql.lit(EMAIL_PROVIDER))
+    .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['subject_id'])]), '=', normalizeEmail(address))) as Q;
 }
 
 /**
@@ -90,6 +108,7 @@ function filtered(db: Executor, query: Query, f: RequestListFilter, workspaceId:
     const { subjectId, subjectProvider } = f;
     query = query.where('id', 'in', (eb) =>
       idsWhere(eb, workspaceId, (q) => {
+        if (subjectProvider === EMAIL_PROVIDER) return byEmail(q, subjectId);
         const bySubject = q.where('subject_id', '=', subjectId);
         return subjectProvider === undefined ? bySubject : bySubject.where('subject_provider', '=', subjectProvider);
       }),
@@ -103,6 +122,10 @@ function filtered(db: Executor, query: Query, f: RequestListFilter, workspaceId:
   if (f.dueBefore !== undefined) {
     const dueBefore = f.dueBefore;
     query = query.where((eb) => eb(bindingDue(eb), '<', dueBefore));
+  }
+  if (f.dueWithin !== undefined) {
+    const { from, to } = f.dueWithin;
+    query = query.where((eb) => eb.and([eb(bindingDue(eb), '>=', from), eb(bindingDue(eb), '<=', to)]));
   }
   return query;
 }

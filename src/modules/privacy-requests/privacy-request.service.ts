@@ -54,9 +54,17 @@ export interface ListRequestsInput {
   subject_provider?: string | undefined;
   /** RFC 3339 (any offset): the binding due date falls before it. */
   due_before?: string | undefined;
+  /** Not overdue, binding due date within this many days from now, both ends included (PRODUCT §2.21). */
+  due_within_days?: number | undefined;
   sort?: RequestSort | undefined;
   cursor?: string | undefined;
   limit: number;
+}
+
+/** `due_within_days` as the list filters by it: [now, now + days] in RFC 3339 UTC; undefined for none. */
+function dueWindow(now: Date, days: number | undefined): { from: string; to: string } | undefined {
+  if (days === undefined) return undefined;
+  return { from: toTimestamp(now), to: toTimestamp(new Date(now.getTime() + days * 86_400_000)) };
 }
 
 /**
@@ -246,8 +254,10 @@ export function createPrivacyRequestService(deps: {
         si: input.subject_id,
         sp: input.subject_provider,
         d: dueBefore,
+        dw: input.due_within_days,
         by: sort,
       };
+      const now = clock();
       const after =
         input.cursor === undefined
           ? undefined
@@ -263,7 +273,8 @@ export function createPrivacyRequestService(deps: {
         subjectId: input.subject_id,
         subjectProvider: input.subject_provider,
         dueBefore,
-        now: toTimestamp(clock()),
+        dueWithin: dueWindow(now, input.due_within_days),
+        now: toTimestamp(now),
         sort,
         after,
         limit: input.limit + 1,

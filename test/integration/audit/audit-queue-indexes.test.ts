@@ -1,6 +1,7 @@
 /**
  * Migration 2026-11-24T0101-audit-queue: the queue (across workspaces, `sort=due_at`,
- * `due_before`), subject search without a workspace, and the audit trail list (a request's
+ * `due_before`), subject search without a workspace (and by e-mail address in any case,
+ * 2026-12-07T0701), and the audit trail list (a request's
  * timeline, a workspace's entries) are index ranges that stop at the page, not scans of the
  * table (issue 13; times measured by `npm run bench:growth`). The statements checked are the
  * ones the repositories run, captured as they run them, on tables with statistics.
@@ -29,8 +30,9 @@ function request(i: number) {
   const created = START_MS + i * STEP_MS;
   return requestRow(i, {
     workspace_id: `w${i % 20}`,
-    subject_provider: i % 2 ? 'okta' : 'github',
-    subject_id: `u${i % 5000}`,
+    // Every tenth by e-mail address, in the case the person typed it (PRODUCT §2.13).
+    subject_provider: i % 10 === 3 ? 'email' : i % 2 ? 'okta' : 'github',
+    subject_id: i % 10 === 3 ? `Person${i % 5000}@Example.org` : `u${i % 5000}`,
     status: i > COUNT - 500 ? 'queued' : 'completed',
     created_at: iso(created),
     due_at: iso(created + DUE_MS),
@@ -137,6 +139,27 @@ for (const dialect of dialects()) {
         assert.match(plan, /privacy_requests_subject_key_idx/, plan);
         assertNoTableScan(plan, 'privacy_requests');
       }
+    });
+
+    it('finds requests by e-mail address in any case through the e-mail index (PRODUCT §2.21)', async () => {
+      for (const f of [
+        { subjectId: ' PERSON13@example.ORG ', subjectProvider: 'email' },
+        { subjectId: 'person13@example.org', subjectProvider: 'email', workspaceIds: ['w13', 'w3'] },
+        { subjectId: 'Person13@Example.org', subjectProvider: 'email', workspaceIds: ['w13'] },
+      ]) {
+        const { result, plan } = await queue(f);
+        // i ≡ 13 (mod 5000) and i ≡ 3 (mod 10): 13, 5013, 10013, 15013, all in w13.
+        assert.deepEqual(
+          result.map((r) => r.subject_id),
+          Array(4).fill('Person13@Example.org'),
+          JSON.stringify(f),
+        );
+        assert.match(plan, /privacy_requests_email_subject_idx/, plan);
+        assertNoTableScan(plan, 'privacy_requests');
+      }
+      // Another provider stays exact: the same text as a github id finds nothing.
+      const exact = await queue({ subjectId: 'person13@example.org', subjectProvider: 'github' });
+      assert.deepEqual(exact.result, []);
     });
 
     it('reads a request’s timeline and a workspace’s entries through audit indexes', async () => {

@@ -255,7 +255,8 @@ for (const dialect of dialects()) {
           { id: '102', subject: 'Login fails' },
         ],
       });
-      await tasks.getByLabel('Records: user').fill('3');
+      // Categories in plain words (PRODUCT §2.21), the key beside them.
+      await tasks.getByLabel('Personal data (user)').fill('3');
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
         assert.deepEqual(await seriousViolations(page), [], `Mark done form at ${width} px`);

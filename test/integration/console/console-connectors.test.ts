@@ -1,7 +1,7 @@
 /**
  * Database data systems in the web console (PRODUCT.md §2b, §2.14), in headless Chromium: the
  * Connections page shows each database system's kind and dataset summary; **Test connection**
- * shows reachability, latency and each collection's state; **Preview for a subject** shows the
+ * shows reachability, latency and each collection's state; **Preview for a person** shows the
  * planned statements with their row counts and no values. A PostgreSQL and a MariaDB target;
  * no serious axe-core violation and no horizontal scroll at 1280 and 390 px (screenshots in
  * .scratch/console/).
@@ -111,7 +111,8 @@ for (const dialect of dialects()) {
         await item.getByText(/^Reachable in \d+ ms/).waitFor();
         assert.equal(await item.locator('table').first().locator('tbody tr').count(), 6);
         assert.doesNotMatch(await item.locator('table').first().innerText(), /\bno\b/);
-        await item.getByRole('button', { name: 'Preview for a subject' }).click();
+        await item.getByRole('button', { name: 'Preview for a person' }).click();
+        await item.getByLabel('Subject provider').fill('github');
         await item.getByLabel('Subject id').fill('583231');
         await item.getByLabel('Request type').selectOption('deletion');
         await item.getByRole('button', { name: 'Preview statements' }).click();

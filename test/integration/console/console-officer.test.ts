@@ -126,7 +126,8 @@ for (const dialect of dialects()) {
       const bulk = page.getByRole('form', { name: 'Act on the selected requests' });
       await bulk.getByText('2 requests selected').waitFor();
       await bulk.locator('#bulk-action').selectOption('assign');
-      await bulk.getByRole('button', { name: 'Assign to me: 2 requests' }).click();
+      await bulk.getByRole('button', { name: 'Preview: assign to me' }).click();
+      await bulk.getByRole('button', { name: 'Confirm: assign to me, 2 requests' }).click();
       await bulk.getByRole('status', { name: 'Results' }).waitFor();
       assert.match(await bulk.getByRole('status', { name: 'Results' }).innerText(), /queued/);
       await shot('officer-bulk-1280');
@@ -142,10 +143,11 @@ for (const dialect of dialects()) {
       await page.getByRole('button', { name: 'Download CSV (these filters)' }).click();
       const download = await downloading;
       const csv = readFileSync(await download.path(), 'utf8');
-      const lines = csv.trim().split('\r\n');
+      assert.ok(csv.startsWith('\uFEFF'), 'a UTF-8 BOM first (PRODUCT §2.21)');
+      const lines = csv.slice(1).trim().split('\r\n');
       assert.equal(
         lines[0],
-        'id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee',
+        'id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee,status_reason,days_left',
       );
       assert.equal(lines.length, 3, csv);
       assert.ok(!csv.includes('soon-subject-1'), 'no subject identity');

@@ -59,8 +59,12 @@ for (const dialect of dialects()) {
       assert.deepEqual(await counts(), { submissions: 0, requests: 0, mails: 0 });
     });
 
-    it('PUT/GET need admin within the workspace; PUT is audited without personal data', async () => {
+    it('PUT needs admin, GET privacy:read, within the workspace; PUT is audited without personal data', async () => {
       const reader = await t.bearer(['privacy:read'], ['acme']);
+      const writer = await t.bearer(['privacy:write'], ['acme']);
+      // Never set: a reader learns it is off (404), a token without privacy:read nothing (403).
+      assert.equal((await t.app.inject({ url: settingsUrl(), headers: { authorization: reader } })).statusCode, 404);
+      assert.equal((await t.app.inject({ url: settingsUrl(), headers: { authorization: writer } })).statusCode, 403);
       assert.equal(
         (await t.app.inject({ method: 'PUT', url: settingsUrl(), headers: { authorization: reader }, payload: CENTER }))
           .statusCode,
@@ -85,6 +89,12 @@ for (const dialect of dialects()) {
       assert.deepEqual(put.json().request_types, ['access', 'deletion']);
       const got = await t.app.inject({ method: 'GET', url: settingsUrl(), headers: { authorization: admin } });
       assert.deepEqual(got.json(), put.json());
+      // PRODUCT §2.21: every officer reads it (the console's workspace settings), within the workspace only.
+      const read = await t.app.inject({ url: settingsUrl(), headers: { authorization: reader } });
+      assert.equal(read.statusCode, 200, read.body);
+      assert.deepEqual(read.json(), put.json());
+      const outsider = await t.bearer(['privacy:read'], ['globex']);
+      assert.equal((await t.app.inject({ url: settingsUrl(), headers: { authorization: outsider } })).statusCode, 403);
       const audit = await db()
         .selectFrom('audit_events')
         .select(['action', 'target_id', 'details'])

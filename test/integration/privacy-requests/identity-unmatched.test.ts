@@ -97,6 +97,22 @@ for (const dialect of dialects()) {
       const unknown = await fileRequest(f, { request_type: 'deletion', subject_provider: 'github', subject_id: '99999999' });
       await drain();
       assert.deepEqual(await statusOf(unknown.id), ['action_required', 'identity_unmatched']);
+      // PRODUCT §2.21: the sentence the person will get, readable (privacy:read) before anyone confirms.
+      const reader = await f.t.bearer(['privacy:read'], ['acme']);
+      const preview = await f.t.app.inject({
+        url: `/api/v1/privacy/requests/${unknown.id}/confirm-no-data`,
+        headers: { authorization: reader },
+      });
+      assert.equal(preview.statusCode, 200, preview.body);
+      const { statement } = preview.json() as { statement: string };
+      assert.match(statement, /we do not process any personal data about you/);
+      assert.deepEqual(await statusOf(unknown.id), ['action_required', 'identity_unmatched'], 'reading changes nothing');
+      const outsider = await f.t.bearer(['privacy:read'], ['lenient']);
+      const hidden = await f.t.app.inject({
+        url: `/api/v1/privacy/requests/${unknown.id}/confirm-no-data`,
+        headers: { authorization: outsider },
+      });
+      assert.equal(hidden.statusCode, 404, 'outside its workspaces a request does not exist');
       const again = await call(unknown.id, 'confirm-no-data', { reason: '' });
       assert.equal(again.statusCode, 422, 'a reason is required');
       const res = await call(unknown.id, 'confirm-no-data', { reason: 'searched CRM and mail by hand: nothing' });
@@ -108,7 +124,7 @@ for (const dialect of dialects()) {
         headers: { authorization: f.auth },
       });
       assert.equal(report.statusCode, 200, report.body);
-      assert.match(report.body, /we do not process any personal data about you/);
+      assert.equal(report.json().no_data_confirmation.statement, statement, 'the person gets the sentence shown before');
       const entry = (await auditOf(f, unknown.id)).find((e) => e.action === 'privacy_request.no_data_confirmed');
       assert.deepEqual(entry?.details, {
         from: 'action_required',
@@ -117,6 +133,11 @@ for (const dialect of dialects()) {
       });
       // Final now: neither review applies any more.
       assert.equal((await call(unknown.id, 'confirm-no-data', { reason: 'again' })).statusCode, 409);
+      const late = await f.t.app.inject({
+        url: `/api/v1/privacy/requests/${unknown.id}/confirm-no-data`,
+        headers: { authorization: f.auth },
+      });
+      assert.equal(late.statusCode, 409, late.body);
       assert.equal((await call(unknown.id, 'identity', { subject_provider: 'x', subject_id: 'y', reason: 'r' })).statusCode, 409);
     });
 

@@ -80,7 +80,8 @@ for (const dialect of dialects()) {
       const res = await get('/api/v1/privacy/requests?status=open', { accept: 'text/csv' });
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.headers['content-type']), /^text\/csv/);
-      const rows = parseCsv(res.body);
+      assert.ok(res.body.startsWith('\uFEFFid,'), 'a UTF-8 BOM first (PRODUCT §2.21)');
+      const rows = parseCsv(res.body.slice(1));
       assert.deepEqual(rows[0], [
         'id',
         'request_type',
@@ -92,10 +93,12 @@ for (const dialect of dialects()) {
         'extended_due_at',
         'completed_at',
         'assignee',
+        'status_reason',
+        'days_left',
       ]);
       assert.equal(rows.length, 1 + 1200, 'every open acme request, none of beta');
       assert.equal(new Set(rows.slice(1).map((r) => r[0])).size, 1200, 'each once');
-      assert.ok(rows.slice(1).every((r) => r.length === 10 && r[2] === 'acme' && r[3] === 'queued'));
+      assert.ok(rows.slice(1).every((r) => r.length === 12 && r[2] === 'acme' && r[3] === 'queued'));
       const mine = rows.find((r) => r[0] === first.id);
       assert.equal(mine?.[9], `'=HYPERLINK("http://x"),a`);
       assert.ok(res.body.includes(`"'=HYPERLINK(""http://x""),a"`), 'quoted as RFC 4180 says');
@@ -103,7 +106,7 @@ for (const dialect of dialects()) {
 
       const byFormat = await get('/api/v1/privacy/requests?format=csv&status=completed');
       assert.equal(byFormat.statusCode, 200);
-      assert.equal(parseCsv(byFormat.body).length, 2);
+      assert.equal(parseCsv(byFormat.body.slice(1)).length, 2);
       // JSON stays the default.
       assert.equal((await get('/api/v1/privacy/requests?limit=1')).json().items.length, 1);
       await db().deleteFrom('privacy_requests').execute();

@@ -6,9 +6,10 @@ import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repos
 import { coversWorkspace, type Principal } from '../../principals/principal.js';
 import { NotAwaitingIdentityReviewError, RequestNotFoundError } from '../privacy-request.errors.js';
 import { toResource } from '../privacy-request.fns.js';
-import { lockRequest } from '../privacy-request.repository.js';
+import { findRequestById, lockRequest } from '../privacy-request.repository.js';
 import type { PrivacyRequestResource } from '../privacy-request.types.js';
 import { findResult } from '../result.repository.js';
+import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 import { IDENTITY_UNMATCHED } from './lifecycle.fns.js';
 import { runAgain } from './run-again.js';
 import { reopenTasks } from './task-reopen.js';
@@ -25,6 +26,16 @@ export const NO_DATA_CONFIRMATION =
 export const NO_DATA_CONFIRMATION_SEARCHED =
   'We have checked this service and every system we could search with what you gave us: we found no personal data about you there. ' +
   'The systems we could not search are named in this answer.';
+
+/**
+ * What confirming no data tells the person (GDPR Art. 15(1)): that nothing is processed, or, when
+ * a system could not be searched with what they gave (PRODUCT §2.17), that the systems it could
+ * search hold nothing. The preview and the confirmation read it the same way.
+ */
+async function noDataStatement(db: Executor, id: string): Promise<string> {
+  const unsearched = (await taskStatusesOfRequest(db, id)).some((t) => t.status === NOT_SEARCHABLE);
+  return unsearched ? NO_DATA_CONFIRMATION_SEARCHED : NO_DATA_CONFIRMATION;
+}
 
 /** Adds the confirmation `statement` to a stored package or report (JSON text); null stays null. */
 function confirmed(json: string | null, statement: string, at: string): string | null {
@@ -53,16 +64,30 @@ export function createIdentityReview(deps: {
 }) {
   const { db, clock, publicBaseUrl, seal } = deps;
 
-  /** Locks request `id` and checks that it waits for this review. */
-  async function waiting(tx: Executor, principal: Principal, id: string) {
-    const row = await lockRequest(tx, id);
+  /** Checks that `row` (request `id`, read or locked) is the principal's and waits for this review. */
+  function checkWaiting(row: PrivacyRequestRow | undefined, principal: Principal, id: string): PrivacyRequestRow {
     if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
     if (row.status !== 'action_required' || row.status_reason !== IDENTITY_UNMATCHED)
       throw new NotAwaitingIdentityReviewError(row.status, row.status_reason);
     return row;
   }
 
+  /** Locks request `id` and checks that it waits for this review. */
+  async function waiting(tx: Executor, principal: Principal, id: string) {
+    return checkWaiting(await lockRequest(tx, id), principal, id);
+  }
+
   return {
+    /**
+     * `GET …/{id}/confirm-no-data` (PRODUCT §2.21): what confirming would tell the person, before
+     * anyone confirms: the statement their letter or confirmation will carry. Changes nothing.
+     * @throws RequestNotFoundError, NotAwaitingIdentityReviewError (409).
+     */
+    async noDataPreview(principal: Principal, id: string): Promise<{ statement: string }> {
+      checkWaiting(await findRequestById(db, id), principal, id);
+      return { statement: await noDataStatement(db, id) };
+    },
+
     /**
      * `POST …/{id}/identity`: names the identity the request meant; its data tasks are re-opened
      * for it and it goes back to `queued` and runs again (audited as
@@ -104,8 +129,7 @@ export function createIdentityReview(deps: {
         const row = await waiting(unit.tx, principal, id);
         const at = toTimestamp(clock());
         const stored = await findResult(unit.tx, id);
-        const unsearched = (await taskStatusesOfRequest(unit.tx, id)).some((t) => t.status === NOT_SEARCHABLE);
-        const statement = unsearched ? NO_DATA_CONFIRMATION_SEARCHED : NO_DATA_CONFIRMATION;
+        const statement = await noDataStatement(unit.tx, id);
         const updated = await commitTransition(unit, row, {
           at,
           change: { status: 'completed', status_reason: null, completed_at: at },

@@ -1,0 +1,373 @@
+/**
+ * The officer's whole day in the console (PRODUCT §2.21, issue 35), in Chromium on a real store:
+ * the counts on top are links to the filters that list what they count; a request by e-mail is
+ * found in any case; a bulk extension is previewed (each request's new due date, or why it will
+ * be refused) before it is confirmed, and its results show the due dates; an identity review
+ * re-points one request and confirms no data for another (the sentence the person gets shown
+ * first, from the service); a request waiting in `action_required` is rejected with the reason
+ * the person is mailed (GDPR Art. 12(4)); an http(s) intake reference is a safe link; the
+ * controller profile and the privacy center are set in Workspace settings (a field's error at
+ * the field), the center's public page linked; the report opens on the current year, the audit
+ * list says its order; a privacy:read token sees no 403 under Connections and no form in the
+ * settings. Every view: no serious axe-core violation and no sideways scroll at 1280 and 390 px
+ * (screenshots in .scratch/console/).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createWorker } from '../../../src/jobs/worker.js';
+import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import type { MailPayload } from '../../../src/modules/privacy-center/mail-outbox.repository.js';
+import { renderMail } from '../../../src/modules/privacy-center/mail-render.fns.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { openChromium } from '../../helpers/chromium.js';
+import { builtConsole } from '../../helpers/console-build.js';
+import { checkBothWidths, screenshot, signIn } from '../../helpers/console-pages.js';
+import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { silentLog } from '../../helpers/worker.js';
+
+const DAY_MS = 86_400_000;
+
+for (const dialect of dialects()) {
+  describe(`console: the officer's whole day (${dialect.name})`, () => {
+    let database: TestDatabase;
+    let t: TestApp;
+    let origin: string;
+    let officer: string;
+    let intake: string;
+    let reader: string;
+    let browser: Browser;
+    let page: Page;
+    const ids: Record<'repoint' | 'noData' | 'reject' | 'late' | 'soon' | 'maria', string> = {
+      repoint: '',
+      noData: '',
+      reject: '',
+      late: '',
+      soon: '',
+      maria: '',
+    };
+    let serial = 0;
+    const file = async (fields: Record<string, unknown>) => {
+      serial += 1;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/requests',
+        headers: { authorization: intake, 'idempotency-key': `whole-day-${serial}-key` },
+        payload: {
+          request_type: 'deletion',
+          scope: ['user'],
+          subject_provider: 'github',
+          workspace_id: 'acme',
+          client_request_id: `whole-day-${serial}`,
+          intake_ref: 'ticket',
+          ...fields,
+        },
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      return res.json().id as string;
+    };
+    const get = async (url: string) => {
+      const res = await t.app.inject({ url, headers: { authorization: intake } });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+    const rowIds = async () => (await page.locator('table.queue tbody td[data-label="Request"]').allInnerTexts()).sort();
+    /** Waits (up to 10 s) until the queue lists exactly `expected`: a count's link reloads the list. */
+    const waitForRows = async (expected: string[]) => {
+      const want = [...expected].sort();
+      for (let i = 0; i < 100 && JSON.stringify(await rowIds()) !== JSON.stringify(want); i++) await page.waitForTimeout(100);
+      assert.deepEqual(await rowIds(), want);
+    };
+
+    before(async () => {
+      database = await dialect.create();
+      t = await startTestApp(database, { consoleDir: await builtConsole() });
+      officer = (
+        await t.services.tokens.create({ name: 'Ann Officer', scopes: ['admin'], workspaces: ['acme', 'beta'], actor: 'test' })
+      ).token;
+      intake = await t.bearer(['privacy:write', 'privacy:read'], ['acme', 'beta']);
+      reader = (
+        await t.services.tokens.create({ name: 'auditor', scopes: ['privacy:read'], workspaces: ['acme', 'beta'], actor: 'test' })
+      ).token;
+      // acme names its controller (its access requests may run); beta has neither profile nor center.
+      await t.services.controllers.put('acme', { name: 'Acme Ltd', contact_email: 'privacy@acme.example' }, 'test');
+      // Nothing holds these subjects: after the worker they wait for an identity review (PRODUCT §2.13).
+      ids.repoint = await file({ subject_id: 'ghost-typo' });
+      ids.noData = await file({ request_type: 'access', subject_id: 'ghost-none' });
+      ids.reject = await file({ subject_id: 'ghost-reject', notify_email: 'ghost@example.org' });
+      const worker = createWorker({
+        database: t.services.database,
+        clock: t.services.clock,
+        log: silentLog,
+        pseudonymKey: t.services.keys.pseudonymKey,
+        handlers: REQUEST_HANDLERS,
+        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
+      });
+      while (await worker.runOnce());
+      for (const id of [ids.repoint, ids.noData, ids.reject])
+        assert.equal((await get(`/api/v1/privacy/requests/${id}`)).status_reason, 'identity_unmatched');
+      // Queued (no worker runs again): received 40 days ago (overdue), 27 days ago (due within 7 days), today by e-mail.
+      ids.late = await file({ subject_id: 'late-1', received_at: new Date(Date.now() - 40 * DAY_MS).toISOString() });
+      ids.soon = await file({
+        subject_id: 'soon-1',
+        intake_ref: 'javascript:alert(1)',
+        received_at: new Date(Date.now() - 27 * DAY_MS).toISOString(),
+      });
+      ids.maria = await file({
+        request_type: 'access',
+        subject_provider: 'email',
+        subject_id: 'Maria.Lopez@Example.org',
+        intake_ref: 'https://support.example.com/tickets/77',
+      });
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      browser = await openChromium();
+      page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
+    });
+    after(async () => {
+      await browser?.close();
+      await t?.close();
+      await database?.drop();
+    });
+
+    it('names a token that can read the queue on the sign-in page', async () => {
+      await page.goto(`${origin}/console/`);
+      const hint = await page.locator('#token-hint').innerText();
+      assert.match(hint, /privacyctl token create --workspace W --scope privacy:read --scope privacy:write/);
+      await signIn(page, origin, officer);
+    });
+
+    it('makes each count a link to the filter that lists exactly what it counts', async () => {
+      const counts = page.getByRole('region', { name: 'Queue counts' });
+      await counts.getByRole('link', { name: /Action required/ }).waitFor();
+      const expected: [RegExp, string, string[]][] = [
+        [/Action required/, 'status=action_required', [ids.repoint, ids.noData, ids.reject]],
+        [/Overdue/, 'overdue=true', [ids.late]],
+        [/Due within 7 days/, 'due_within_days=7', [ids.soon]],
+        [/Open, unassigned/, 'assignee=none', Object.values(ids)],
+      ];
+      for (const [name, filter, listed] of expected) {
+        const tile = counts.getByRole('link', { name });
+        const shown = Number(await tile.locator('.count-value').innerText());
+        await tile.click();
+        await page.waitForURL(new RegExp(filter));
+        await waitForRows(listed);
+        await page.getByText(`${listed.length} request${listed.length === 1 ? '' : 's'} shown`).waitFor();
+        assert.equal(shown, listed.length, `the ${name} count`);
+      }
+      await screenshot(page, `whole-day-counts-${dialect.name}`);
+    });
+
+    it('finds a request by e-mail address in another case; request ids never wrap', async () => {
+      await page.goto(`${origin}/console/#/queue`);
+      await page.locator('#filter-subject-id').fill('  maria.lopez@EXAMPLE.org ');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await waitForRows([ids.maria]);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.locator('#filter-subject-id').fill('');
+        await page.getByRole('button', { name: 'Apply filters' }).click();
+        await waitForRows(Object.values(ids));
+        const lines = await page.evaluate<number[]>(
+          `[...document.querySelectorAll('table.queue td[data-label="Request"] a')].map((a) => a.getClientRects().length)`,
+        );
+        assert.deepEqual(lines, Array(6).fill(1), `each id on one line at ${width} px`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    it('previews a bulk extension per request (new due date, or why refused), then shows the results with their dates', async () => {
+      await page.getByRole('checkbox', { name: `Select ${ids.late}` }).check();
+      await page.getByRole('checkbox', { name: `Select ${ids.soon}` }).check();
+      const bulk = page.getByRole('form', { name: 'Act on the selected requests' });
+      await bulk.locator('#bulk-action').selectOption('extend');
+      await bulk.getByLabel(/^Reason/).fill('Several systems to search (Art. 12(3))');
+      await bulk.getByRole('button', { name: 'Preview: extend deadline' }).click();
+      const preview = bulk.getByRole('table');
+      await preview.waitFor();
+      const previewed = await preview.getByRole('row').filter({ hasText: ids.soon }).innerText();
+      assert.match(await preview.getByRole('row').filter({ hasText: ids.late }).innerText(), /refused\s+its deadline has passed/);
+      assert.equal((await get(`/api/v1/privacy/requests/${ids.soon}`)).extended_due_at, null, 'nothing sent before confirming');
+      await checkBothWidths(page, `whole-day-bulk-preview-${dialect.name}`);
+      await bulk.getByRole('button', { name: 'Confirm: extend deadline, 2 requests' }).click();
+      const results = bulk.getByRole('status', { name: 'Results' });
+      await results.waitFor();
+      const extended = await get(`/api/v1/privacy/requests/${ids.soon}`);
+      assert.notEqual(extended.extended_due_at, null);
+      // GDPR Art. 12(3): two further months; the preview named the date the service then set.
+      const day = new Date(extended.extended_due_at).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium' });
+      assert.match(previewed, new RegExp(`queued\\s+due ${day}`), previewed);
+      assert.match(
+        await results.getByRole('listitem').filter({ hasText: ids.soon }).innerText(),
+        new RegExp(`queued, due ${day}`),
+      );
+      assert.match(await results.getByRole('listitem').filter({ hasText: ids.late }).innerText(), /refused \(409\)/);
+      await screenshot(page, `whole-day-bulk-results-1280-${dialect.name}`);
+    });
+
+    it('re-points a request whose identity matched nothing; it runs again', async () => {
+      await page.goto(`${origin}/console/#/requests/${ids.repoint}`);
+      await page.getByRole('heading', { name: 'Identity review' }).waitFor();
+      await page.getByRole('button', { name: 'Point to another identity' }).click();
+      const form = page.getByRole('form', { name: 'Point to another identity' });
+      await form.getByRole('button', { name: 'Confirm: point to this identity' }).click();
+      await form.locator('#repoint-subject-error').waitFor();
+      assert.equal(await form.locator('#repoint-subject').getAttribute('aria-invalid'), 'true');
+      await form.getByLabel('Subject id').fill('ghost-typo-fixed');
+      await form.getByLabel(/^Reason/).fill('The id was mistyped at intake');
+      await checkBothWidths(page, `whole-day-repoint-${dialect.name}`);
+      await form.getByRole('button', { name: 'Confirm: point to this identity' }).click();
+      await page.getByText('Pointed to another identity: done. Status is now queued.').waitFor();
+      const stored = await get(`/api/v1/privacy/requests/${ids.repoint}`);
+      assert.deepEqual([stored.status, stored.subject_provider, stored.subject_id], ['queued', 'github', 'ghost-typo-fixed']);
+      await page.getByRole('region', { name: 'Timeline' }).getByText('identity repointed').waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Identity review' }).count(), 0, 'the review is over');
+    });
+
+    it('confirms that no data is held, showing the sentence the person will get first', async () => {
+      await page.goto(`${origin}/console/#/requests/${ids.noData}`);
+      await page.getByRole('button', { name: 'Confirm no data is held' }).click();
+      const form = page.getByRole('form', { name: 'Confirm no data is held' });
+      const quote = form.getByLabel('What the person is told');
+      await quote.waitFor();
+      const { statement } = await get(`/api/v1/privacy/requests/${ids.noData}/confirm-no-data`);
+      assert.equal((await quote.innerText()).trim(), statement);
+      await form.getByLabel(/^Reason/).fill('Searched the CRM and the mailbox by hand: nothing');
+      await checkBothWidths(page, `whole-day-no-data-${dialect.name}`);
+      await form.getByRole('button', { name: 'Confirm: no data is held' }).click();
+      await page.getByText('Confirmed no data is held: done. Status is now completed.').waitFor();
+      const pkg = await get(`/api/v1/privacy/requests/${ids.noData}/package`);
+      assert.equal(pkg.no_data_confirmation.statement, statement, 'the person gets the sentence shown');
+    });
+
+    it('rejects a request waiting in action_required with the reason the person is mailed (Art. 12(4))', async () => {
+      await page.goto(`${origin}/console/#/requests/${ids.reject}`);
+      await page.getByRole('heading', { name: 'Identity review' }).waitFor();
+      await page.getByRole('button', { name: 'Reject' }).click();
+      const form = page.getByRole('form', { name: 'Reject' });
+      assert.match(await form.innerText(), /mailed that their request was declined, with the reason below word for word/);
+      assert.match(await form.innerText(), /supervisory authority/);
+      const reason = 'We could not confirm that the account is yours.';
+      await form.getByLabel('Reason the person will be told (also recorded in the audit trail)').fill(reason);
+      await checkBothWidths(page, `whole-day-reject-${dialect.name}`);
+      await form.getByRole('button', { name: 'Confirm: reject' }).click();
+      await page.getByText('Reject: done. Status is now rejected.').waitFor();
+      const mail = await t.services.database.db
+        .selectFrom('privacy_center_mails')
+        .select(['kind', 'payload'])
+        .where('request_id', '=', ids.reject)
+        .where('kind', '=', 'rejected')
+        .executeTakeFirstOrThrow();
+      const text = renderMail('rejected', JSON.parse(mail.payload) as MailPayload, null, null).text;
+      assert.ok(text.includes(`The reason: ${reason}`), text);
+      assert.match(text, /complain to a data protection supervisory authority/);
+    });
+
+    it('links an http(s) intake reference safely, and no other', async () => {
+      await page.goto(`${origin}/console/#/requests/${ids.maria}`);
+      const link = page.getByRole('link', { name: 'https://support.example.com/tickets/77' });
+      await link.waitFor();
+      assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
+      assert.equal(await link.getAttribute('target'), '_blank');
+      await page.goto(`${origin}/console/#/requests/${ids.soon}`);
+      await page.getByText('javascript:alert(1)').waitFor();
+      assert.equal(await page.locator('a[href^="javascript"]').count(), 0);
+    });
+
+    it('names the controller and turns the privacy center on in Workspace settings, errors at their fields', async () => {
+      await page.goto(`${origin}/console/#/settings?workspace=beta`);
+      await page.getByText('No controller is named for beta').waitFor();
+      await page.getByLabel('Controller name').fill('Beta GmbH');
+      await page.getByLabel('Contact e-mail').fill('datenschutz@beta.example');
+      await page.getByLabel('Supervisory authority (optional)').fill('BfDI');
+      await page.getByLabel('Supervisory authority’s web address').fill('not a url');
+      await page.getByRole('button', { name: 'Save the controller profile' }).click();
+      await page.locator('#controller-authority_url-error').waitFor();
+      assert.equal(await page.locator('#controller-name-error').count(), 0);
+      assert.equal(await page.locator('#controller-authority_url').getAttribute('aria-invalid'), 'true');
+      await page.getByLabel('Supervisory authority’s web address').fill('https://www.bfdi.bund.de');
+      await page.getByRole('button', { name: 'Save the controller profile' }).click();
+      await page.getByText('Saved (version 1). Letters and packages from now on name Beta GmbH.').waitFor();
+      const profile = await get('/api/v1/workspaces/beta/controller');
+      assert.deepEqual(profile.supervisory_authority, { name: 'BfDI', url: 'https://www.bfdi.bund.de' });
+
+      const center = page.getByRole('form', { name: 'Privacy center settings' });
+      await center.getByLabel('People may file requests on the public page').check();
+      await center.getByLabel('Title of the page (optional)').fill('Beta privacy requests');
+      assert.match(
+        await center.innerText(),
+        /On: anyone can ask for access \(a copy of their data\), deletion at \/privacy-center\/beta\//,
+      );
+      await checkBothWidths(page, `whole-day-settings-${dialect.name}`);
+      await center.getByRole('button', { name: 'Save the privacy center' }).click();
+      await page.getByText('Saved: the privacy center is on.').waitFor();
+      const link = page.getByRole('link', { name: 'Open its public page' });
+      assert.equal(await link.getAttribute('href'), '/privacy-center/beta/');
+      const publicPage = await fetch(`${origin}/privacy-center/beta/`);
+      assert.equal(publicPage.status, 200);
+      assert.match(await publicPage.text(), /Beta privacy requests/);
+    });
+
+    it('opens the report on the current year and says the audit list’s order', async () => {
+      await page.goto(`${origin}/console/#/reports`);
+      await page.getByRole('heading', { name: 'By request type' }).waitFor();
+      const year = new Date().getUTCFullYear();
+      assert.equal(await page.locator('#report-from').inputValue(), `${year}-01-01`);
+      assert.equal(await page.locator('#report-to').inputValue(), `${year}-12-31`);
+      assert.match(await page.locator('table.report').first().innerText(), /access\s+2\b/, 'both access requests, filed today');
+      await checkBothWidths(page, `whole-day-report-${dialect.name}`);
+      await page.goto(`${origin}/console/#/audit`);
+      await page.getByText('Audit entries, oldest first').waitFor();
+      const seqs = (await page.locator('table.audit tbody td[data-label="#"]').allInnerTexts()).map(Number);
+      assert.ok(seqs.length > 5);
+      assert.deepEqual(
+        seqs,
+        [...seqs].sort((a, b) => a - b),
+        'in the order the heading says',
+      );
+    });
+
+    it('downloads the queue as CSV with a BOM, status_reason and days_left', async () => {
+      await page.goto(`${origin}/console/#/queue?status=`);
+      await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download CSV (these filters)' }).click();
+      const csv = readFileSync(await (await downloading).path(), 'utf8');
+      assert.ok(csv.startsWith('\uFEFFid,'), 'a UTF-8 BOM first');
+      const [header, ...rows] = csv.slice(1).trim().split('\r\n');
+      assert.match(header ?? '', /,assignee,status_reason,days_left$/);
+      const late = rows.find((r) => r.startsWith(ids.late))?.split(',');
+      assert.ok(Number(late?.at(-1)) < 0, `overdue: negative days left (${late?.join(',')})`);
+      assert.equal(
+        rows
+          .find((r) => r.startsWith(ids.noData))
+          ?.split(',')
+          .at(-1),
+        '',
+        'completed: no days left',
+      );
+    });
+
+    it('shows a privacy:read token no 403 under Connections and the settings without forms', async () => {
+      const readerPage = await page.context().newPage();
+      const forbidden: string[] = [];
+      readerPage.on('response', (r) => {
+        if (r.status() === 403) forbidden.push(r.url());
+      });
+      await signIn(readerPage, origin, reader);
+      await readerPage.getByRole('link', { name: 'Connections' }).click();
+      await readerPage.getByText('are managed with an admin token. Yours has privacy:read').waitFor();
+      assert.equal(await readerPage.getByRole('alert').count(), 0, 'no refusal shown');
+      await checkBothWidths(readerPage, `whole-day-connections-reader-${dialect.name}`);
+      await readerPage.getByRole('link', { name: 'Settings' }).click();
+      await readerPage.getByText('Acme Ltd').waitFor();
+      assert.equal(await readerPage.getByRole('form').count(), 1, 'only the workspace choice, no settings form');
+      assert.match(await readerPage.innerText('main'), /saving it needs an admin token/);
+      await checkBothWidths(readerPage, `whole-day-settings-reader-${dialect.name}`);
+      assert.deepEqual(forbidden, [], 'the console asked nothing the token may not read');
+      await readerPage.close();
+    });
+  });
+}
