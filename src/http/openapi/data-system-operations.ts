@@ -32,13 +32,13 @@ export const DATA_SYSTEM_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'previewDataSystem',
     summary: "Preview a database system's statements for a subject",
     description:
-      "The statements a task of `request_type` would run for the subject (PRODUCT §2.14), in order, with placeholders and never values, and the rows each would touch. The access pass runs in a read-only transaction; a deletion's or correction's writes are planned, never run. `scope` defaults to the system's categories. Webhook and manual systems: 409. A database failure: 502 naming system and collection, never the connection. Scope `admin`.",
+      "The statements a task of `request_type` would run for the subject (PRODUCT §2.14), in order, with placeholders and never values, and the rows each would touch. The access pass runs in a read-only transaction; a deletion's or correction's writes are planned, never run. `warnings` (PRODUCT §2.17) lists the collections whose columns would refuse this deletion's masking (`cannot_mask`: NOT NULL masked with null, UNIQUE with one fixed value, longer than the column) or are searched without an index (`unindexed`, with the table's row estimate); null when the catalog could not be read. `scope` defaults to the system's categories. Webhook and manual systems: 409. A database failure: 502 naming system and collection, never the connection. Scope `admin`.",
   },
   'POST /api/v1/data-systems/{id}/test': {
     operationId: 'testDataSystem',
     summary: 'Test a database system',
     description:
-      'Connects (through the allowed-hosts check) and reports `reachable`, `latency_ms` and for each collection whether its table exists and its declared fields can be read and written (statements that touch no row, rolled back). Writes nothing. Webhook and manual systems: 409. Scope `admin`.',
+      'Connects (through the allowed-hosts check) and reports `reachable`, `latency_ms` and for each collection whether its table exists and its declared fields can be read and written (statements that touch no row, rolled back), `cannot_mask` (fields an erasure may write whose column refuses the masking: NOT NULL with null, UNIQUE with one fixed rewrite value, a value longer than the column) and `unindexed` (identity and reference columns the search uses that no index starts with, with the row estimate); both null when the table could not be looked at (PRODUCT §2.17). A missing database or a refused login answers `reachable: false` with the reason. Writes nothing. Webhook and manual systems: 409. Scope `admin`.',
   },
   'DELETE /api/v1/data-systems/{id}': {
     operationId: 'deleteDataSystem',

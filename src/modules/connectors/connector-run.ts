@@ -2,10 +2,13 @@ import { isSystemCategory, withinScope } from '../data-categories/data-categorie
 import type { AllowedHost } from '../../lib/allowed-hosts.js';
 import { type ConnectorKind, parseConnectionUrl } from './connection-url.fns.js';
 import { ConnectorError } from './connector.errors.js';
-import type { Dataset } from './dataset.types.js';
-import { asConnectorError, type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
+import type { Dataset, Field } from './dataset.types.js';
+import { previewWarnings } from './dataset-warnings.js';
+import type { CollectionWarnings } from './masking-fit.fns.js';
+import { type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
 import { type ConnectorLimits, openSession, type Row, type SqlSession } from './sql-session.js';
 import { buildTraversal, type Traversal } from './traversal.fns.js';
+import { refusedWrite } from './write-refusal.js';
 import { type CollectionWrite, fieldInScope, planCorrection, planErasure } from './write-plan.fns.js';
 
 /** The request types a connector runs (PRODUCT §1). */
@@ -89,11 +92,15 @@ export function accessPackage(
   return { collections, records };
 }
 
-/** Runs each collection's writes in its own transaction, in order. @throws ConnectorError naming the collection. */
+/**
+ * Runs each collection's writes in its own transaction, in order. @throws ConnectorError naming
+ * the collection, and the column a refused write hit (`refusedWrite`, PRODUCT §2.17).
+ */
 async function applyWrites(
   session: SqlSession,
   writes: readonly CollectionWrite[],
   system: string,
+  dataset: Dataset,
 ): Promise<Map<string, number>> {
   const affected = new Map<string, number>();
   for (const w of writes) {
@@ -105,7 +112,7 @@ async function applyWrites(
       affected.set(w.collection, count);
     } catch (error) {
       await session.run('ROLLBACK', []).catch(() => undefined);
-      throw asConnectorError(error, system, w.collection);
+      throw await refusedWrite(session, error, { system, dataset, collection: w.collection });
     }
   }
   return affected;
@@ -138,7 +145,7 @@ export async function runConnectorTask(input: ConnectorTaskInput): Promise<Conne
       return { type: 'access', ...accessPackage(input.dataset, read, input.categories), statements: session.statements };
     if (input.requestType === 'correction') {
       const writes = planCorrection(session.dialect, input.dataset, traversal, read, input.corrections ?? {});
-      const affected = await applyWrites(session, writes, input.system);
+      const affected = await applyWrites(session, writes, input.system, input.dataset);
       return {
         type: 'correction',
         collections: Object.fromEntries([...affected].map(([c, n]) => [c, { updated: n }])),
@@ -146,7 +153,7 @@ export async function runConnectorTask(input: ConnectorTaskInput): Promise<Conne
       };
     }
     const writes = planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey);
-    const affected = await applyWrites(session, writes, input.system);
+    const affected = await applyWrites(session, writes, input.system, input.dataset);
     const collections: Record<string, CollectionCounts> = {};
     const erased: Record<string, number> = {};
     for (const w of writes) {
@@ -163,9 +170,13 @@ export async function runConnectorTask(input: ConnectorTaskInput): Promise<Conne
 /**
  * The plan of a task without its writes (PRODUCT §2.14 preview): the access pass runs (read-only)
  * and every statement is listed in order with placeholders, never values, and the rows it
- * touches; a deletion's or correction's writes are planned, not run. @throws ConnectorError.
+ * touches; a deletion's or correction's writes are planned, not run. `warnings`: the collections
+ * whose columns refuse the deletion's masking or are searched without an index (null when the
+ * catalog could not be read). @throws ConnectorError.
  */
-export async function previewConnectorTask(input: ConnectorTaskInput): Promise<{ statements: PlannedStatement[] }> {
+export async function previewConnectorTask(
+  input: ConnectorTaskInput,
+): Promise<{ statements: PlannedStatement[]; warnings: CollectionWarnings[] | null }> {
   const traversal = buildTraversal(input.dataset);
   const session = await openTarget(input);
   try {
@@ -179,7 +190,10 @@ export async function previewConnectorTask(input: ConnectorTaskInput): Promise<{
     const planned = writes.flatMap((w) =>
       w.statements.map((s): PlannedStatement => ({ collection: w.collection, operation: w.operation, sql: s.sql, rows: s.rows })),
     );
-    return { statements: [...read.statements, ...planned] };
+    // What the database's own rules say (PRODUCT §2.17): a deletion's masked fields, every search.
+    const masks = input.requestType === 'deletion' ? (f: Field) => fieldInScope(f, input.categories) : () => false;
+    const warnings = await previewWarnings(session, input.dataset, traversal, masks);
+    return { statements: [...read.statements, ...planned], warnings };
   } finally {
     await session.close();
   }

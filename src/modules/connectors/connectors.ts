@@ -20,6 +20,7 @@ export {
 export type { Dataset, DatasetProblem, DatasetSummary } from './dataset.types.js';
 export { summarizeDataset } from './dataset-check.fns.js';
 export { generateDataset } from './generate.js';
+export type { CannotMask, CollectionWarnings, Unindexed } from './masking-fit.fns.js';
 export { testConnection, type ProbeResult } from './probe.js';
 export type { Identities, PlannedStatement } from './read-pass.js';
 export type { ConnectorLimits, Row } from './sql-session.js';
