@@ -145,7 +145,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a database system's statements for a subject
-         * @description The statements a task of `request_type` would run for the subject (PRODUCT §2.14), in order, with placeholders and never values, and the rows each would touch. The access pass runs in a read-only transaction; a deletion's or correction's writes are planned, never run. `scope` defaults to the system's categories. Webhook and manual systems: 409. A database failure: 502 naming system and collection, never the connection. Scope `admin`.
+         * @description The statements a task of `request_type` would run for the subject (PRODUCT §2.14), in order, with placeholders and never values, and the rows each would touch. The access pass runs in a read-only transaction; a deletion's or correction's writes are planned, never run. `warnings` (PRODUCT §2.17) lists the collections whose columns would refuse this deletion's masking (`cannot_mask`: NOT NULL masked with null, UNIQUE with one fixed value, longer than the column) or are searched without an index (`unindexed`, with the table's row estimate); null when the catalog could not be read. `scope` defaults to the system's categories. Webhook and manual systems: 409. A database failure: 502 naming system and collection, never the connection. Scope `admin`.
          */
         post: operations["previewDataSystem"];
         delete?: never;
@@ -165,7 +165,7 @@ export interface paths {
         put?: never;
         /**
          * Test a database system
-         * @description Connects (through the allowed-hosts check) and reports `reachable`, `latency_ms` and for each collection whether its table exists and its declared fields can be read and written (statements that touch no row, rolled back). Writes nothing. Webhook and manual systems: 409. Scope `admin`.
+         * @description Connects (through the allowed-hosts check) and reports `reachable`, `latency_ms` and for each collection whether its table exists and its declared fields can be read and written (statements that touch no row, rolled back), `cannot_mask` (fields an erasure may write whose column refuses the masking: NOT NULL with null, UNIQUE with one fixed rewrite value, a value longer than the column) and `unindexed` (identity and reference columns the search uses that no index starts with, with the row estimate); both null when the table could not be looked at (PRODUCT §2.17). A missing database or a refused login answers `reachable: false` with the reason. Writes nothing. Webhook and manual systems: 409. Scope `admin`.
          */
         post: operations["testDataSystem"];
         delete?: never;
@@ -1992,6 +1992,28 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2071,6 +2093,20 @@ export interface operations {
                             /** @description placeholders ($1 or ?), never values */
                             sql: string;
                         }[];
+                        /** @description the collections whose columns refuse this deletion's masking (cannot_mask) or are searched without an index (unindexed); null: the database's catalog could not be read */
+                        warnings: {
+                            cannot_mask: {
+                                field: string;
+                                /** @description NOT NULL masked with null, UNIQUE with one fixed rewrite value, or longer than the column */
+                                reason: string;
+                            }[];
+                            collection: string;
+                            unindexed: {
+                                /** @description the table's row estimate (PostgreSQL reltuples, MySQL TABLE_ROWS); null before the database has one */
+                                estimated_rows: number | null;
+                                field: string;
+                            }[];
+                        }[] | null;
                     };
                 };
             };
@@ -2215,8 +2251,20 @@ export interface operations {
                         collections: {
                             can_read: boolean;
                             can_write: boolean;
+                            /** @description fields an erasure may write whose column refuses the dataset's masking; null: the table could not be looked at */
+                            cannot_mask: {
+                                field: string;
+                                /** @description NOT NULL masked with null, UNIQUE with one fixed rewrite value, or longer than the column */
+                                reason: string;
+                            }[] | null;
                             exists: boolean;
                             name: string;
+                            /** @description columns the traversal searches by (identity and reference fields) that no index starts with; null: the table could not be looked at */
+                            unindexed: {
+                                /** @description the table's row estimate (PostgreSQL reltuples, MySQL TABLE_ROWS); null before the database has one */
+                                estimated_rows: number | null;
+                                field: string;
+                            }[] | null;
                         }[];
                         /** @description why it is unreachable (names the system, never the URL) */
                         error?: string;

@@ -24,6 +24,20 @@ const KIND_NAMES: Record<DataSystem['kind'], string> = {
 const systemPath = (id: string) => `/api/v1/data-systems/${encodeURIComponent(id)}`;
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
+type Warnings = Pick<DataSystemTest['collections'][number], 'cannot_mask' | 'unindexed'>;
+
+/** What the database's own rules say of a collection (PRODUCT §2.17), in words; never "none" for a table not looked at. */
+function warningLines(w: Warnings): string[] {
+  if (w.cannot_mask === null || w.unindexed === null) return ['not looked at (the table could not be read)'];
+  return [
+    ...w.cannot_mask.map((c) => `cannot mask ${c.field}: ${c.reason}`),
+    ...w.unindexed.map(
+      (u) =>
+        `${u.field} is searched without an index (${u.estimated_rows === null ? 'rows not estimated yet' : `about ${u.estimated_rows} rows`})`,
+    ),
+  ];
+}
+
 function TestResult({ result }: { result: DataSystemTest }) {
   return (
     <div role="status">
@@ -40,6 +54,7 @@ function TestResult({ result }: { result: DataSystemTest }) {
             <th scope="col">Exists</th>
             <th scope="col">Can read</th>
             <th scope="col">Can write</th>
+            <th scope="col">The database's rules</th>
           </tr>
         </thead>
         <tbody>
@@ -51,6 +66,7 @@ function TestResult({ result }: { result: DataSystemTest }) {
               <td data-label="Exists">{yesNo(c.exists)}</td>
               <td data-label="Can read">{yesNo(c.can_read)}</td>
               <td data-label="Can write">{yesNo(c.can_write)}</td>
+              <td data-label="The database's rules">{warningLines(c).join('; ') || 'nothing to warn of'}</td>
             </tr>
           ))}
         </tbody>
@@ -66,6 +82,19 @@ function PreviewResult({ result }: { result: DataSystemPreview }) {
         {result.statements.length} statement{result.statements.length === 1 ? '' : 's'} for a {result.request_type} request over{' '}
         {result.categories.join(', ') || 'no category'}; nothing was written.
       </p>
+      {result.warnings === null ? (
+        <p>The database's rules (NOT NULL, UNIQUE, indexes) could not be read.</p>
+      ) : result.warnings.length > 0 ? (
+        <ul aria-label="The database's rules">
+          {result.warnings.flatMap((w) =>
+            warningLines(w).map((line) => (
+              <li key={`${w.collection} ${line}`}>
+                <code>{w.collection}</code>: {line}
+              </li>
+            )),
+          )}
+        </ul>
+      ) : null}
       <table class="queue statements">
         <caption>Planned statements, in order</caption>
         <thead>

@@ -3,6 +3,7 @@
  * import from here only.
  */
 import { checkDataset, summarizeDataset } from './dataset-check.fns.js';
+import { type DatasetTooLarge, loadDatasetInput, tooLargeSentence } from './dataset-load.fns.js';
 import { parseDataset } from './dataset-parse.fns.js';
 import type { Dataset, DatasetProblem } from './dataset.types.js';
 
@@ -18,6 +19,7 @@ export {
   type ConnectorTaskResult,
 } from './connector-run.js';
 export type { Dataset, DatasetProblem, DatasetSummary } from './dataset.types.js';
+export { DATASET_BOUNDS, type DatasetTooLarge, tooLargeSentence } from './dataset-load.fns.js';
 export { summarizeDataset } from './dataset-check.fns.js';
 export { generateDataset } from './generate.js';
 export type { CannotMask, CollectionWarnings, Unindexed } from './masking-fit.fns.js';
@@ -28,14 +30,19 @@ export { isServiceIdentity } from './traversal.fns.js';
 
 /**
  * Reads and checks a dataset as given to the API (a JSON object, or a YAML/JSON string; bare or
- * a Fides file): the shape, then every registration check. Problems' `loc` is relative to the
- * given value (prefix it with `['body', 'dataset']`).
- * @returns the dataset and the object to store (the dataset itself, unwrapped), or the problems.
+ * a Fides file): its bounds (PRODUCT §2.17, counted without expanding YAML aliases), the shape,
+ * then every registration check. Problems' `loc` is relative to the given value (prefix it with
+ * `['body', 'dataset']`).
+ * @returns the dataset and the object to store (the dataset itself, unwrapped, aliases expanded),
+ * or the problems (422); past a size bound, one problem saying so and `tooLarge` (413).
  */
 export function readDataset(
   input: unknown,
-): { dataset: Dataset; source: Record<string, unknown> } | { problems: DatasetProblem[] } {
-  const parsed = parseDataset(input);
+): { dataset: Dataset; source: Record<string, unknown> } | { problems: DatasetProblem[]; tooLarge?: DatasetTooLarge } {
+  const loaded = loadDatasetInput(input);
+  if ('tooLarge' in loaded) return { problems: [{ loc: [], msg: tooLargeSentence(loaded.tooLarge) }], tooLarge: loaded.tooLarge };
+  if ('problems' in loaded) return loaded;
+  const parsed = parseDataset(loaded.value);
   if (!parsed.dataset || !parsed.source) return { problems: parsed.problems };
   const problems = checkDataset(parsed.dataset, parsed.prefix);
   if (problems.length > 0) return { problems };

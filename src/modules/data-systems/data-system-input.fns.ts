@@ -1,7 +1,7 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
 import type { AllowedHost } from '../../lib/allowed-hosts.js';
 import { checkConnectionUrl, type Dataset, datasetSummary, readDataset } from '../connectors/connectors.js';
-import type { SystemProblem } from './data-system.types.js';
+import { DatasetTooLargeError, type SystemProblem } from './data-system.types.js';
 
 /** Every request type: a database system's default (PRODUCT §2.14). */
 export const ALL_REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'];
@@ -34,9 +34,13 @@ export function shownBody(body: object): Record<string, unknown> {
   return shown;
 }
 
-/** Reads the dataset when given; problems are located under `['body', 'dataset']`. */
+/**
+ * Reads the dataset when given; problems are located under `['body', 'dataset']`.
+ * @throws DatasetTooLargeError past a size bound (PRODUCT §2.17: 413 naming the limit).
+ */
 export function checkDatasetField(value: unknown, problems: SystemProblem[]): CheckedDataset | null {
   const read = readDataset(value);
+  if ('tooLarge' in read && read.tooLarge) throw new DatasetTooLargeError(read.tooLarge);
   if ('problems' in read) {
     for (const p of read.problems) problems.push({ loc: ['body', 'dataset', ...p.loc], msg: p.msg, type: 'value_error' });
     return null;

@@ -5,7 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import { datasetSummary, readStoredDataset } from '../connectors/connectors.js';
+import { datasetSummary } from '../connectors/connectors.js';
 import { coversWorkspace, type Principal } from '../principals/principal.js';
 import {
   countLiveSystems,
@@ -31,11 +31,12 @@ import {
   SystemKeyTakenError,
   type UpdateDataSystemInput,
 } from './data-system.types.js';
+import { storedDataset } from './stored-dataset.js';
 
 /** Maps a stored system to the API resource (never the connection). */
 export function toSystemResource(row: DataSystemRow): DataSystemResource {
-  // The stored dataset passed every check when it was stored: read its shape only.
-  const read = row.dataset === null ? null : readStoredDataset(JSON.parse(row.dataset) as unknown);
+  // The stored dataset passed every check when it was stored: read once per version (stored-dataset.ts).
+  const read = storedDataset(row);
   return {
     id: row.id,
     workspace_id: row.workspace_id,

@@ -1,5 +1,5 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
-import type { DatasetSummary } from '../connectors/connectors.js';
+import { type DatasetSummary, type DatasetTooLarge, tooLargeSentence } from '../connectors/connectors.js';
 
 /** What `POST /api/v1/data-systems` takes (validated by the route's schema; kind rules by the service). */
 export interface CreateDataSystemInput {
@@ -83,6 +83,13 @@ export class DataSystemRefusedError extends Error {
     readonly shown: Record<string, unknown>,
   ) {
     super('data system refused');
+  }
+}
+
+/** The dataset passes a size bound once its YAML aliases are expanded (413 naming the limit, PRODUCT §2.17). */
+export class DatasetTooLargeError extends Error {
+  constructor(readonly bound: DatasetTooLarge) {
+    super(tooLargeSentence(bound));
   }
 }
 
