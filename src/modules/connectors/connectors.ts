@@ -3,7 +3,8 @@
  * import from here only.
  */
 import { checkDataset, summarizeDataset } from './dataset-check.fns.js';
-import { type DatasetTooLarge, loadDatasetInput, tooLargeSentence } from './dataset-load.fns.js';
+import { type DatasetTooLarge, type LoadedDataset, loadDatasetInput, tooLargeSentence } from './dataset-load.fns.js';
+import { loadDatasetInputYielding } from './dataset-load.js';
 import { parseDataset } from './dataset-parse.fns.js';
 import type { Dataset, DatasetProblem } from './dataset.types.js';
 
@@ -28,6 +29,22 @@ export type { Identities, PlannedStatement } from './read-pass.js';
 export type { ConnectorLimits, Row } from './sql-session.js';
 export { isServiceIdentity } from './traversal.fns.js';
 
+/** What {@link readDataset} answers: the dataset and what to store, or the problems (and the bound passed, for a 413). */
+export type DatasetRead =
+  | { dataset: Dataset; source: Record<string, unknown> }
+  | { problems: DatasetProblem[]; tooLarge?: DatasetTooLarge };
+
+/** The shape and registration checks of a bounded input. */
+function readLoaded(loaded: LoadedDataset): DatasetRead {
+  if ('tooLarge' in loaded) return { problems: [{ loc: [], msg: tooLargeSentence(loaded.tooLarge) }], tooLarge: loaded.tooLarge };
+  if ('problems' in loaded) return loaded;
+  const parsed = parseDataset(loaded.value);
+  if (!parsed.dataset || !parsed.source) return { problems: parsed.problems };
+  const problems = checkDataset(parsed.dataset, parsed.prefix);
+  if (problems.length > 0) return { problems };
+  return { dataset: parsed.dataset, source: parsed.source };
+}
+
 /**
  * Reads and checks a dataset as given to the API (a JSON object, or a YAML/JSON string; bare or
  * a Fides file): its bounds (PRODUCT §2.17, counted without expanding YAML aliases), the shape,
@@ -36,17 +53,16 @@ export { isServiceIdentity } from './traversal.fns.js';
  * @returns the dataset and the object to store (the dataset itself, unwrapped, aliases expanded),
  * or the problems (422); past a size bound, one problem saying so and `tooLarge` (413).
  */
-export function readDataset(
-  input: unknown,
-): { dataset: Dataset; source: Record<string, unknown> } | { problems: DatasetProblem[]; tooLarge?: DatasetTooLarge } {
-  const loaded = loadDatasetInput(input);
-  if ('tooLarge' in loaded) return { problems: [{ loc: [], msg: tooLargeSentence(loaded.tooLarge) }], tooLarge: loaded.tooLarge };
-  if ('problems' in loaded) return loaded;
-  const parsed = parseDataset(loaded.value);
-  if (!parsed.dataset || !parsed.source) return { problems: parsed.problems };
-  const problems = checkDataset(parsed.dataset, parsed.prefix);
-  if (problems.length > 0) return { problems };
-  return { dataset: parsed.dataset, source: parsed.source };
+export function readDataset(input: unknown): DatasetRead {
+  return readLoaded(loadDatasetInput(input));
+}
+
+/**
+ * {@link readDataset} for a request handler: a YAML text is lexed and parsed in slices with turns
+ * of the event loop between them (dataset-load.ts), the same answer otherwise.
+ */
+export async function readDatasetYielding(input: unknown): Promise<DatasetRead> {
+  return readLoaded(await loadDatasetInputYielding(input));
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   type Alias,
   Composer,
+  type CST,
   type Document,
   isAlias,
   isMap,
@@ -118,27 +119,41 @@ class YamlMeasure {
   }
 }
 
-/** Parses YAML (or JSON) into a document, refusing nesting past the bound as it goes (before the composer recurses). */
-function composeBounded(text: string): { doc: Document.Parsed } | { problems: DatasetProblem[] } {
-  const lines = new LineCounter();
-  const parser = new Parser(lines.addNewLine);
-  lines.addNewLine(0); // Parser.parse() does this; next() does not
-  // The parser's stack is the nesting being read: a document of `[[[[…` is refused after its first
-  // few dozen characters, instead of the composer recursing until the stack overflows.
-  function* tokens() {
-    for (const lexeme of new Lexer().lex(text)) {
-      yield* parser.next(lexeme);
-      if (parser.stack.length > DATASET_BOUNDS.depth + 4) throw new TooDeep();
-    }
-    yield* parser.end();
+/**
+ * Reads YAML (or JSON) into CST tokens one lexeme at a time (`feed`), refusing nesting past the
+ * bound as it goes: the parser's stack is the nesting being read, so a document of `[[[[…` is
+ * refused after its first few dozen characters, before the composer recurses into it. Fed whole
+ * by {@link loadDatasetInput}, or in slices between turns of the event loop (dataset-load.ts).
+ */
+export class CstReader {
+  readonly lines = new LineCounter();
+  readonly tokens: CST.Token[] = [];
+  private readonly parser = new Parser(this.lines.addNewLine);
+  /** False once the nesting passed the bound: stop feeding. */
+  withinDepth = true;
+
+  constructor(readonly text: string) {
+    this.lines.addNewLine(0); // Parser.parse() does this; next() does not
   }
-  const docs = [...new Composer({ uniqueKeys: true }).compose(tokens(), true, text.length)];
-  const doc = docs[0];
-  if (!doc || docs.length > 1) return { problems: [{ loc: [], msg: 'the dataset text should hold one YAML document' }] };
-  const error = doc.errors[0];
-  if (error)
-    return { problems: [{ loc: [], msg: `the dataset is not valid YAML or JSON (line ${lines.linePos(error.pos[0]).line})` }] };
-  return { doc };
+
+  /** Reads one lexeme (from `new Lexer().lex(text)`). @returns false once the nesting is too deep. */
+  feed(lexeme: string): boolean {
+    for (const token of this.parser.next(lexeme)) this.tokens.push(token);
+    this.withinDepth = this.parser.stack.length <= DATASET_BOUNDS.depth + 4;
+    return this.withinDepth;
+  }
+
+  /** Ends the input and composes the one document. */
+  compose(): { doc: Document.Parsed } | { problems: DatasetProblem[] } {
+    for (const token of this.parser.end()) this.tokens.push(token);
+    const docs = [...new Composer({ uniqueKeys: true }).compose(this.tokens, true, this.text.length)];
+    const doc = docs[0];
+    if (!doc || docs.length > 1) return { problems: [{ loc: [], msg: 'the dataset text should hold one YAML document' }] };
+    const error = doc.errors[0];
+    if (error)
+      return { problems: [{ loc: [], msg: `the dataset is not valid YAML or JSON (line ${this.lines.linePos(error.pos[0]).line})` }] };
+    return { doc };
+  }
 }
 
 /** The largest collection and field counts of the datasets in a document (a Fides file may list several). */
@@ -161,16 +176,20 @@ function pastBound(counts: { collections: number; fields: number; values: number
   return null;
 }
 
-function loadYaml(text: string): LoadedDataset {
-  if (text.length > DATASET_LIMITS.yamlChars)
-    return { problems: [{ loc: [], msg: `the dataset text is longer than ${DATASET_LIMITS.yamlChars} characters` }] };
-  let composed;
-  try {
-    composed = composeBounded(text);
-  } catch (error) {
-    if (error instanceof TooDeep) return tooDeep();
-    throw error;
-  }
+/** A text past the character limit (422), or null. */
+export function textTooLong(text: string): LoadedDataset | null {
+  return text.length > DATASET_LIMITS.yamlChars
+    ? { problems: [{ loc: [], msg: `the dataset text is longer than ${DATASET_LIMITS.yamlChars} characters` }] }
+    : null;
+}
+
+/**
+ * The end of a YAML load, once the reader has every lexeme: nesting, the composed document, its
+ * measure (depth, aliases) and bounds, then the plain value.
+ */
+export function finishYaml(reader: CstReader): LoadedDataset {
+  if (!reader.withinDepth) return tooDeep();
+  const composed = reader.compose();
   if ('problems' in composed) return composed;
   const m = new YamlMeasure();
   let measure: Measure;
@@ -187,6 +206,28 @@ function loadYaml(text: string): LoadedDataset {
   // Within the bounds: toJS shares each anchored value among its aliases (no copy), and what
   // reading and storing it expands is bounded by `values`.
   return { value: composed.doc.toJS({ maxAliasCount: -1 }) };
+}
+
+function loadYaml(text: string): LoadedDataset {
+  const long = textTooLong(text);
+  if (long) return long;
+  const reader = new CstReader(text);
+  for (const lexeme of new Lexer().lex(text)) if (!reader.feed(lexeme)) break;
+  return finishYaml(reader);
+}
+
+/** Bounds a plain (already parsed) dataset value. */
+export function loadValue(input: unknown): LoadedDataset {
+  let measure: Measure;
+  try {
+    measure = measureValue(input, 0);
+    if (measure.depth > DATASET_BOUNDS.depth) throw new TooDeep();
+  } catch (error) {
+    if (error instanceof TooDeep) return tooDeep();
+    throw error;
+  }
+  const tooLarge = pastBound({ ...countValue(input), values: measure.values });
+  return tooLarge ? { tooLarge } : { value: input };
 }
 
 /** Measures a plain value (a JSON body): depth past the bound stops the walk at once. */
@@ -225,15 +266,5 @@ function countValue(value: unknown): { collections: number; fields: number } {
  * The counts never expand an alias: a 72 KB alias bomb is measured in one pass over its nodes.
  */
 export function loadDatasetInput(input: unknown): LoadedDataset {
-  if (typeof input === 'string') return loadYaml(input);
-  let measure: Measure;
-  try {
-    measure = measureValue(input, 0);
-    if (measure.depth > DATASET_BOUNDS.depth) throw new TooDeep();
-  } catch (error) {
-    if (error instanceof TooDeep) return tooDeep();
-    throw error;
-  }
-  const tooLarge = pastBound({ ...countValue(input), values: measure.values });
-  return tooLarge ? { tooLarge } : { value: input };
+  return typeof input === 'string' ? loadYaml(input) : loadValue(input);
 }

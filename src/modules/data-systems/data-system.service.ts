@@ -5,7 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import { datasetSummary } from '../connectors/connectors.js';
+import { type DatasetRead, datasetSummary, readDatasetYielding } from '../connectors/connectors.js';
 import { coversWorkspace, type Principal } from '../principals/principal.js';
 import {
   countLiveSystems,
@@ -85,10 +85,10 @@ export function createDataSystemService(deps: DataSystemDeps) {
     if (problems.length > 0) throw new DataSystemRefusedError(problems, shownBody(body));
   }
 
-  /** The stored form of a system's new fields, for a create or an update; refusals collected. */
-  function newRow(input: CreateDataSystemInput, at: string): DataSystemRow {
+  /** The stored form of a new system's fields; refusals collected. `read`: its dataset as read. */
+  function newRow(input: CreateDataSystemInput, at: string, read: DatasetRead | undefined): DataSystemRow {
     const problems: SystemProblem[] = [];
-    const settled = settleCreate(input, connectors.allowedHosts, problems);
+    const settled = settleCreate(input, connectors.allowedHosts, problems, read);
     refuseIfAny(problems, input);
     return {
       id: newId('sys'),
@@ -110,7 +110,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
   }
 
   /** The fields an update sets; a database system's connection and dataset are checked again. */
-  function changedFields(found: DataSystemRow, input: UpdateDataSystemInput, at: string) {
+  function changedFields(found: DataSystemRow, input: UpdateDataSystemInput, at: string, read: DatasetRead | undefined) {
     const problems: SystemProblem[] = [];
     const database = isDatabaseKind(found.kind);
     if (!database && (input.connection !== undefined || input.dataset !== undefined))
@@ -127,7 +127,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
       });
     if (database && input.connection)
       checkConnectionField(found.kind as 'postgres', input.connection.url, connectors.allowedHosts, problems);
-    const checked = database && input.dataset !== undefined ? checkDatasetField(input.dataset, problems) : null;
+    const checked = database && read !== undefined ? checkDatasetField(read, problems) : null;
     refuseIfAny(problems, input);
     return {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -161,7 +161,8 @@ export function createDataSystemService(deps: DataSystemDeps) {
      * host), SystemKeyTakenError, FidesKeyTakenError, DataSystemLimitError, EndpointNotInWorkspaceError.
      */
     async create(input: CreateDataSystemInput, actor: ActorRef): Promise<DataSystemResource> {
-      const row = newRow(input, toTimestamp(clock()));
+      const takesDataset = input.kind !== undefined && isDatabaseKind(input.kind) && input.dataset !== undefined;
+      const row = newRow(input, toTimestamp(clock()), takesDataset ? await readDatasetYielding(input.dataset) : undefined);
       return runUnitOfWork(db, async (unit) => {
         await checkEndpoint(unit.tx, row.workspace_id, row.endpoint_id);
         if ((await countLiveSystems(unit.tx, row.workspace_id)) >= connectors.maxDataSystemsPerWorkspace)
@@ -212,9 +213,11 @@ export function createDataSystemService(deps: DataSystemDeps) {
      */
     async update(principal: Principal, id: string, input: UpdateDataSystemInput): Promise<DataSystemResource> {
       const at = toTimestamp(clock());
+      // Read before the unit: reading a large dataset takes turns of the event loop, not a transaction's time.
+      const read = input.dataset === undefined ? undefined : await readDatasetYielding(input.dataset);
       return runUnitOfWork(db, async (unit) => {
         const found = await liveSystem(unit.tx, principal, id);
-        const fields = changedFields(found, input, at);
+        const fields = changedFields(found, input, at, read);
         await checkEndpoint(unit.tx, found.workspace_id, input.endpoint_id);
         if (fields.fides_key && (await fidesKeyTaken(unit.tx, found.workspace_id, fields.fides_key, id)))
           throw new FidesKeyTakenError(fields.fides_key);
