@@ -31,8 +31,7 @@ export { isServiceIdentity } from './traversal.fns.js';
 
 /** What {@link readDataset} answers: the dataset and what to store, or the problems (and the bound passed, for a 413). */
 export type DatasetRead =
-  | { dataset: Dataset; source: Record<string, unknown> }
-  | { problems: DatasetProblem[]; tooLarge?: DatasetTooLarge };
+  { dataset: Dataset; source: Record<string, unknown> } | { problems: DatasetProblem[]; tooLarge?: DatasetTooLarge };
 
 /** The shape and registration checks of a bounded input. */
 function readLoaded(loaded: LoadedDataset): DatasetRead {

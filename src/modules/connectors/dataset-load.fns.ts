@@ -151,7 +151,9 @@ export class CstReader {
     if (!doc || docs.length > 1) return { problems: [{ loc: [], msg: 'the dataset text should hold one YAML document' }] };
     const error = doc.errors[0];
     if (error)
-      return { problems: [{ loc: [], msg: `the dataset is not valid YAML or JSON (line ${this.lines.linePos(error.pos[0]).line})` }] };
+      return {
+        problems: [{ loc: [], msg: `the dataset is not valid YAML or JSON (line ${this.lines.linePos(error.pos[0]).line})` }],
+      };
     return { doc };
   }
 }
