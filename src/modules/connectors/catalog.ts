@@ -39,7 +39,8 @@ export interface KeyFacts {
   name: string;
   kind: 'primary' | 'unique' | 'foreign' | 'check' | 'index';
   columns: (string | null)[];
-  references: string | null;
+  /** A foreign key: `table.column` each of `columns` references, in the same order. */
+  references: string[] | null;
   definition: string | null;
   partial: boolean;
 }
@@ -55,7 +56,7 @@ async function pgKeys(session: SqlSession, schema: string): Promise<KeyFacts[]> 
     name: text(r.name),
     kind: kinds[text(r.kind)] ?? 'check',
     columns: list(r.cols),
-    references: r.rt ? `${text(r.rt)}.${text(list(r.rcols)[0])}` : null,
+    references: r.rt ? list(r.rcols).map((c) => `${text(r.rt)}.${text(c)}`) : null,
     definition: r.def === null || r.def === undefined ? null : text(r.def),
     partial: false,
   }));
@@ -116,11 +117,12 @@ async function mysqlKeys(session: SqlSession, schema: string): Promise<KeyFacts[
       name: text(r.name),
       kind: 'foreign' as const,
       columns: [],
-      references: `${text(r.rt)}.${text(r.rc)}`,
+      references: [] as string[],
       definition: null,
       partial: false,
     };
     key.columns.push(text(r.c));
+    key.references?.push(`${text(r.rt)}.${text(r.rc)}`);
     foreign.set(id, key);
   }
   return [...indexes.values(), ...foreign.values(), ...(await mysqlChecks(session, schema))];
@@ -132,6 +134,12 @@ async function mysqlKeys(session: SqlSession, schema: string): Promise<KeyFacts[
  */
 export function readKeys(session: SqlSession, schema: string): Promise<KeyFacts[]> {
   return session.dialect.name === 'postgres' ? pgKeys(session, schema) : mysqlKeys(session, schema);
+}
+
+/** `table.column` the column's foreign key references (its own position in a composite key), or null. */
+function foreignTarget(keys: readonly KeyFacts[], column: string): string | null {
+  const key = keys.find((k) => k.kind === 'foreign');
+  return key?.references?.[key.columns.indexOf(column)] ?? null;
 }
 
 /** A column's facts from its catalog row and the keys of its table. */
@@ -146,7 +154,7 @@ function columnFacts(row: Row, keys: readonly KeyFacts[]): ColumnFacts {
     nullable: text(row.n).toUpperCase() === 'YES',
     primaryKey: mine.some((k) => k.kind === 'primary'),
     unique: mine.some((k) => (k.kind === 'unique' || k.kind === 'primary') && alone(k)),
-    references: mine.find((k) => k.kind === 'foreign')?.references ?? null,
+    references: foreignTarget(mine, name),
     checks: mine.filter((k) => k.kind === 'check').map((k) => `${k.name}: ${k.definition ?? ''}`),
     indexed: keys.some((k) => k.kind !== 'foreign' && k.kind !== 'check' && !k.partial && k.columns[0] === name),
   };
