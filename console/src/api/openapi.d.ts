@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Register a data system
-         * @description A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9, §2.14). `kind`: `webhook` (an `endpoint_id` is told of each task), `manual` (an operator answers), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB) with a write-only `connection.url` (sealed at rest, its host allowed by `CONNECTOR_ALLOWED_HOSTS`) and a Fides `dataset` (object or YAML string; every check a 422 whose `loc` points into the dataset); database kinds default `categories` to the dataset's `user.*` categories and `request_types` to all four. `key` is unique per workspace, deleted systems included (409); so is the dataset's `fides_key` among live systems (409); past `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems, a 409. An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited (never the connection). Scope `admin`.
+         * @description A downstream system of a workspace that holds personal data and receives data tasks (PRODUCT §2.9, §2.14). `kind`: `webhook` (an `endpoint_id` is told of each task), `manual` (an operator answers), or a database the service runs itself: `postgres`, `mysql` (MySQL and MariaDB) with a write-only `connection.url` (sealed at rest, its host allowed by `CONNECTOR_ALLOWED_HOSTS`) and a Fides `dataset` (object or YAML string; every check a 422 whose `loc` points into the dataset); database kinds default `categories` to the dataset's `user.*` categories and `request_types` to all four. `key` is unique per workspace, deleted systems included (409); so is the dataset's `fides_key` among live systems (409); past `MAX_DATA_SYSTEMS_PER_WORKSPACE` live systems, a 409. A dataset of more than 500 collections, 5 000 fields or 250 000 values once its YAML aliases are expanded is a 413 naming the limit; nesting past 64 levels a 422; a 422's `input` is cut to 1 KiB (PRODUCT §2.17). An `endpoint_id` that is not a webhook endpoint of the same workspace is a 422. Audited (never the connection). Scope `admin`.
          */
         post: operations["createDataSystem"];
         delete?: never;
@@ -129,7 +129,7 @@ export interface paths {
         head?: never;
         /**
          * Change a data system
-         * @description Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none); for database systems `connection` and `dataset`, checked again as at registration. The kind never changes. New values apply to tasks created afterwards. Audited. Scope `admin`.
+         * @description Any of `name`, `categories`, `request_types`, `endpoint_id` (null: manual tasks), `due_days` (null: none); for database systems `connection` and `dataset`, checked again as at registration (the same bounds: 413, 422 with `input` cut to 1 KiB). The kind never changes. New values apply to tasks created afterwards. Audited. Scope `admin`.
          */
         patch: operations["updateDataSystem"];
         trace?: never;
