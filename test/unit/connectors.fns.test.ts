@@ -223,7 +223,8 @@ describe('masking, SQL text, errors', () => {
     assert.equal(reason({ errno: 1969, sqlState: '70100' }), 'timeout');
     assert.equal(reason({ code: '42501' }), 'permission_denied');
     assert.equal(reason({ code: 'ER_TABLEACCESS_DENIED_ERROR' }), 'permission_denied');
-    assert.equal(reason({ code: '23505' }), 'constraint');
+    assert.equal(reason({ code: '23505' }), 'unique');
+    assert.equal(reason({ code: '23P01' }), 'constraint');
     assert.equal(reason({ code: 'ER_NO_SUCH_TABLE' }), 'missing_table');
     assert.equal(new ConnectorError('timeout', 's', 'c').retryable, true);
     assert.equal(new ConnectorError('row_cap', 's', 'c').retryable, false);

@@ -8,9 +8,10 @@ const USAGE = ['dataset generate (--url URL | --url-stdin) [--schema S]'];
 const ANY_HOST = parseAllowedHosts('0.0.0.0/0, ::/0').hosts;
 
 /**
- * `privacyctl dataset generate --url URL [--schema S]` (PRODUCT §2.14): prints a draft Fides dataset
- * (YAML) read from the database's information_schema: collections, fields, primary keys, foreign
- * keys as references, e-mail-like columns as the `email` identity. `--url-stdin` reads the URL
+ * `privacyctl dataset generate --url URL [--schema S]` (PRODUCT §2.14, §2.17): prints a draft Fides
+ * dataset (YAML) read from the database's catalog: collections, fields, primary keys, foreign keys
+ * as references, e-mail-like columns as the `email` identity, and a masking each column's
+ * constraints accept, with the reason as a YAML comment. `--url-stdin` reads the URL
  * from stdin (keeps the password out of shell history and `ps`). The URL is never printed; a
  * database failure exits 1 with its reason, a bad URL or flag exits 2.
  */
@@ -19,7 +20,7 @@ export const datasetCommand: Command = {
   help: {
     'dataset generate': {
       summary:
-        "prints a draft Fides dataset (YAML) read from a database's information_schema: collections, fields, primary keys, foreign keys as references, e-mail-like columns as the email identity. Review it, then register the system with it (POST /api/v1/data-systems). The URL is never printed.",
+        "prints a draft Fides dataset (YAML) read from a database's catalog: collections, fields, primary keys, foreign keys as references, e-mail-like columns as the email identity, and from each column's NOT NULL, UNIQUE, CHECK, length and foreign-key constraints a masking it accepts, the reason in a YAML comment. Review it, then register the system with it (POST /api/v1/data-systems). The URL is never printed.",
       flags: [
         {
           flag: '--url URL',

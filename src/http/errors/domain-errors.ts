@@ -11,6 +11,7 @@ import {
   DataSystemLimitError,
   DataSystemNotFoundError,
   DataSystemRefusedError,
+  DatasetTooLargeError,
   EndpointNotInWorkspaceError,
   FidesKeyTakenError,
   NotADatabaseSystemError,
@@ -67,6 +68,7 @@ function fromDataTaskError(error: unknown): HttpError | RequestValidationError |
   if (error instanceof FidesKeyTakenError) return errors.fidesKeyTaken(error.fidesKey);
   if (error instanceof DataSystemLimitError) return errors.dataSystemLimit(error.limit);
   if (error instanceof DataSystemRefusedError) return errors.dataSystemRefused(error.problems, error.shown);
+  if (error instanceof DatasetTooLargeError) return errors.datasetTooLarge(error.message);
   if (error instanceof NotADatabaseSystemError) return errors.notADatabaseSystem(error.kind);
   if (error instanceof ConnectorError) return errors.connectorFailed(error.message);
   if (error instanceof DataTaskNotFoundError) return errors.notFound('Data task');

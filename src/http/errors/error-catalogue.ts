@@ -161,6 +161,8 @@ export const errors = {
   notADatabaseSystem: (kind: string) =>
     new HttpError(409, `This data system is of kind ${kind}: preview and test are for database systems (postgres, mysql)`),
   /** A connector failure (PRODUCT §2.14): its message names system, collection and reason, never the URL. */
+  /** A dataset past a size bound once its YAML aliases are expanded (PRODUCT §2.17): the sentence names the limit. */
+  datasetTooLarge: (sentence: string) => new HttpError(413, `${sentence[0]?.toUpperCase() ?? ''}${sentence.slice(1)}`),
   connectorFailed: (message: string) => new HttpError(502, `The database did not answer as expected: ${message}`),
   /** A data system's fields refused by the service: one item per problem, the connection never echoed. */
   dataSystemRefused: (

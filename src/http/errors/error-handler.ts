@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { apiSecurityHeaders } from '../protection/security-headers.js';
 import { databaseFailure } from '../../db/errors.js';
 import { encodeLikeFastApi } from '../validation/error-item.js';
+import { cutInput } from '../validation/input-cut.js';
 import { fromDomainError } from './domain-errors.js';
 import { errors } from './error-catalogue.js';
 import { HttpError, RequestValidationError } from './http-error.js';
@@ -40,9 +41,18 @@ function toHttpError(error: unknown): HttpError | RequestValidationError | null 
   return null;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A 422's `input` on this route is cut to this many UTF-8 bytes (PRODUCT §2.17: 1 KiB where a dataset is taken). */
+    errorInputBytes?: number;
+  }
+}
+
 function send(reply: FastifyReply, error: HttpError | RequestValidationError) {
   if (error instanceof RequestValidationError) {
-    return reply.code(422).send({ detail: error.errors.map((e) => ({ ...e, input: encodeLikeFastApi(e.input) })) });
+    const max = reply.request?.routeOptions?.config?.errorInputBytes;
+    const input = (value: unknown) => (max === undefined ? encodeLikeFastApi(value) : cutInput(encodeLikeFastApi(value), max));
+    return reply.code(422).send({ detail: error.errors.map((e) => ({ ...e, input: input(e.input) })) });
   }
   return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
 }

@@ -143,6 +143,28 @@ export const PreviewBody = Type.Object(
   SUBJECT_IDENTITY_CHECK,
 );
 
+/** A field whose masking its column refuses (PRODUCT §2.17). */
+const CannotMaskItem = Type.Object({
+  field: Type.String(),
+  reason: Type.String({
+    description: 'NOT NULL masked with null, UNIQUE with one fixed rewrite value, or longer than the column',
+  }),
+});
+/** A searched column no index starts with (PRODUCT §2.17). */
+const UnindexedItem = Type.Object({
+  field: Type.String(),
+  estimated_rows: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: "the table's row estimate (PostgreSQL reltuples, MySQL TABLE_ROWS); null before the database has one",
+  }),
+});
+const CannotMaskList = Type.Union([Type.Array(CannotMaskItem), Type.Null()], {
+  description: "fields an erasure may write whose column refuses the dataset's masking; null: the table could not be looked at",
+});
+const UnindexedList = Type.Union([Type.Array(UnindexedItem), Type.Null()], {
+  description:
+    'columns the traversal searches by (identity and reference fields) that no index starts with; null: the table could not be looked at',
+});
+
 /** The preview: statements in order, placeholders only, with the rows each would touch. */
 export const PreviewResponse = Type.Object({
   request_type: Type.String(),
@@ -155,6 +177,18 @@ export const PreviewResponse = Type.Object({
       rows: Type.Integer({ minimum: 0 }),
     }),
   ),
+  warnings: Type.Union(
+    [
+      Type.Array(
+        Type.Object({ collection: Type.String(), cannot_mask: Type.Array(CannotMaskItem), unindexed: Type.Array(UnindexedItem) }),
+      ),
+      Type.Null(),
+    ],
+    {
+      description:
+        "the collections whose columns refuse this deletion's masking (cannot_mask) or are searched without an index (unindexed); null: the database's catalog could not be read",
+    },
+  ),
 });
 
 /** `POST /api/v1/data-systems/{id}/test` answer. */
@@ -162,7 +196,14 @@ export const TestResponse = Type.Object({
   reachable: Type.Boolean(),
   latency_ms: Type.Union([Type.Integer(), Type.Null()]),
   collections: Type.Array(
-    Type.Object({ name: Type.String(), exists: Type.Boolean(), can_read: Type.Boolean(), can_write: Type.Boolean() }),
+    Type.Object({
+      name: Type.String(),
+      exists: Type.Boolean(),
+      can_read: Type.Boolean(),
+      can_write: Type.Boolean(),
+      cannot_mask: CannotMaskList,
+      unindexed: UnindexedList,
+    }),
   ),
   error: Type.Optional(Type.String({ description: 'why it is unreachable (names the system, never the URL)' })),
 });

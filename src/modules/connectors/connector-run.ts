@@ -6,9 +6,12 @@ import { connectorAction } from './connector-action.fns.js';
 import { ConnectorError } from './connector.errors.js';
 import { type CollectionCounts, countWrite, type ErasureCounts, NO_ERASURE } from './erasure-counts.fns.js';
 import type { Dataset, Field } from './dataset.types.js';
-import { asConnectorError, type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
+import { previewWarnings } from './dataset-warnings.js';
+import type { CollectionWarnings } from './masking-fit.fns.js';
+import { type Identities, type PlannedStatement, readSubjectRows, type ReadResult } from './read-pass.js';
 import { type ConnectorLimits, openSession, type Row, type SqlSession } from './sql-session.js';
 import { buildTraversal, type Traversal, TraversalCycleError } from './traversal.fns.js';
+import { refusedWrite } from './write-refusal.js';
 import { type CollectionWrite, fieldInScope, planCorrection, planErasure } from './write-plan.fns.js';
 
 export type { CollectionCounts } from './erasure-counts.fns.js';
@@ -103,12 +106,14 @@ export function accessPackage(
 
 /**
  * Runs each collection's writes in its own transaction, in order; `committed` is told of each
- * collection once it is committed, with its rows. @throws ConnectorError naming the collection.
+ * collection once it is committed, with its rows. @throws ConnectorError naming the collection,
+ * and the column a refused write hit (`refusedWrite`, PRODUCT §2.17).
  */
 async function applyWrites(
   session: SqlSession,
   writes: readonly CollectionWrite[],
   system: string,
+  dataset: Dataset,
   committed: (write: CollectionWrite, rows: number) => Promise<void>,
 ): Promise<void> {
   for (const w of writes) {
@@ -119,7 +124,7 @@ async function applyWrites(
       await session.run('COMMIT', []);
     } catch (error) {
       await session.run('ROLLBACK', []).catch(() => undefined);
-      throw asConnectorError(error, system, w.collection);
+      throw await refusedWrite(session, error, { system, dataset, collection: w.collection });
     }
     await committed(w, count);
   }
@@ -150,7 +155,7 @@ function readTaskRows(session: SqlSession, input: ConnectorTaskInput, traversal:
 async function erase(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal, read: ReadResult) {
   const writes = planErasure(session.dialect, input.dataset, traversal, read, input.categories, input.hmacKey);
   let counts: ErasureCounts = NO_ERASURE;
-  await applyWrites(session, writes, input.system, async (w, rows) => {
+  await applyWrites(session, writes, input.system, input.dataset, async (w, rows) => {
     counts = countWrite(counts, w, rows);
     await input.onErasureProgress?.(counts);
   });
@@ -161,7 +166,7 @@ async function erase(session: SqlSession, input: ConnectorTaskInput, traversal: 
 async function correct(session: SqlSession, input: ConnectorTaskInput, traversal: Traversal, read: ReadResult) {
   const writes = planCorrection(session.dialect, input.dataset, traversal, read, input.corrections ?? {});
   const collections: Record<string, { updated: number }> = {};
-  await applyWrites(session, writes, input.system, async (w, rows) => {
+  await applyWrites(session, writes, input.system, input.dataset, async (w, rows) => {
     collections[w.collection] = { updated: rows };
   });
   return { type: 'correction' as const, collections, statements: session.statements };
@@ -200,9 +205,13 @@ export async function runConnectorTask(input: ConnectorTaskInput): Promise<Conne
 /**
  * The plan of a task without its writes (PRODUCT §2.14 preview): the access pass runs (read-only)
  * and every statement is listed in order with placeholders, never values, and the rows it
- * touches; a deletion's or correction's writes are planned, not run. @throws ConnectorError.
+ * touches; a deletion's or correction's writes are planned, not run. `warnings`: the collections
+ * whose columns refuse the deletion's masking or are searched without an index (null when the
+ * catalog could not be read). @throws ConnectorError.
  */
-export async function previewConnectorTask(input: ConnectorTaskInput): Promise<{ statements: PlannedStatement[] }> {
+export async function previewConnectorTask(
+  input: ConnectorTaskInput,
+): Promise<{ statements: PlannedStatement[]; warnings: CollectionWarnings[] | null }> {
   const action = connectorAction(input.requestType);
   const traversal = requestTraversal(input);
   const session = await openTarget(input);
@@ -212,7 +221,10 @@ export async function previewConnectorTask(input: ConnectorTaskInput): Promise<{
     const planned = writes.flatMap((w) =>
       w.statements.map((s): PlannedStatement => ({ collection: w.collection, operation: w.operation, sql: s.sql, rows: s.rows })),
     );
-    return { statements: [...read.statements, ...planned] };
+    // What the database's own rules say (PRODUCT §2.17): a deletion's masked fields, every search.
+    const masks = input.requestType === 'deletion' ? (f: Field) => fieldInScope(f, input.categories) : () => false;
+    const warnings = await previewWarnings(session, input.dataset, traversal, masks);
+    return { statements: [...read.statements, ...planned], warnings };
   } finally {
     await session.close();
   }

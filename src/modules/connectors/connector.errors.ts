@@ -1,64 +1,90 @@
 /**
  * Why a connector run failed. `retryable` reasons are the database's state (down, slow, a
  * privilege missing, busy): the task retries with its backoff. The others will fail again the
- * same way (a table missing, too many rows, a value the column refuses) until someone changes the
- * dataset or the database.
+ * same way (a database or table missing, a login refused, too many rows, a value a column
+ * refuses) until someone changes the dataset, the connection or the database (PRODUCT §2.17).
  */
 export type ConnectorFailure =
   | 'unreachable'
   | 'host_not_allowed'
   | 'authentication'
+  | 'missing_database'
   | 'timeout'
   | 'permission_denied'
   | 'busy'
   | 'missing_table'
   | 'missing_column'
   | 'row_cap'
+  | 'not_null'
+  | 'unique'
+  | 'check'
+  | 'foreign_key'
+  | 'too_long'
   | 'constraint'
   | 'invalid_value'
   | 'failed';
 
-const RETRYABLE: ReadonlySet<ConnectorFailure> = new Set([
-  'unreachable',
-  'timeout',
-  'permission_denied',
-  'busy',
-  'authentication',
-]);
+// A refused login or a missing database is not the database's passing state: retrying it for
+// hours only delays the answer (PRODUCT §2.17, "fails at once, without retries").
+const RETRYABLE: ReadonlySet<ConnectorFailure> = new Set(['unreachable', 'timeout', 'permission_denied', 'busy']);
 
 const SENTENCES: Record<ConnectorFailure, string> = {
   unreachable: 'the database could not be reached',
   host_not_allowed: 'the database host is not allowed by CONNECTOR_ALLOWED_HOSTS',
-  authentication: 'the database refused the credentials',
+  authentication: 'the database refused the login (user, password or access to the database)',
+  missing_database: 'the database named in the connection does not exist',
   timeout: 'a statement ran longer than CONNECTOR_STATEMENT_TIMEOUT_MS',
   permission_denied: 'the database user lacks a privilege',
   busy: 'the database was busy (lock wait, deadlock or too many connections)',
   missing_table: 'the table does not exist',
   missing_column: 'a column of the dataset does not exist',
   row_cap: 'more rows matched than CONNECTOR_MAX_ROWS allows',
+  not_null: 'the column is NOT NULL and the write set it to null (mask it with string_rewrite or random_string_rewrite)',
+  unique: 'the column is UNIQUE and the written value is taken (a fixed rewrite value? use random_string_rewrite or hmac)',
+  check: 'a CHECK constraint refused the written value',
+  foreign_key: 'a foreign key refused the change',
+  too_long: "the written value is longer than the column allows (set the field's length)",
   constraint: 'the database refused the change (a constraint)',
   invalid_value: 'the database refused a value (type or length)',
   failed: 'the database answered with an error',
 };
 
+/** Where in a collection a refused write hit: the column(s) and the constraint, when known (identifiers only). */
+export interface RefusedAt {
+  readonly column?: string | null;
+  readonly constraint?: string | null;
+}
+
 /**
- * A connector run failed (PRODUCT §2.14). The message names the system and the collection and
- * the reason, never the connection URL, credentials, a value or the driver's own text (which
- * can hold any of them); `code` is the SQLSTATE or driver code when there is one.
+ * A connector run failed (PRODUCT §2.14, §2.17). The message names the system, the collection,
+ * the column or constraint a refused write hit, and the reason, never the connection URL,
+ * credentials, a value or the driver's own text (which can hold any of them); `code` is the
+ * SQLSTATE or driver code when there is one.
  */
 export class ConnectorError extends Error {
   override readonly name = 'ConnectorError';
   readonly retryable: boolean;
+  readonly column: string | null;
+  readonly constraint: string | null;
 
   constructor(
     readonly reason: ConnectorFailure,
     readonly system: string,
     readonly collection: string | null,
     readonly code: string | null = null,
+    at: RefusedAt = {},
   ) {
-    const where = collection === null ? `system ${system}` : `system ${system}, collection ${collection}`;
+    const column = at.column ?? null;
+    const constraint = at.constraint ?? null;
+    const where = [
+      `system ${system}`,
+      ...(collection === null ? [] : [`collection ${collection}`]),
+      ...(column !== null ? [`column ${column}`] : constraint !== null ? [`constraint ${constraint}`] : []),
+    ].join(', ');
     super(`${where}: ${SENTENCES[reason]}${code ? ` (${code})` : ''}`);
     this.retryable = RETRYABLE.has(reason);
+    this.column = column;
+    this.constraint = constraint;
   }
 }
 
@@ -81,6 +107,13 @@ const CODES: Record<string, ConnectorFailure> = {
   '28P01': 'authentication',
   '28000': 'authentication',
   ER_ACCESS_DENIED_ERROR: 'authentication',
+  '3D000': 'missing_database',
+  ER_BAD_DB_ERROR: 'missing_database',
+  '23502': 'not_null',
+  '23505': 'unique',
+  '23514': 'check',
+  '23503': 'foreign_key',
+  '22001': 'too_long',
   '57014': 'timeout',
   ER_STATEMENT_TIMEOUT: 'timeout',
   ER_QUERY_TIMEOUT: 'timeout',
@@ -102,15 +135,27 @@ const CODES: Record<string, ConnectorFailure> = {
   '42P01': 'missing_table',
   '3F000': 'missing_table',
   ER_NO_SUCH_TABLE: 'missing_table',
-  ER_BAD_DB_ERROR: 'missing_table',
   '42703': 'missing_column',
   ER_BAD_FIELD_ERROR: 'missing_column',
 };
 
-/** MySQL/MariaDB error numbers mysql2 has no name for. */
+/**
+ * MySQL/MariaDB error numbers classified by number: those mysql2 has no name for, and those whose
+ * name it takes from MySQL where MariaDB means another error (MariaDB's 4025, a CHECK constraint,
+ * arrives as `ER_INNODB_AUTOEXTEND_SIZE_OUT_OF_RANGE`).
+ */
 const ERRNOS: Record<number, [ConnectorFailure, string]> = {
   1969: ['timeout', 'ER_STATEMENT_TIMEOUT'], // MariaDB max_statement_time
   3024: ['timeout', 'ER_QUERY_TIMEOUT'], // MySQL max_execution_time
+  1048: ['not_null', 'ER_BAD_NULL_ERROR'],
+  1062: ['unique', 'ER_DUP_ENTRY'],
+  1406: ['too_long', 'ER_DATA_TOO_LONG'],
+  3819: ['check', 'ER_CHECK_CONSTRAINT_VIOLATED'], // MySQL 8.0.16+
+  4025: ['check', 'ER_CONSTRAINT_FAILED'], // MariaDB 10.2+
+  1216: ['foreign_key', 'ER_NO_REFERENCED_ROW'],
+  1217: ['foreign_key', 'ER_ROW_IS_REFERENCED'],
+  1451: ['foreign_key', 'ER_ROW_IS_REFERENCED_2'],
+  1452: ['foreign_key', 'ER_NO_REFERENCED_ROW_2'],
 };
 
 /** The failure reason of a driver error (by its code, error number, SQLSTATE class or message shape), and the code. */

@@ -4,7 +4,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { type AllowedHost, addressAllowed } from '../../lib/allowed-hosts.js';
 import type { ConnectionTarget } from './connection-url.fns.js';
-import { classifyDriverError, ConnectorError } from './connector.errors.js';
+import { classifyDriverError, ConnectorError, type ConnectorFailure } from './connector.errors.js';
 import { exactJsonNumber } from './json-number.fns.js';
 import { type Dialect, DIALECTS } from './sql-dialect.fns.js';
 
@@ -186,8 +186,20 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
 }
 
 /**
+ * The reason a connection attempt failed. At connect, MySQL's 1044 (no access to the database)
+ * is the login refused, as 1045 is; any error without a known class counts as `unreachable`.
+ */
+function connectFailure(error: unknown): { reason: ConnectorFailure; code: string | null } {
+  const { reason, code } = classifyDriverError(error);
+  if (code === 'ER_DBACCESS_DENIED_ERROR') return { reason: 'authentication', code };
+  return { reason: reason === 'failed' ? 'unreachable' : reason, code };
+}
+
+/**
  * Opens one connection to the target, after the allowed-hosts check of the resolved address.
- * @throws ConnectorError (`host_not_allowed`, `unreachable`, `authentication`, …) naming only the system.
+ * @throws ConnectorError (`host_not_allowed`, `unreachable`; permanent: `authentication` for a
+ * refused login (28P01, 28000, MySQL 1045, 1044), `missing_database` (3D000, MySQL 1049)) naming
+ * only the system (PRODUCT §2.17).
  */
 export async function openSession(
   target: ConnectionTarget,
@@ -199,7 +211,7 @@ export async function openSession(
       ? await openPostgres(target, address, options.limits)
       : await openMysql(target, address, options.limits);
   } catch (error) {
-    const { reason, code } = classifyDriverError(error);
-    throw new ConnectorError(reason === 'failed' ? 'unreachable' : reason, options.system, null, code);
+    const { reason, code } = connectFailure(error);
+    throw new ConnectorError(reason, options.system, null, code);
   }
 }

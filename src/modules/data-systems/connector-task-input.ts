@@ -4,13 +4,13 @@ import type { Executor } from '../../db/executor.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ConnectorKind, ConnectorTaskInput, Identities } from '../connectors/connectors.js';
 import type { RequestType } from '../request-model/request-model.js';
-import { readDataset } from '../connectors/connectors.js';
 import { requestIdentity } from '../subject-data/request-identity.fns.js';
 import { resolveSubject } from '../subject-data/subject-data.repository.js';
 import { listLinkedIdentities } from '../subjects/subject.repository.js';
 import type { DataSystemRow } from './data-system.repository.js';
 import { isDatabaseKind } from './data-system-input.fns.js';
 import { NotADatabaseSystemError } from './data-system.types.js';
+import { storedDataset } from './stored-dataset.js';
 
 /**
  * The key of the `hmac` masking strategy for one workspace (PRODUCT §2.14: keyed per workspace,
@@ -70,13 +70,14 @@ export function systemTaskInput(
 ): ConnectorTaskInput {
   if (!isDatabaseKind(row.kind) || row.connection_ciphertext === null || row.dataset === null)
     throw new NotADatabaseSystemError(row.kind);
-  const read = readDataset(JSON.parse(row.dataset) as unknown);
-  if (!('dataset' in read)) throw new Error(`stored dataset of system ${row.key} no longer passes its checks`);
+  // Checked when it was stored; read once per system version, never parsed again per task (PRODUCT §2.17).
+  const dataset = storedDataset(row);
+  if (dataset === null) throw new Error(`stored dataset of system ${row.key} no longer reads`);
   return {
     kind: row.kind as ConnectorKind,
     url: deps.secretBox.open(row.connection_ciphertext),
     system: row.key,
-    dataset: read.dataset,
+    dataset,
     ...request,
     hmacKey: connectorMaskingKey(deps.pseudonymKey, row.workspace_id),
     limits: { statementTimeoutMs: deps.connectors.statementTimeoutMs, maxRows: deps.connectors.maxRows },

@@ -1,7 +1,13 @@
 import type { ConnectorConfig } from '../../config/connector-settings.js';
 import type { Executor } from '../../db/executor.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { type PlannedStatement, previewConnectorTask, type ProbeResult, testConnection } from '../connectors/connectors.js';
+import {
+  type CollectionWarnings,
+  type PlannedStatement,
+  previewConnectorTask,
+  type ProbeResult,
+  testConnection,
+} from '../connectors/connectors.js';
 import { coversWorkspace, type Principal } from '../principals/principal.js';
 import { type DataSystemRow, findSystemById } from './data-system.repository.js';
 import { DataSystemNotFoundError } from './data-system.types.js';
@@ -37,19 +43,27 @@ export function createDataSystemConnectorService(deps: {
   }
 
   return {
-    /** The planned statements (placeholders, no values) with the rows each would touch. */
+    /**
+     * The planned statements (placeholders, no values) with the rows each would touch, and the
+     * database's warnings (PRODUCT §2.17: `cannot_mask` for a deletion's fields, `unindexed`).
+     */
     async preview(
       principal: Principal,
       id: string,
       input: PreviewInput,
-    ): Promise<{ request_type: string; categories: string[]; statements: PlannedStatement[] }> {
+    ): Promise<{
+      request_type: string;
+      categories: string[];
+      statements: PlannedStatement[];
+      warnings: CollectionWarnings[] | null;
+    }> {
       const row = await live(principal, id);
       const systemCategories = JSON.parse(row.categories) as string[];
       const categories = overlapCategories(systemCategories, input.scope ?? systemCategories);
       const identities = await subjectIdentities(deps.db, { workspace_id: row.workspace_id, ...input });
       const task = systemTaskInput(row, deps, { requestType: input.request_type, categories, identities });
-      const { statements } = await previewConnectorTask(task);
-      return { request_type: input.request_type, categories, statements };
+      const { statements, warnings } = await previewConnectorTask(task);
+      return { request_type: input.request_type, categories, statements, warnings };
     },
 
     /** Reachability, latency and per-collection exists / can read / can write. */

@@ -1,7 +1,7 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
 import type { AllowedHost } from '../../lib/allowed-hosts.js';
-import { checkConnectionUrl, type Dataset, datasetSummary, readDataset } from '../connectors/connectors.js';
-import type { SystemProblem } from './data-system.types.js';
+import { checkConnectionUrl, type Dataset, type DatasetRead, datasetSummary } from '../connectors/connectors.js';
+import { DatasetTooLargeError, type SystemProblem } from './data-system.types.js';
 
 /** Every request type: a database system's default (PRODUCT §2.14). */
 export const ALL_REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'];
@@ -36,12 +36,13 @@ export function shownBody(body: object): Record<string, unknown> {
 }
 
 /**
- * Reads the dataset when given, `datasetKey` (the body's `dataset_key`) choosing one of a Fides
- * file's datasets; problems are located under `['body', 'dataset']` (a `dataset_key` problem
- * under `['body']`).
+ * The dataset as read (`readDatasetYielding`, before the unit of work: reading takes turns of
+ * the event loop), the body's `dataset_key` having chosen one of a Fides file's datasets;
+ * problems are located under `['body', 'dataset']` (a `dataset_key` problem under `['body']`).
+ * @throws DatasetTooLargeError past a size bound (PRODUCT §2.17: 413 naming the limit).
  */
-export function checkDatasetField(value: unknown, problems: SystemProblem[], datasetKey?: string): CheckedDataset | null {
-  const read = readDataset(value, datasetKey);
+export function checkDatasetField(read: DatasetRead, problems: SystemProblem[]): CheckedDataset | null {
+  if ('tooLarge' in read && read.tooLarge) throw new DatasetTooLargeError(read.tooLarge);
   if ('problems' in read) {
     for (const p of read.problems)
       problems.push({
@@ -80,10 +81,16 @@ export function checkConnectionField(
  * fields it needs (PRODUCT §2.9, §2.14): webhook and manual systems need `categories` and
  * `request_types` and take no connection or dataset; database kinds need `connection` and a
  * `dataset` that passes every check, take no endpoint, and default `categories` to the dataset's
- * `user.*` categories and `request_types` to all four.
+ * `user.*` categories and `request_types` to all four. `read`: the dataset as read (undefined when
+ * none was given, or the kind takes none).
  * @returns the settled kind, categories, request types and dataset; `problems` gets every refusal.
  */
-export function settleCreate(input: KindFields, allowed: readonly AllowedHost[], problems: SystemProblem[]) {
+export function settleCreate(
+  input: KindFields,
+  allowed: readonly AllowedHost[],
+  problems: SystemProblem[],
+  read: DatasetRead | undefined,
+) {
   const kind: DataSystemKind = input.kind ?? (typeof input.endpoint_id === 'string' ? 'webhook' : 'manual');
   const refuse = (field: string, msg: string) => problems.push({ loc: ['body', field], msg, type: 'value_error' });
   const missing = (field: string) => problems.push({ loc: ['body', field], msg: 'Field required', type: 'missing' });
@@ -102,8 +109,7 @@ export function settleCreate(input: KindFields, allowed: readonly AllowedHost[],
   if (input.connection === undefined) missing('connection');
   else checkConnectionField(kind, input.connection.url, allowed, problems);
   checkDatasetKeyAlone(input, problems);
-  const checked =
-    input.dataset === undefined ? (missing('dataset'), null) : checkDatasetField(input.dataset, problems, input.dataset_key);
+  const checked = read === undefined ? (missing('dataset'), null) : checkDatasetField(read, problems);
   const categories = input.categories ?? (checked ? datasetSummary(checked.dataset).categories : []);
   if (checked && categories.length === 0)
     refuse('categories', 'the dataset labels no field with a user.* category: name the categories');

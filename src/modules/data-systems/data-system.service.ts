@@ -5,7 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { type ActorRef, actorFields, recordAudit } from '../audit/audit.repository.js';
-import { datasetSummary, readStoredDataset } from '../connectors/connectors.js';
+import { type DatasetRead, datasetSummary, readDatasetYielding } from '../connectors/connectors.js';
 import { coversWorkspace, type Principal } from '../principals/principal.js';
 import {
   countLiveSystems,
@@ -39,11 +39,12 @@ import {
   SystemKeyTakenError,
   type UpdateDataSystemInput,
 } from './data-system.types.js';
+import { storedDataset } from './stored-dataset.js';
 
 /** Maps a stored system to the API resource (never the connection). */
 export function toSystemResource(row: DataSystemRow): DataSystemResource {
-  // The stored dataset passed every check when it was stored: read its shape only.
-  const read = row.dataset === null ? null : readStoredDataset(JSON.parse(row.dataset) as unknown);
+  // The stored dataset passed every check when it was stored: read once per version (stored-dataset.ts).
+  const read = storedDataset(row);
   return {
     id: row.id,
     workspace_id: row.workspace_id,
@@ -93,10 +94,10 @@ export function createDataSystemService(deps: DataSystemDeps) {
     if (problems.length > 0) throw new DataSystemRefusedError(problems, shownBody(body));
   }
 
-  /** The stored form of a system's new fields, for a create or an update; refusals collected. */
-  function newRow(input: CreateDataSystemInput, at: string): DataSystemRow {
+  /** The stored form of a new system's fields; refusals collected. `read`: its dataset as read. */
+  function newRow(input: CreateDataSystemInput, at: string, read: DatasetRead | undefined): DataSystemRow {
     const problems: SystemProblem[] = [];
-    const settled = settleCreate(input, connectors.allowedHosts, problems);
+    const settled = settleCreate(input, connectors.allowedHosts, problems, read);
     refuseIfAny(problems, input);
     return {
       id: newId('sys'),
@@ -123,7 +124,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
   }
 
   /** The fields an update sets; a database system's connection and dataset are checked again. */
-  function changedFields(found: DataSystemRow, input: UpdateDataSystemInput, at: string) {
+  function changedFields(found: DataSystemRow, input: UpdateDataSystemInput, at: string, read: DatasetRead | undefined) {
     const problems: SystemProblem[] = [];
     const database = isDatabaseKind(found.kind);
     if (!database && (input.connection !== undefined || input.dataset !== undefined || input.dataset_key !== undefined))
@@ -141,8 +142,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
     if (database && input.connection)
       checkConnectionField(found.kind as 'postgres', input.connection.url, connectors.allowedHosts, problems);
     if (database) checkDatasetKeyAlone(input, problems);
-    const checked =
-      database && input.dataset !== undefined ? checkDatasetField(input.dataset, problems, input.dataset_key) : null;
+    const checked = database && read !== undefined ? checkDatasetField(read, problems) : null;
     refuseIfAny(problems, input);
     return {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -177,7 +177,12 @@ export function createDataSystemService(deps: DataSystemDeps) {
      * host), SystemKeyTakenError, FidesKeyTakenError, DataSystemLimitError, EndpointNotInWorkspaceError.
      */
     async create(input: CreateDataSystemInput, actor: ActorRef): Promise<DataSystemResource> {
-      const row = newRow(input, toTimestamp(clock()));
+      const takesDataset = input.kind !== undefined && isDatabaseKind(input.kind) && input.dataset !== undefined;
+      const row = newRow(
+        input,
+        toTimestamp(clock()),
+        takesDataset ? await readDatasetYielding(input.dataset, input.dataset_key) : undefined,
+      );
       return runUnitOfWork(db, async (unit) => {
         await checkEndpoint(unit.tx, row.workspace_id, row.endpoint_id);
         if ((await countLiveSystems(unit.tx, row.workspace_id)) >= connectors.maxDataSystemsPerWorkspace)
@@ -228,9 +233,11 @@ export function createDataSystemService(deps: DataSystemDeps) {
      */
     async update(principal: Principal, id: string, input: UpdateDataSystemInput): Promise<DataSystemResource> {
       const at = toTimestamp(clock());
+      // Read before the unit: reading a large dataset takes turns of the event loop, not a transaction's time.
+      const read = input.dataset === undefined ? undefined : await readDatasetYielding(input.dataset, input.dataset_key);
       return runUnitOfWork(db, async (unit) => {
         const found = await liveSystem(unit.tx, principal, id);
-        const fields = changedFields(found, input, at);
+        const fields = changedFields(found, input, at, read);
         await checkEndpoint(unit.tx, found.workspace_id, input.endpoint_id);
         if (fields.fides_key && (await fidesKeyTaken(unit.tx, found.workspace_id, fields.fides_key, id)))
           throw new FidesKeyTakenError(fields.fides_key);

@@ -1,5 +1,5 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
-import type { DatasetSummary } from '../connectors/connectors.js';
+import { type DatasetSummary, type DatasetTooLarge, tooLargeSentence } from '../connectors/connectors.js';
 
 /**
  * What a controller may declare about a system's processing (PRODUCT §2.17; GDPR Art. 15(1)(a)
@@ -113,6 +113,13 @@ export class DataSystemRefusedError extends Error {
     readonly shown: Record<string, unknown>,
   ) {
     super('data system refused');
+  }
+}
+
+/** The dataset passes a size bound once its YAML aliases are expanded (413 naming the limit, PRODUCT §2.17). */
+export class DatasetTooLargeError extends Error {
+  constructor(readonly bound: DatasetTooLarge) {
+    super(tooLargeSentence(bound));
   }
 }
 
