@@ -1,9 +1,19 @@
-// Runs every test/**/*.test.ts with Node's own test runner (TypeScript through tsx).
-// Node 20's `--test` takes no globs, so the files are listed here.
+// Runs every test/**/*.test.ts with Node's own test runner (TypeScript through tsx), several files at
+// a time: most of a file's time is spent waiting (on a database, a child process, a timer), so the
+// files run side by side in their own processes, as `node --test` itself would run them, and each
+// file's report is printed whole when it ends. docs/development.md, "Running the tests".
+//
+//   npm test                     every file
+//   npm test -- connectors http  the files whose path contains one of the words
+//   TEST_CONCURRENCY=1 npm test  one file at a time (default: 2 per core, at least 4)
+//
 // Under CI=true the PostgreSQL leg is mandatory: TEST_DATABASE_URL must be set.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -11,6 +21,32 @@ function findTests(dir) {
     if (statSync(path).isDirectory()) return findTests(path);
     return name.endsWith('.test.ts') ? [path] : [];
   });
+}
+
+/** Runs a command; resolves with its exit code, its output (stdout and stderr interleaved) and its wall time in ms. */
+function run(command, args, env = process.env) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString(), ms: performance.now() - started }),
+    );
+  });
+}
+
+/** Runs the test helper's `fn(dir)` (a build the helper would otherwise make per file). */
+function buildWith(fn, helper, dir) {
+  const code = `const m = await import(${JSON.stringify(pathToFileURL(resolve(helper)).href)}); await m.${fn}(${JSON.stringify(dir)});`;
+  return run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
+}
+
+/** The counts of a spec report's summary (`ℹ tests 12`, `ℹ pass 11`, …). */
+function counts(output) {
+  const read = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)`, 'm'))?.[1] ?? 0);
+  return { tests: read('tests'), pass: read('pass'), fail: read('fail'), skipped: read('skipped'), cancelled: read('cancelled') };
 }
 
 if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
@@ -21,12 +57,53 @@ const filter = process.argv.slice(2);
 const files = findTests('test')
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
   .sort();
-for (const project of ['tsconfig.json', 'console/tsconfig.json']) {
-  const typecheck = spawnSync('npx', ['tsc', '-p', project, '--noEmit'], { stdio: 'inherit' });
-  if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || Math.max(4, availableParallelism() * 2));
+const started = performance.now();
+
+// Before the files, side by side: both type checks, and the two builds the tests run (the
+// privacyctl package and the console), made once here and read by every file that needs them.
+const builds = resolve('.scratch/test-run');
+rmSync(builds, { recursive: true, force: true });
+mkdirSync(builds, { recursive: true });
+const cliBuild = join(builds, 'privacyctl');
+const consoleBuild = join(builds, 'console');
+const prepared = await Promise.all([
+  ...['tsconfig.json', 'console/tsconfig.json'].map((project) => run('npx', ['tsc', '-p', project, '--noEmit'])),
+  buildWith('layOut', 'test/helpers/privacyctl.ts', cliBuild),
+  buildWith('buildConsoleInto', 'test/helpers/console-build.ts', consoleBuild),
+]);
+for (const p of prepared) process.stdout.write(p.output);
+if (prepared.some((p) => p.code !== 0)) process.exit(1);
+console.log(`== type checks and builds: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+const env = {
+  ...process.env,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  TEST_PRIVACYCTL_BUILD: cliBuild,
+  TEST_CONSOLE_BUILD: consoleBuild,
+};
+const results = [];
+let next = 0;
+async function worker() {
+  while (next < files.length) {
+    const file = files[next++];
+    const result = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], env);
+    results.push({ file, ...result, ...counts(result.output) });
+    const mark = result.code === 0 ? '✔' : '✖';
+    process.stdout.write(`\n${mark} ${file} (${(result.ms / 1000).toFixed(1)} s)\n${result.output}`);
+  }
 }
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
-});
-process.exit(run.status ?? 1);
+await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+
+const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+const failed = results.filter((r) => r.code !== 0);
+console.log(`\n== ${files.length} files, ${concurrency} at a time, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`   tests ${total('tests')}, pass ${total('pass')}, fail ${total('fail')}, skipped ${total('skipped')}`);
+console.log('   slowest files:');
+for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10))
+  console.log(`   ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+if (failed.length > 0) {
+  console.log(`\n✖ ${failed.length} file(s) failed:`);
+  for (const r of failed) console.log(`   ${r.file} (exit ${r.code}, ${r.fail} failing test(s))`);
+  process.exit(1);
+}

@@ -31,17 +31,32 @@ export interface BuiltCli {
  * @throws AssertionError with the compiler output when the build fails.
  */
 export function buildPrivacyctl(): BuiltCli {
+  const shared = process.env.TEST_PRIVACYCTL_BUILD;
+  if (shared) return builtAt(shared, () => {});
   const dir = mkdtempSync(join(tmpdir(), 'privacyctl-build-'));
+  layOut(dir);
+  return builtAt(dir, () => rmSync(dir, { recursive: true, force: true }));
+}
+
+/**
+ * Compiles src/ into `dir` laid out like the package (see buildPrivacyctl). `npm test`
+ * (scripts/run-tests.mjs) does it once per run and passes the folder to every test file in
+ * `TEST_PRIVACYCTL_BUILD`, which only read it: one compile instead of one per file.
+ */
+export function layOut(dir: string): void {
   const compiled = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist')], {
     cwd: root,
     encoding: 'utf8',
   });
   assert.equal(compiled.status, 0, `build failed:\n${compiled.stdout}${compiled.stderr}`);
   mkdirSync(join(dir, 'bin'));
-  const bin = join(dir, 'bin', 'privacyctl.js');
-  copyFileSync(join(root, 'bin', 'privacyctl.js'), bin);
+  copyFileSync(join(root, 'bin', 'privacyctl.js'), join(dir, 'bin', 'privacyctl.js'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+}
+
+function builtAt(dir: string, remove: () => void): BuiltCli {
+  const bin = join(dir, 'bin', 'privacyctl.js');
   return {
     bin,
     run(env, args, input = '') {
@@ -53,7 +68,7 @@ export function buildPrivacyctl(): BuiltCli {
       });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    remove,
   };
 }
 

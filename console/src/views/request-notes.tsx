@@ -1,10 +1,10 @@
 // Assignment and working notes of a request (PRODUCT.md §2.16): "Assign to me" / unassign, and
-// internal notes (oldest first; the audit trail holds each note's hash, not its text).
-import { useEffect, useState } from 'preact/hooks';
+// the form for internal notes (shown in the timeline; the audit trail holds each note's hash).
+import { useState } from 'preact/hooks';
 import { api } from '../api/client';
-import type { Note, NoteList, PrivacyRequest, WhoAmI } from '../api/types';
+import type { PrivacyRequest, WhoAmI } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-import { formatTime, isFinal } from '../lib/deadline';
+import { isFinal } from '../lib/deadline';
 
 const MAX_NOTE = 4000;
 
@@ -51,16 +51,15 @@ export function Assignment(props: {
   );
 }
 
-/** The request's notes and, for a token that may write, a form to add one. */
-export function Notes(props: { requestId: string; canWrite: boolean; onAdded: () => void }) {
-  const [notes, setNotes] = useState<Note[]>([]);
+/**
+ * The form to add a note, for a token that may write; the notes themselves are read in the
+ * timeline, each at its entry (PRODUCT.md §2.16). `onAdded` reloads the timeline.
+ */
+export function NoteForm(props: { requestId: string; onAdded: () => void }) {
   const [text, setText] = useState('');
   const [local, setLocal] = useState<string[]>([]);
-  const load = useSubmit();
   const add = useSubmit();
   const path = `/api/v1/privacy/requests/${encodeURIComponent(props.requestId)}/notes`;
-  const reload = () => void load.run(async () => setNotes((await api<NoteList>('GET', path)).items));
-  useEffect(reload, [props.requestId]);
   const onSubmit = (event: Event) => {
     event.preventDefault();
     const trimmed = text.trim();
@@ -70,44 +69,20 @@ export function Notes(props: { requestId: string; canWrite: boolean; onAdded: ()
     void add.run(async () => {
       await api('POST', path, { body: { text: trimmed } });
       setText('');
-      reload();
       props.onAdded();
     });
   };
   return (
-    <>
-      <ErrorText error={load.error} />
-      {notes.length === 0 ? (
-        <p>No notes yet.</p>
-      ) : (
-        <ol class="notes">
-          {notes.map((note) => (
-            <li key={note.id}>
-              <p class="note-meta">
-                {note.author}, {formatTime(note.created_at)}
-              </p>
-              <p class="note-text">{note.text ?? <em>erased with the subject&apos;s data</em>}</p>
-            </li>
-          ))}
-        </ol>
-      )}
-      {props.canWrite && (
-        <form onSubmit={onSubmit} noValidate aria-label="Add a note">
-          <Field
-            id="note-text"
-            label="New note (internal; seen by operators only)"
-            errors={fieldErrors(add.error, 'text', local)}
-          >
-            {(a11y) => (
-              <textarea {...a11y} rows={3} maxLength={MAX_NOTE} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-            )}
-          </Field>
-          <button type="submit" disabled={add.busy}>
-            {add.busy ? 'Saving…' : 'Add note'}
-          </button>
-          <ErrorText error={add.error} />
-        </form>
-      )}
-    </>
+    <form onSubmit={onSubmit} noValidate aria-label="Add a note">
+      <Field id="note-text" label="New note (internal; seen by operators only)" errors={fieldErrors(add.error, 'text', local)}>
+        {(a11y) => (
+          <textarea {...a11y} rows={3} maxLength={MAX_NOTE} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        )}
+      </Field>
+      <button type="submit" disabled={add.busy}>
+        {add.busy ? 'Saving…' : 'Add note'}
+      </button>
+      <ErrorText error={add.error} />
+    </form>
   );
 }

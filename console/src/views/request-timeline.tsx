@@ -2,7 +2,7 @@
 // data tasks' entries included): who did what, when and why. Its data tasks are found there too.
 import { useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
-import type { AuditEvent, AuditEventPage } from '../api/types';
+import type { AuditEvent, AuditEventPage, Note, NoteList } from '../api/types';
 import { ErrorText } from '../components/forms';
 import { useLoad } from '../components/use-load';
 import { formatTime } from '../lib/deadline';
@@ -18,6 +18,12 @@ export async function loadTimeline(requestId: string): Promise<AuditEvent[]> {
     cursor = page.next_cursor;
   } while (cursor && events.length < 1000);
   return events;
+}
+
+/** The request's notes by id: the timeline shows each note's text at its `note_added` entry. */
+async function loadNotes(requestId: string): Promise<ReadonlyMap<string, Note>> {
+  const list = await api<NoteList>('GET', `/api/v1/privacy/requests/${encodeURIComponent(requestId)}/notes`);
+  return new Map(list.items.map((note) => [note.id, note]));
 }
 
 /** Past-tense words for the request's own actions (audit `action` `privacy_request.<verb>`). */
@@ -39,7 +45,9 @@ function actionLabel(event: AuditEvent): string {
 
 /**
  * The timeline list. `version` reloads it (after an action); `onEvents` hands the entries to the
- * caller (the data tasks are named in them); a data task's result entry shows the task's note.
+ * caller (the data tasks are named in them). A note's entry shows the note's text (PRODUCT.md
+ * §2.16: notes are shown in the timeline; its audit entry holds only the text's SHA-256), and a
+ * data task's result entry the task's note.
  */
 export function Timeline(props: {
   requestId: string;
@@ -49,11 +57,13 @@ export function Timeline(props: {
   taskNotes?: ReadonlyMap<string, string>;
 }) {
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [notes, setNotes] = useState<ReadonlyMap<string, Note>>(new Map());
   const load = useLoad(
     async (isCurrent) => {
-      const loaded = await loadTimeline(props.requestId);
+      const [loaded, byId] = await Promise.all([loadTimeline(props.requestId), loadNotes(props.requestId)]);
       if (!isCurrent()) return;
       setEvents(loaded);
+      setNotes(byId);
       props.onEvents?.(loaded);
     },
     [props.requestId, props.version],
@@ -71,6 +81,11 @@ export function Timeline(props: {
                 {event.target_type !== 'privacy_request' ? ` — ${event.target_id}` : ''}
               </p>
               {event.reason && <p class="reason">Reason: {event.reason}</p>}
+              {typeof event.details.note_id === 'string' && notes.has(event.details.note_id) && (
+                <p class="note-text">
+                  {notes.get(event.details.note_id)?.text ?? <em>Note erased with the subject&apos;s data</em>}
+                </p>
+              )}
               {typeof event.details.note_sha256 === 'string' && props.taskNotes?.get(event.target_id) && (
                 <p class="reason">Note: {props.taskNotes.get(event.target_id)}</p>
               )}

@@ -10,7 +10,7 @@ import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
 import { isWebLink } from '../lib/links';
 import { IdentityReview } from './identity-review';
 import { RequestActions } from './request-actions';
-import { Assignment, Notes } from './request-notes';
+import { Assignment, NoteForm } from './request-notes';
 import { RequestResults } from './request-results';
 import { DataTasks, taskIds } from './request-tasks';
 import { Timeline } from './request-timeline';
@@ -125,9 +125,11 @@ export function RequestView({ id }: { id: string }) {
             {canWrite && <IdentityReview request={request} onChanged={changed} />}
             <RequestActions request={request} onChanged={changed} canWrite={canWrite} isFiler={isFiler} />
           </Section>
-          <Section title="Notes">
-            <Notes requestId={request.id} canWrite={canWrite} onAdded={() => setVersion((n) => n + 1)} />
-          </Section>
+          {canWrite && (
+            <Section title="Add a note">
+              <NoteForm requestId={request.id} onAdded={() => setVersion((n) => n + 1)} />
+            </Section>
+          )}
           <Section title="Data tasks">
             <DataTasks
               workspace={request.workspace_id}

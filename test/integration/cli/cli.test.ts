@@ -14,9 +14,12 @@ import { createDatabase } from '../../../src/db/database.js';
 import type { Principal } from '../../../src/modules/principals/principal.js';
 import { openServices } from '../../../src/services.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { type BuiltCli, buildPrivacyctl } from '../../helpers/privacyctl.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = join(root, 'bin', 'privacyctl.js');
+/** The built bin/privacyctl.js (a private build, or the one `npm test` made for the run). */
+let bin: string;
+let built: BuiltCli;
 
 interface CliResult {
   status: number | null;
@@ -44,9 +47,10 @@ async function authenticate(url: string, token: string): Promise<Principal | nul
 }
 
 before(() => {
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-  assert.equal(build.status, 0, `build failed:\n${build.stdout}${build.stderr}`);
+  built = buildPrivacyctl();
+  bin = built.bin;
 });
+after(() => built.remove());
 
 describe('privacyctl without a database', () => {
   const cli = (...args: string[]) => runBin(bin, {}, args);

@@ -159,14 +159,14 @@ for (const dialect of dialects()) {
       assert.match(await page.locator('.assignment').innerText(), /officer \(you\)/);
       await page.getByLabel('New note (internal; seen by operators only)').fill('Called the subject; waiting for the ID');
       await page.getByRole('button', { name: 'Add note' }).click();
-      const notes = page.getByRole('region', { name: 'Notes' });
-      await notes.getByText('Called the subject; waiting for the ID').waitFor();
-      assert.match(await notes.innerText(), /officer, /);
-      await page
+      // The note is read in the timeline, at its own entry, with its author (PRODUCT §2.16).
+      const entry = page
         .getByRole('region', { name: 'Timeline' })
-        .getByText(/note_added|note added/)
-        .first()
-        .waitFor();
+        .getByRole('listitem')
+        .filter({ hasText: /note[_ ]added/ })
+        .first();
+      await entry.getByText('Called the subject; waiting for the ID').waitFor();
+      assert.match(await entry.innerText(), /note[_ ]added by officer \(/);
       await page.getByRole('button', { name: 'Unassign' }).click();
       await page.getByRole('button', { name: 'Assign to me' }).waitFor();
       await page.getByRole('button', { name: 'Extend deadline' }).click();

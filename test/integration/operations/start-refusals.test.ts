@@ -7,9 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { lockSqliteFile } from '../../../src/db/sqlite-process-lock.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { freePort } from '../../helpers/free-port.js';
 import { type BuiltCli, buildPrivacyctl } from '../../helpers/privacyctl.js';
@@ -85,6 +89,35 @@ describe('a second npm start', () => {
     assert.match(start.stderr, new RegExp(`npm start: PORT ${held.port} on 127\\.0\\.0\\.1 is already in use`));
     assert.doesNotMatch(start.stdout, /privacy-request-service@[\d.]+ build/, 'npm start ran the build');
     assert.ok(start.ms < 30_000, `npm start took ${start.ms} ms to refuse`);
+  });
+});
+
+describe('a second npm start on the same SQLite file', () => {
+  it('refuses before building, on another PORT too: the prestart check names the file and the holder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'second-start-'));
+    const path = join(dir, 'privacy.db');
+    // What a running `npm start` holds on its file (src/db/sqlite-process-lock.ts).
+    const lock = lockSqliteFile(path);
+    try {
+      const start = await runProcess('npm', ['start'], { DATABASE_URL: `sqlite:${path}`, PORT: String(await freePort()) });
+      assert.equal(start.code, 1, start.stderr);
+      assert.ok(
+        start.stderr.startsWith(
+          `npm start: ${path} (DATABASE_URL) is used by another serve or worker process (pid ${process.pid}?); `,
+        ),
+        start.stderr,
+      );
+      assert.doesNotMatch(start.stdout, /privacy-request-service@[\d.]+ build/, 'npm start ran the build');
+    } finally {
+      lock.release();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Released: the check lets a start through (the prestart step alone, not the whole start).
+    const check = await runProcess(process.execPath, ['scripts/prestart-check.mjs'], {
+      DATABASE_URL: `sqlite:${path}`,
+      PORT: String(await freePort()),
+    });
+    assert.deepEqual({ code: check.code, stderr: check.stderr }, { code: 0, stderr: '' });
   });
 });
 
