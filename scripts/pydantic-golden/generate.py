@@ -226,9 +226,11 @@ RequestTypeItem = Annotated[
 
 
 class Connection(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
+    # Issue 33 item 5: no key is ignored unawares (an unknown one is extra_forbidden).
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     url: Str(min_length=1, max_length=2000)
+    sslrootcert: Str(min_length=1, max_length=20000) = INHERIT
 
 
 # One declared statement of a data system (purposes, recipients, retention, source): not blank.

@@ -7,7 +7,7 @@
  * (`runuser -u postgres`) in a folder chowned to it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -58,22 +58,42 @@ process.once('exit', () => {
   for (const cleanup of live) cleanup();
 });
 
+/** A server certificate and its key, PEM text: the cluster then takes TLS (`ssl=on`) besides plain connections. */
+export interface ServerTls {
+  readonly cert: string;
+  readonly key: string;
+}
+
 /**
  * Creates (initdb) and starts a private cluster.
  *
+ * @param options.tls - serve TLS with this certificate and key.
  * @throws Error with the tool's output when initdb or the first start fails (the folder is removed).
  */
-export async function createPrivatePostgres(): Promise<PrivatePostgres> {
+export async function createPrivatePostgres(options: { tls?: ServerTls } = {}): Promise<PrivatePostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(privatePostgresSkipReason() ?? 'initdb not found');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'private-pg-'));
   const data = join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const owner = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-    const group = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    chownSync(dir, Number(owner.stdout.trim()), Number(group.stdout.trim()));
+  const owner = asRoot
+    ? {
+        uid: Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()),
+        gid: Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim()),
+      }
+    : null;
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  if (options.tls) {
+    // PostgreSQL refuses a key file others may read.
+    for (const [name, text] of [
+      ['server.crt', options.tls.cert],
+      ['server.key', options.tls.key],
+    ] as const) {
+      writeFileSync(join(dir, name), text, { mode: 0o600 });
+      chmodSync(join(dir, name), 0o600);
+      if (owner) chownSync(join(dir, name), owner.uid, owner.gid);
+    }
   }
   const argv = (tool: string, args: string[]) =>
     asRoot ? ['runuser', '-u', 'postgres', '--', join(bin, tool), ...args] : [join(bin, tool), ...args];
@@ -94,12 +114,13 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
     });
   let running = false;
   const logFile = join(dir, 'postgres.log');
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  const tls = options.tls ? ` -c ssl=on -c ssl_cert_file=${dir}/server.crt -c ssl_key_file=${dir}/server.key` : '';
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${tls}`;
   const cluster: PrivatePostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     async start() {
-      const result = await runAsync('pg_ctl', ['-D', data, '-l', logFile, '-o', options, '-w', '-t', '60', 'start']);
+      const result = await runAsync('pg_ctl', ['-D', data, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
       if (!result.ok) throw new Error(`pg_ctl start failed:\n${result.output}\n${readLog(logFile)}`);
       running = true;
     },

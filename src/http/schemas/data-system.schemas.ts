@@ -25,11 +25,21 @@ const Connection = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: '`postgres://user:password@host:port/db?sslmode=…` or `mysql://…`',
+      description:
+        '`postgres://user:password@host:port/db?sslmode=disable|require|verify-full` or `mysql://…?ssl=false|true|verify`; no other parameter',
     }),
+    sslrootcert: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20_000,
+        description:
+          'PEM text (not a file path) of the CA certificate(s) that signed the server certificate; with sslmode=verify-full (ssl=verify) only. Other keys are refused',
+      }),
+    ),
   },
   {
     writeOnly: true,
+    additionalProperties: false,
     description:
       'Database kinds: how to reach the database (sealed at rest; its host must be allowed by CONNECTOR_ALLOWED_HOSTS)',
   },

@@ -1,7 +1,7 @@
 import { isSystemCategory, withinScope } from '../data-categories/data-categories.fns.js';
 import type { RequestType } from '../request-model/request-model.js';
 import type { AllowedHost } from '../../lib/allowed-hosts.js';
-import { type ConnectorKind, parseConnectionUrl } from './connection-url.fns.js';
+import { type ConnectorKind, parseConnection } from './connection-url.fns.js';
 import { connectorAction } from './connector-action.fns.js';
 import { ConnectorError } from './connector.errors.js';
 import { type CollectionCounts, countWrite, type ErasureCounts, NO_ERASURE } from './erasure-counts.fns.js';
@@ -21,6 +21,8 @@ export interface ConnectorTaskInput {
   readonly kind: ConnectorKind;
   /** The decrypted connection URL. Never logged or put in an error. */
   readonly url: string;
+  /** The connection's CA certificate(s), PEM text, for `verify-full` (`connection.sslrootcert`). */
+  readonly sslrootcert?: string;
   /** The data system's key: errors name it. */
   readonly system: string;
   /** The stored, validated dataset (`parseDataset` + `checkDataset`). */
@@ -66,9 +68,10 @@ export type ConnectorTaskResult =
 
 /** Opens a session on the input's target. @throws ConnectorError. */
 export async function openTarget(
-  input: Pick<ConnectorTaskInput, 'kind' | 'url' | 'system' | 'limits' | 'allowedHosts'>,
+  input: Pick<ConnectorTaskInput, 'kind' | 'url' | 'sslrootcert' | 'system' | 'limits' | 'allowedHosts'>,
 ): Promise<SqlSession> {
-  const parsed = parseConnectionUrl(input.kind, input.url);
+  const { url, sslrootcert } = input;
+  const parsed = parseConnection(input.kind, sslrootcert === undefined ? { url } : { url, sslrootcert });
   if ('problems' in parsed) throw new ConnectorError('unreachable', input.system, null, 'bad_url');
   return openSession(parsed.target, { allowedHosts: input.allowedHosts, limits: input.limits, system: input.system });
 }

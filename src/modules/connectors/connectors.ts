@@ -9,7 +9,7 @@ import { parseDataset } from './dataset-parse.fns.js';
 import type { Dataset, DatasetProblem } from './dataset.types.js';
 
 export { addressAllowed, hostAllowed, parseAllowedHosts, type AllowedHost } from '../../lib/allowed-hosts.js';
-export { checkConnectionUrl, type ConnectorKind } from './connection-url.fns.js';
+export { checkConnection, checkConnectionUrl, type ConnectionSettings, type ConnectorKind } from './connection-url.fns.js';
 export { ConnectorError, type ConnectorFailure } from './connector.errors.js';
 export {
   previewConnectorTask,

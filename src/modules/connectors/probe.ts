@@ -85,7 +85,7 @@ async function probeCollection(
  * back: nothing is written.
  */
 export async function testConnection(
-  input: Pick<ConnectorTaskInput, 'kind' | 'url' | 'system' | 'dataset' | 'limits' | 'allowedHosts'>,
+  input: Pick<ConnectorTaskInput, 'kind' | 'url' | 'sslrootcert' | 'system' | 'dataset' | 'limits' | 'allowedHosts'>,
 ): Promise<ProbeResult> {
   const started = performance.now();
   let session: SqlSession;

@@ -102,6 +102,20 @@ function countingSession(dialect: Dialect, opening: number, run: SqlSession['run
   };
 }
 
+/**
+ * TLS for `require` (encrypted, unchecked) or `verify-full` (the certificate chains to the
+ * connection's `sslrootcert`, else the system's CA store, and names the host). The name sent as
+ * SNI is the URL's host unless it is an address (RFC 6066 allows names only); the identity check
+ * then compares the address with the certificate's IP entries.
+ */
+function tlsOptions(target: ConnectionTarget): { rejectUnauthorized: boolean; servername?: string; ca?: string } {
+  return {
+    rejectUnauthorized: target.tls === 'verify-full',
+    ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
+    ...(target.ca !== undefined ? { ca: target.ca } : {}),
+  };
+}
+
 async function openPostgres(target: ConnectionTarget, address: string, limits: ConnectorLimits): Promise<SqlSession> {
   const client = new pg.Client({
     host: address,
@@ -109,7 +123,7 @@ async function openPostgres(target: ConnectionTarget, address: string, limits: C
     user: target.user,
     password: target.password,
     database: target.database,
-    ssl: target.tls === 'disable' ? false : { servername: target.host, rejectUnauthorized: target.tls === 'verify-full' },
+    ssl: target.tls === 'disable' ? false : tlsOptions(target),
     connectionTimeoutMillis: limits.connectTimeoutMs ?? 5000,
     statement_timeout: limits.statementTimeoutMs,
     lock_timeout: limits.statementTimeoutMs,
@@ -140,10 +154,7 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
     user: target.user,
     password: target.password,
     database: target.database,
-    ssl:
-      target.tls === 'disable'
-        ? undefined
-        : { rejectUnauthorized: target.tls === 'verify-full', verifyIdentity: target.tls === 'verify-full' },
+    ssl: target.tls === 'disable' ? undefined : { ...tlsOptions(target), verifyIdentity: target.tls === 'verify-full' },
     connectTimeout: limits.connectTimeoutMs ?? 5000,
     supportBigNumbers: true,
     bigNumberStrings: true,

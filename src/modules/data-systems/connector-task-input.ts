@@ -3,6 +3,7 @@ import type { ConnectorConfig } from '../../config/connector-settings.js';
 import type { Executor } from '../../db/executor.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ConnectorKind, ConnectorTaskInput, Identities } from '../connectors/connectors.js';
+import { openConnection } from './sealed-connection.js';
 import type { RequestType } from '../request-model/request-model.js';
 import { requestIdentity } from '../subject-data/request-identity.fns.js';
 import { resolveSubject } from '../subject-data/subject-data.repository.js';
@@ -75,7 +76,7 @@ export function systemTaskInput(
   if (dataset === null) throw new Error(`stored dataset of system ${row.key} no longer reads`);
   return {
     kind: row.kind as ConnectorKind,
-    url: deps.secretBox.open(row.connection_ciphertext),
+    ...openConnection(deps.secretBox, row.connection_ciphertext),
     system: row.key,
     dataset,
     ...request,

@@ -1,6 +1,12 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
 import type { AllowedHost } from '../../lib/allowed-hosts.js';
-import { checkConnectionUrl, type Dataset, type DatasetRead, datasetSummary } from '../connectors/connectors.js';
+import {
+  checkConnection,
+  type ConnectionSettings,
+  type Dataset,
+  type DatasetRead,
+  datasetSummary,
+} from '../connectors/connectors.js';
 import { DatasetTooLargeError, type SystemProblem } from './data-system.types.js';
 
 /** Every request type: a database system's default (PRODUCT §2.14). */
@@ -16,7 +22,7 @@ export interface KindFields {
   categories?: string[];
   request_types?: string[];
   endpoint_id?: string | null;
-  connection?: { url: string };
+  connection?: ConnectionSettings;
   dataset?: unknown;
   dataset_key?: string;
 }
@@ -65,15 +71,18 @@ export function checkDatasetKeyAlone(input: KindFields, problems: SystemProblem[
     });
 }
 
-/** Checks the connection URL for its kind and `CONNECTOR_ALLOWED_HOSTS`, never echoing it. */
+/**
+ * Checks the connection (its keys, the URL and its parameters for the kind, `sslrootcert`, the
+ * host against `CONNECTOR_ALLOWED_HOSTS`), never echoing the URL or the PEM text.
+ */
 export function checkConnectionField(
   kind: 'postgres' | 'mysql',
-  url: string,
+  connection: ConnectionSettings,
   allowed: readonly AllowedHost[],
   problems: SystemProblem[],
 ): void {
-  for (const msg of checkConnectionUrl(kind, url, allowed))
-    problems.push({ loc: ['body', 'connection', 'url'], msg, type: 'value_error' });
+  for (const { field, msg } of checkConnection(kind, connection, allowed))
+    problems.push({ loc: ['body', 'connection', field], msg, type: 'value_error' });
 }
 
 /**
@@ -107,7 +116,7 @@ export function settleCreate(
   }
   if (input.endpoint_id !== undefined) refuse('endpoint_id', `a ${kind} system is run by the service and has no endpoint`);
   if (input.connection === undefined) missing('connection');
-  else checkConnectionField(kind, input.connection.url, allowed, problems);
+  else checkConnectionField(kind, input.connection, allowed, problems);
   checkDatasetKeyAlone(input, problems);
   const checked = read === undefined ? (missing('dataset'), null) : checkDatasetField(read, problems);
   const categories = input.categories ?? (checked ? datasetSummary(checked.dataset).categories : []);

@@ -18,6 +18,7 @@ import {
   systemNames,
   updateSystem,
 } from './data-system.repository.js';
+import { sealConnection } from './sealed-connection.js';
 import {
   checkConnectionField,
   checkDatasetField,
@@ -109,7 +110,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
       request_types: JSON.stringify(unique(settled.request_types)),
       endpoint_id: input.endpoint_id ?? null,
       due_days: input.due_days ?? null,
-      connection_ciphertext: input.connection ? secretBox.seal(input.connection.url) : null,
+      connection_ciphertext: input.connection ? sealConnection(secretBox, input.connection) : null,
       dataset: settled.checked ? JSON.stringify(settled.checked.source) : null,
       fides_key: settled.checked?.dataset.fides_key ?? null,
       purposes: null,
@@ -140,7 +141,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
         type: 'value_error',
       });
     if (database && input.connection)
-      checkConnectionField(found.kind as 'postgres', input.connection.url, connectors.allowedHosts, problems);
+      checkConnectionField(found.kind as 'postgres', input.connection, connectors.allowedHosts, problems);
     if (database) checkDatasetKeyAlone(input, problems);
     const checked = database && read !== undefined ? checkDatasetField(read, problems) : null;
     refuseIfAny(problems, input);
@@ -152,7 +153,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
         ? { endpoint_id: input.endpoint_id, kind: input.endpoint_id === null ? ('manual' as const) : ('webhook' as const) }
         : {}),
       ...(input.due_days !== undefined ? { due_days: input.due_days } : {}),
-      ...(input.connection ? { connection_ciphertext: secretBox.seal(input.connection.url) } : {}),
+      ...(input.connection ? { connection_ciphertext: sealConnection(secretBox, input.connection) } : {}),
       ...(checked ? { dataset: JSON.stringify(checked.source), fides_key: checked.dataset.fides_key } : {}),
       ...processingColumns(input),
       updated_at: at,

@@ -1,5 +1,10 @@
 import type { DataSystemKind } from '../../db/tables/data-system.table.js';
-import { type DatasetSummary, type DatasetTooLarge, tooLargeSentence } from '../connectors/connectors.js';
+import {
+  type ConnectionSettings,
+  type DatasetSummary,
+  type DatasetTooLarge,
+  tooLargeSentence,
+} from '../connectors/connectors.js';
 
 /**
  * What a controller may declare about a system's processing (PRODUCT §2.17; GDPR Art. 15(1)(a)
@@ -26,7 +31,7 @@ export interface CreateDataSystemInput {
   endpoint_id?: string;
   due_days?: number;
   /** Database kinds: write-only. */
-  connection?: { url: string };
+  connection?: ConnectionSettings;
   /** Database kinds: a Fides dataset (object, or a YAML/JSON string). */
   dataset?: unknown;
   /** Database kinds: which dataset of a Fides file holding several (its `fides_key`; PRODUCT §2.17). */
@@ -45,7 +50,7 @@ export interface UpdateDataSystemInput {
   request_types?: string[];
   endpoint_id?: string | null;
   due_days?: number | null;
-  connection?: { url: string };
+  connection?: ConnectionSettings;
   dataset?: unknown;
   /** With `dataset`: which dataset of a Fides file holding several (its `fides_key`). */
   dataset_key?: string;
