@@ -105,6 +105,7 @@ for (const dialect of dialects()) {
         clock,
         mailer,
         controllers: t.services.controllers,
+        secretBox: t.services.secretBox,
         requestResults: t.services.requestResults,
         publicBaseUrl: 'http://center.example',
         pollMs: 3_600_000,
