@@ -143,13 +143,13 @@ for (const dialect of dialects()) {
 
     it('two senders and a slow SMTP server: each mail is received once', async () => {
       now += 60_000;
-      const slow = await startSmtpReceiver(0, { delayMs: 250 });
-      const count = 16;
+      const slow = await startSmtpReceiver(0, { delayMs: 300 });
+      const count = 20;
       for (let i = 0; i < count; i++) assert.equal((await submit(`slow-${i}@example.com`)).statusCode, 202);
       // A clock that runs from the test's `now`: the leases lapse in real time.
       const start = performance.now();
       const running = () => new Date(now + (performance.now() - start));
-      // 16 mails × 250 ms is longer than the 3 s lease: a round that took them all would lose it midway.
+      // 20 mails × 300 ms is longer than the 3 s lease: a round that took them all would lose it midway.
       const senders = [0, 1].map(() => {
         const m = createMailer(slow.url, FROM, { sendTimeoutMs: 1500 });
         const l = startMailLoop({
