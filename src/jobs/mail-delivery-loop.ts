@@ -9,6 +9,7 @@ import type { ControllerService } from '../modules/controllers/controller.servic
 import {
   claimDueMails,
   dropMail,
+  insertStatusToken,
   markMailSent,
   type MailKind,
   type MailPayload,
@@ -48,7 +49,8 @@ export interface MailLoop {
  * worker. Each round claims due mails under a lease of `leaseMs` (a crashed sender's mails come
  * back when it lapses) and a random lease token; it starts a send only while the lease has at
  * least `mailer.sendTimeoutMs` left, so every send ends within the lease, and gives the rest back.
- * Each mail is rendered with the workspace's controller profile and the status link, sent, then
+ * Each mail is rendered with the workspace's controller profile and the status link (its token
+ * minted now, only its hash stored), sent, then
  * marked sent (only while the token still holds it) and its words and address forgotten. A code
  * mail's code is opened from its sealed form only in memory; a code mail whose code expired is
  * dropped, not sent. A failed send waits ({@link mailBackoffMs}) and is tried again. On SQLite the
@@ -111,6 +113,13 @@ export function startMailLoop(deps: {
       }
     }
     const profile = await controllers.get(mail.workspace_id);
+    // The status link's token is minted now: it never waits in the outbox in clear. It stays valid
+    // if the send fails (the server may have taken the mail before the failure); a retry mints another.
+    const minted =
+      payload.status_link && mail.request_id
+        ? await insertStatusToken(db, { requestId: mail.request_id, workspaceId: mail.workspace_id, at: toTimestamp(clock()) })
+        : null;
+    if (minted) payload.status_token = minted;
     const statusUrl =
       payload.status_token && mail.request_id
         ? `${base}/privacy-center/${encodeURIComponent(mail.workspace_id)}/status/${mail.request_id}?token=${payload.status_token}`

@@ -31,7 +31,12 @@ export interface MailPayload {
   reason?: string | null;
   /** The request's `regulation` label (`gdpr`, `ccpa`, `ccpa+gdpr`): which rights a mail names. */
   regulation?: string;
-  /** Set at commit for requests with a status page: the plain capability token (only in the outbox until sent). */
+  /**
+   * Set at commit for requests with a status page: the mail carries a status link, its capability
+   * token minted when the mail is sent ({@link insertStatusToken}), so no token waits in clear.
+   */
+  status_link?: boolean;
+  /** The plain capability token, in memory at send time (outbox rows written before issue 33 may hold one). */
   status_token?: string;
 }
 
@@ -92,8 +97,8 @@ const directMails: DeferredWrites<DirectMail> = {
 
 /**
  * Request mails as a deferred write: at commit, each request's notify address is read (none, or
- * blanked: no mail); for a request with a status page a fresh capability token is issued (its
- * hash stored, the plain token in the mail alone). A request's last mail (`completed`,
+ * blanked: no mail); a mail of a request with a status page is marked to carry a status link
+ * (its token is minted when it is sent). A request's last mail (`completed`,
  * `rejected`) blanks its notify address: from then on the address is only in the outbox row,
  * which forgets it once sent.
  */
@@ -112,21 +117,12 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
   if (addresses.length === 0) return;
   const byRequest = new Map(addresses.map((a) => [a.request_id, a]));
   const rows: MailRow[] = [];
-  const tokens: { token_hash: string; request_id: string; workspace_id: string; created_at: string }[] = [];
   for (const mail of mails) {
     const address = byRequest.get(mail.requestId);
     if (!address || address.email === '') continue;
     const payload = { ...mail.payload };
-    if (address.status_link === 1 && (mail.kind === 'received' || mail.kind === 'completed' || mail.kind === 'extended')) {
-      const token = newStatusToken();
-      payload.status_token = token;
-      tokens.push({
-        token_hash: statusTokenHash(token),
-        request_id: mail.requestId,
-        workspace_id: mail.workspaceId,
-        created_at: mail.at,
-      });
-    }
+    if (address.status_link === 1 && (mail.kind === 'received' || mail.kind === 'completed' || mail.kind === 'extended'))
+      payload.status_link = true;
     rows.push(mailRow({ ...mail, recipient: address.email, payload }));
     if (mail.kind === 'completed' || mail.kind === 'rejected') {
       // The request's last mail: its address now lives in the outbox alone, wiped once sent (issue 33 item 3).
@@ -141,8 +137,24 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
         .execute();
     }
   }
-  if (tokens.length > 0) await tx.insertInto('privacy_center_status_tokens').values(tokens).execute();
   if (rows.length > 0) await tx.insertInto('privacy_center_mails').values(rows).execute();
+}
+
+/**
+ * Issues a fresh status-page capability token for request `requestId` of `workspaceId`, as a mail
+ * is sent: its SHA-256 hash is stored, the plain token goes into the mail alone (PRODUCT §2.15).
+ * @returns the plain token.
+ */
+export async function insertStatusToken(
+  db: Executor,
+  row: { requestId: string; workspaceId: string; at: string },
+): Promise<string> {
+  const token = newStatusToken();
+  await db
+    .insertInto('privacy_center_status_tokens')
+    .values({ token_hash: statusTokenHash(token), request_id: row.requestId, workspace_id: row.workspaceId, created_at: row.at })
+    .execute();
+  return token;
 }
 
 /** Enqueues a mail to `mail.recipient`, written at the unit's commit. */

@@ -108,7 +108,14 @@ for (const dialect of dialects()) {
         payload: { code },
       });
       assert.equal(verified.statusCode, 200, verified.body);
+      // The "received" mail's status token is minted as it is sent: none waits in the outbox.
+      const [received] = await unsent();
+      assert.deepEqual([received?.kind, JSON.parse(received!.payload).status_token], ['received', undefined]);
       assert.equal(await loop.round(), 1, 'the "received" mail');
+      const token = /\?token=([A-Za-z0-9_-]{43})/.exec(receiver.mails.at(-1)!.text)?.[1];
+      assert.ok(token, receiver.mails.at(-1)!.text);
+      const page = await t.app.inject({ method: 'GET', url: `/privacy-center/acme/status/${received!.request_id}?token=${token}` });
+      assert.equal(page.statusCode, 200);
     });
 
     it('a code mail whose code expired is dropped, never sent', async () => {
