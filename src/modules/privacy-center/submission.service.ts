@@ -48,7 +48,7 @@ export function createSubmissionService(deps: {
   return {
     /**
      * Stores a submission and enqueues the mail with its code (sealed: the outbox never holds it in
-   * clear; the mail is dropped once the code expired), in one unit of work.
+     * clear; the mail is dropped once the code expired), in one unit of work.
      * @returns `submitted` with the submission id (`pcs_…`), or why not (nothing stored).
      */
     async submit(workspaceId: string, input: { request_type: RequestType; email: string }): Promise<SubmitOutcome> {

@@ -142,6 +142,9 @@ export async function eraseTaskNotes(db: Executor, requestIds: readonly string[]
  */
 export async function deleteNotifyAddresses(db: Executor, requestIds: readonly string[]): Promise<number> {
   if (requestIds.length === 0) return 0;
-  const result = await db.deleteFrom('request_notify_addresses').where('request_id', 'in', [...requestIds]).executeTakeFirst();
+  const result = await db
+    .deleteFrom('request_notify_addresses')
+    .where('request_id', 'in', [...requestIds])
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -114,7 +114,10 @@ for (const dialect of dialects()) {
       assert.equal(await loop.round(), 1, 'the "received" mail');
       const token = /\?token=([A-Za-z0-9_-]{43})/.exec(receiver.mails.at(-1)!.text)?.[1];
       assert.ok(token, receiver.mails.at(-1)!.text);
-      const page = await t.app.inject({ method: 'GET', url: `/privacy-center/acme/status/${received!.request_id}?token=${token}` });
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/privacy-center/acme/status/${received!.request_id}?token=${token}`,
+      });
       assert.equal(page.statusCode, 200);
     });
 
@@ -238,7 +241,11 @@ for (const dialect of dialects()) {
       now += 60_000;
       // Requests are taken oldest first: the center's request of the first test, then the deletion.
       for (let i = 0; i < 5; i++) {
-        const row = await db().selectFrom('privacy_requests').select('status').where('id', '=', deletion).executeTakeFirstOrThrow();
+        const row = await db()
+          .selectFrom('privacy_requests')
+          .select('status')
+          .where('id', '=', deletion)
+          .executeTakeFirstOrThrow();
         if (row.status === 'completed') break;
         await worker.runOnce();
       }

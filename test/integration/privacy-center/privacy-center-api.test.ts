@@ -224,7 +224,13 @@ for (const dialect of dialects()) {
         received.map((m) => m.kind),
         ['received'],
       );
-      assert.deepEqual(Object.keys(JSON.parse(received[0]!.payload)).sort(), ['due_at', 'received_at', 'regulation', 'request_type', 'status_link']);
+      assert.deepEqual(Object.keys(JSON.parse(received[0]!.payload)).sort(), [
+        'due_at',
+        'received_at',
+        'regulation',
+        'request_type',
+        'status_link',
+      ]);
       assert.equal(received[0]!.recipient, 'carla@example.com');
     });
 
