@@ -62,6 +62,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     transact,
     clock,
     hashKey: deps.keys.pseudonymKey,
+    seal: (text: string) => secretBox.seal(text),
     settings: privacyCenter,
   });
   return {

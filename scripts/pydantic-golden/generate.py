@@ -196,6 +196,8 @@ class PolicyLayer(BaseModel):
 # (not EmailStr/HttpUrl, whose error texts depend on the email-validator package and on URL
 # parsing details): src/http/schemas/controller.schemas.ts holds the same patterns.
 EMAIL_PATTERN = r'^[^\x00-\x20@"<>()\[\],;:\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$'
+# A name people read (assignee, controller name): no control character (issue 33 item 4).
+NAME_PATTERN = r'^[^\x00-\x1F\x7F-\x9F]*$'
 HTTP_URL_PATTERN = r'^https?://[^\x00-\x20"<>\\/?#@]+([/?#][^\x00-\x20"<>\\]*)?$'
 
 
@@ -211,7 +213,7 @@ class ControllerProfile(BaseModel):
     # to None without being Optional: an explicit null is a string_type / model error.
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    name: Str(min_length=1, max_length=200)
+    name: Str(min_length=1, max_length=200, pattern=NAME_PATTERN)
     contact_email: Str(min_length=3, max_length=254, pattern=EMAIL_PATTERN)
     dpo_contact: Str(min_length=1, max_length=500) = None
     representative: Str(min_length=1, max_length=500) = None
@@ -308,7 +310,7 @@ class PackageTaskResult(TaskResult):
 
 # The officer's day (PRODUCT §2.16): src/http/schemas/officer.schemas.ts.
 class AssignBody(BaseModel):
-    assignee: Optional[Str(min_length=1, max_length=300)]
+    assignee: Optional[Str(min_length=1, max_length=300, pattern=NAME_PATTERN)]
     reason: Str(min_length=1, max_length=1000) = None
 
 
@@ -320,7 +322,7 @@ class BulkBody(BaseModel):
     action: Literal["approve", "reject", "cancel", "extend", "assign"]
     ids: Annotated[list[Str(min_length=1, max_length=40)], Field(min_length=1, max_length=100)]
     reason: Str(min_length=1, max_length=1000) = None
-    assignee: Optional[Str(min_length=1, max_length=300)] = INHERIT
+    assignee: Optional[Str(min_length=1, max_length=300, pattern=NAME_PATTERN)] = INHERIT
 
     @model_validator(mode="after")
     def _needs(self) -> "BulkBody":
@@ -1253,6 +1255,10 @@ def build_officer_cases() -> None:
     assign("assignee empty, reason empty", {"assignee": "", "reason": ""})
     assign("assignee a number", {"assignee": 5})
     assign("assignee 301", {"assignee": pad("a", 301)})
+    assign("assignee with a TAB", {"assignee": "Dana\tOfficer"})
+    assign("assignee with a CR and an LF", {"assignee": "Dana\r\nOfficer"})
+    assign("assignee with a C1 control", {"assignee": "Dana\u009bOfficer"})
+    assign("valid assignee with markup-like text", {"assignee": "Dana <Officer>"})
 
     def note(name: str, body: Any, *, raw: Optional[str] = None) -> None:
         add("note: " + name, "note", headers=JSON_CT, path={"id": rid},
@@ -1280,6 +1286,7 @@ def build_officer_cases() -> None:
     bulk("reject without a reason", {"action": "reject", "ids": [rid]})
     bulk("extend with an empty reason", {"action": "extend", "ids": [rid], "reason": ""})
     bulk("assign without an assignee", {"action": "assign", "ids": [rid]})
+    bulk("assign a name with a NUL", {"action": "assign", "ids": [rid], "assignee": "Dana\u0000"})
     bulk("array body", None, raw="[]")
 
 
@@ -1309,6 +1316,8 @@ def build_controller_cases() -> None:
 
     put("valid full profile", valid)
     put("valid minimal profile", {"name": "Acme", "contact_email": "a@b.co"})
+    put("name with a TAB", v(name="Acme\tGmbH"))
+    put("name with a DEL", v(name="Acme\u007fGmbH"))
     put("valid e-mail with plus, dots and subdomains", v(contact_email="first.last+dsr@mail.eu.acme.example"))
     put("valid http URL with port", v(privacy_notice_url="http://localhost.example:8080/privacy"))
     put("valid URL with only a host", v(privacy_notice_url="https://acme.example"))

@@ -62,8 +62,11 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-/** Starts a receiver on 127.0.0.1 (`port` 0: any free port), no TLS, no authentication. */
-export async function startSmtpReceiver(port = 0): Promise<SmtpReceiver> {
+/**
+ * Starts a receiver on 127.0.0.1 (`port` 0: any free port), no TLS, no authentication. With
+ * `options.delayMs`, a slow server: each mail is kept on arrival, and accepted (250) that long after.
+ */
+export async function startSmtpReceiver(port = 0, options: { delayMs?: number } = {}): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -82,7 +85,8 @@ export async function startSmtpReceiver(port = 0): Promise<SmtpReceiver> {
             envelope.rcptTo.map((r) => r.address),
           ),
         );
-        callback();
+        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        else callback();
       });
     },
   });

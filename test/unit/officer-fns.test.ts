@@ -16,7 +16,9 @@ describe('csv', () => {
     assert.equal(csvCell(undefined), '');
   });
   it('guards cells a spreadsheet would run as a formula', () => {
-    for (const start of ['=', '+', '-', '@']) assert.equal(csvCell(`${start}SUM(A1)`), `'${start}SUM(A1)`);
+    for (const start of ['=', '+', '-', '@', '\t']) assert.equal(csvCell(`${start}SUM(A1)`), `'${start}SUM(A1)`);
+    // OWASP's sixth: a leading CR, guarded and (it holds a CR) quoted.
+    assert.equal(csvCell('\r=SUM(A1)'), `"'\r=SUM(A1)"`);
     assert.equal(csvCell('=1,2'), `"'=1,2"`);
     assert.equal(csvCell(-3), '-3', 'numbers are numbers');
     assert.equal(csvCell('a=b'), 'a=b');

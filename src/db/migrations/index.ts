@@ -27,6 +27,7 @@ import * as statsCoveringIndex from './2026-11-28T0801-stats-covering-index.js';
 import * as reportReceivedIndex from './2026-11-28T0802-report-received-index.js';
 import * as taskRunProgress from './2026-12-07T0101-task-run-progress.js';
 import * as dataSystemProcessing from './2026-12-07T0401-data-system-processing.js';
+import * as mailLeaseToken from './2026-12-07T0501-mail-lease-token.js';
 import * as emailSubjectSearch from './2026-12-07T0701-email-subject-search.js';
 
 /**
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0802-report-received-index': reportReceivedIndex,
   '2026-12-07T0101-task-run-progress': taskRunProgress,
   '2026-12-07T0401-data-system-processing': dataSystemProcessing,
+  '2026-12-07T0501-mail-lease-token': mailLeaseToken,
   '2026-12-07T0701-email-subject-search': emailSubjectSearch,
 };

@@ -46,6 +46,8 @@ export interface PrivacyCenterMailTable {
   next_attempt_at: string;
   attempts: number;
   lease_expires_at: string | null;
+  /** Random value of the sender holding the lease (with `lease_expires_at`), or null. */
+  lease_token: string | null;
   sent_at: string | null;
 }
 

@@ -8,6 +8,13 @@ export function StringEnum<const T extends readonly string[]>(
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * A name people read (an assignee, a controller's name): no control character (C0 with TAB, CR
+ * and LF, DEL, C1), so a CSV cell, a mail line or a log line cannot be broken by one; a 422
+ * `string_pattern_mismatch` otherwise (issue 33 item 4).
+ */
+export const NAME_PATTERN = '^[^\\x00-\\x1F\\x7F-\\x9F]*$';
+
 /** `{"detail": "sentence"}`: every non-validation error. */
 export const ErrorResponse = Type.Object({ detail: Type.String() });
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NAME_PATTERN } from './common.schemas.js';
 
 /**
  * An e-mail address as the API accepts it: a local part without spaces, controls or the
@@ -29,7 +30,7 @@ export const SupervisoryAuthority = Type.Object({
  */
 export const ControllerProfileBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: NAME_PATTERN }),
     contact_email: Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN }),
     dpo_contact: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     representative: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),

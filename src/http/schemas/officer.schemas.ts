@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { REQUEST_STATUSES } from '../../modules/request-model/request-model.js';
-import { StringEnum } from './common.schemas.js';
+import { NAME_PATTERN, StringEnum } from './common.schemas.js';
 import { MAX_LISTED_WORKSPACES } from './privacy-request.schemas.js';
 
 /*
@@ -28,7 +28,7 @@ export const QueueStats = Type.Object({
 
 /** `POST …/{id}/assign` body: the operator's name (as the audit trail shows it), or null to unassign. */
 export const AssignBody = Type.Object({
-  assignee: Type.Union([Type.String({ minLength: 1, maxLength: 300 }), Type.Null()]),
+  assignee: Type.Union([Type.String({ minLength: 1, maxLength: 300, pattern: NAME_PATTERN }), Type.Null()]),
   reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
 });
 
@@ -57,7 +57,7 @@ export const BulkBody = Type.Object({
   action: StringEnum(['approve', 'reject', 'cancel', 'extend', 'assign'] as const),
   ids: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: MAX_BULK_IDS }),
   reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-  assignee: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 300 }), Type.Null()])),
+  assignee: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 300, pattern: NAME_PATTERN }), Type.Null()])),
 });
 
 /** One id's outcome: the new status, or the HTTP status the action alone would have had, with its detail. */

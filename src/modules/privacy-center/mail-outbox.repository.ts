@@ -15,7 +15,15 @@ export type MailKind = 'code' | 'received' | 'extended' | 'completed' | 'rejecte
  */
 export interface MailPayload {
   request_type: string;
+  /**
+   * A code mail's code in clear: only in memory, once opened at send time (outbox rows written
+   * before issue 33 may still hold one; they are dropped with their code's expiry).
+   */
   code?: string;
+  /** A code mail's code sealed under the service's secrets key (lib/secret-box.ts): never stored in clear. */
+  code_sealed?: string;
+  /** When a code mail's code expires (ISO 8601): the mail is dropped, not sent, from then on. */
+  code_expires_at?: string;
   /** The submission a code mail is for (`pcs_…`). */
   submission_id?: string;
   received_at?: string;
@@ -23,7 +31,12 @@ export interface MailPayload {
   reason?: string | null;
   /** The request's `regulation` label (`gdpr`, `ccpa`, `ccpa+gdpr`): which rights a mail names. */
   regulation?: string;
-  /** Set at commit for requests with a status page: the plain capability token (only in the outbox until sent). */
+  /**
+   * Set at commit for requests with a status page: the mail carries a status link, its capability
+   * token minted when the mail is sent ({@link insertStatusToken}), so no token waits in clear.
+   */
+  status_link?: boolean;
+  /** The plain capability token, in memory at send time (outbox rows written before issue 33 may hold one). */
   status_token?: string;
 }
 
@@ -66,6 +79,7 @@ function mailRow(m: {
     next_attempt_at: m.at,
     attempts: 0,
     lease_expires_at: null,
+    lease_token: null,
     sent_at: null,
   };
 }
@@ -82,9 +96,11 @@ const directMails: DeferredWrites<DirectMail> = {
 };
 
 /**
- * Request mails as a deferred write: at commit, each request's notify address is read (none: no
- * mail); for a request with a status page a fresh capability token is issued (its hash stored,
- * the plain token in the mail alone).
+ * Request mails as a deferred write: at commit, each request's notify address is read (none, or
+ * blanked: no mail); a mail of a request with a status page is marked to carry a status link
+ * (its token is minted when it is sent). A request's last mail (`completed`,
+ * `rejected`) blanks its notify address: from then on the address is only in the outbox row,
+ * which forgets it once sent.
  */
 const requestMails: DeferredWrites<RequestMail> = {
   name: 'request mails',
@@ -101,22 +117,18 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
   if (addresses.length === 0) return;
   const byRequest = new Map(addresses.map((a) => [a.request_id, a]));
   const rows: MailRow[] = [];
-  const tokens: { token_hash: string; request_id: string; workspace_id: string; created_at: string }[] = [];
   for (const mail of mails) {
     const address = byRequest.get(mail.requestId);
-    if (!address) continue;
+    if (!address || address.email === '') continue;
     const payload = { ...mail.payload };
-    if (address.status_link === 1 && (mail.kind === 'received' || mail.kind === 'completed' || mail.kind === 'extended')) {
-      const token = newStatusToken();
-      payload.status_token = token;
-      tokens.push({
-        token_hash: statusTokenHash(token),
-        request_id: mail.requestId,
-        workspace_id: mail.workspaceId,
-        created_at: mail.at,
-      });
-    }
+    if (address.status_link === 1 && (mail.kind === 'received' || mail.kind === 'completed' || mail.kind === 'extended'))
+      payload.status_link = true;
     rows.push(mailRow({ ...mail, recipient: address.email, payload }));
+    if (mail.kind === 'completed' || mail.kind === 'rejected') {
+      // The request's last mail: its address now lives in the outbox alone, wiped once sent (issue 33 item 3).
+      await tx.updateTable('request_notify_addresses').set({ email: '' }).where('request_id', '=', mail.requestId).execute();
+      address.email = '';
+    }
     if (mail.kind === 'extended') {
       await tx
         .updateTable('request_notify_addresses')
@@ -125,8 +137,24 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
         .execute();
     }
   }
-  if (tokens.length > 0) await tx.insertInto('privacy_center_status_tokens').values(tokens).execute();
   if (rows.length > 0) await tx.insertInto('privacy_center_mails').values(rows).execute();
+}
+
+/**
+ * Issues a fresh status-page capability token for request `requestId` of `workspaceId`, as a mail
+ * is sent: its SHA-256 hash is stored, the plain token goes into the mail alone (PRODUCT §2.15).
+ * @returns the plain token.
+ */
+export async function insertStatusToken(
+  db: Executor,
+  row: { requestId: string; workspaceId: string; at: string },
+): Promise<string> {
+  const token = newStatusToken();
+  await db
+    .insertInto('privacy_center_status_tokens')
+    .values({ token_hash: statusTokenHash(token), request_id: row.requestId, workspace_id: row.workspaceId, created_at: row.at })
+    .execute();
+  return token;
 }
 
 /** Enqueues a mail to `mail.recipient`, written at the unit's commit. */
@@ -157,24 +185,27 @@ export async function insertNotifyAddress(
 }
 
 /**
- * Claims up to `limit` due, unsent mails for `leaseMs` (a mail whose lease lapsed, its sender
- * gone, is due again). @returns the claimed rows.
+ * Claims up to `limit` due, unsent mails until `leaseUntil` under `token` (a mail whose lease
+ * lapsed, its sender gone, is due again). @returns the claimed rows.
  */
-export async function claimDueMails(db: Executor, now: string, leaseUntil: string, limit: number): Promise<MailRow[]> {
+export async function claimDueMails(
+  db: Executor,
+  claim: { now: string; leaseUntil: string; token: string; limit: number },
+): Promise<MailRow[]> {
   const due = await db
     .selectFrom('privacy_center_mails')
     .select(['id', 'lease_expires_at'])
     .where('sent_at', 'is', null)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+    .where('next_attempt_at', '<=', claim.now)
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', claim.now)]))
     .orderBy('next_attempt_at')
-    .limit(limit)
+    .limit(claim.limit)
     .execute();
   const claimed: MailRow[] = [];
   for (const row of due) {
     const taken = await db
       .updateTable('privacy_center_mails')
-      .set({ lease_expires_at: leaseUntil })
+      .set({ lease_expires_at: claim.leaseUntil, lease_token: claim.token })
       .where('id', '=', row.id)
       .where('sent_at', 'is', null)
       .where((eb) =>
@@ -188,21 +219,58 @@ export async function claimDueMails(db: Executor, now: string, leaseUntil: strin
   return claimed;
 }
 
-/** Marks a mail sent and forgets what it said and to whom (the code or token it carried). */
-export async function markMailSent(db: Executor, id: string, at: string): Promise<void> {
-  await db
+/**
+ * Marks a mail sent and forgets what it said and to whom (the code or token it carried), if the
+ * lease `token` still holds it: a sender whose lease lapsed and was taken by another changes
+ * nothing (a lapsed lease nobody took still counts: the mail is not sent again).
+ * @returns false when the lease was lost (the other sender may send the mail again).
+ */
+export async function markMailSent(db: Executor, id: string, token: string, at: string): Promise<boolean> {
+  const result = await db
     .updateTable('privacy_center_mails')
-    .set({ sent_at: at, payload: '{}', recipient: '', lease_expires_at: null })
+    .set({ sent_at: at, payload: '{}', recipient: '', lease_expires_at: null, lease_token: null })
     .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .where('sent_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes a mail not to be sent (a code mail whose code expired), if the lease `token` still holds it. */
+export async function dropMail(db: Executor, id: string, token: string): Promise<void> {
+  await db
+    .deleteFrom('privacy_center_mails')
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .where('sent_at', 'is', null)
     .execute();
 }
 
-/** Puts a mail back for a later attempt. */
-export async function rescheduleMail(db: Executor, id: string, attempts: number, nextAttemptAt: string): Promise<void> {
+/** Puts a mail back for a later attempt, if the lease `token` still holds it. */
+export async function rescheduleMail(
+  db: Executor,
+  id: string,
+  token: string,
+  attempts: number,
+  nextAttemptAt: string,
+): Promise<void> {
   await db
     .updateTable('privacy_center_mails')
-    .set({ attempts, next_attempt_at: nextAttemptAt, lease_expires_at: null })
+    .set({ attempts, next_attempt_at: nextAttemptAt, lease_expires_at: null, lease_token: null })
     .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .execute();
+}
+
+/** Gives back claimed mails not tried this round (due again at once), where the lease `token` still holds them. */
+export async function releaseMails(db: Executor, ids: readonly string[], token: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('privacy_center_mails')
+    .set({ lease_expires_at: null, lease_token: null })
+    .where('id', 'in', ids)
+    .where('lease_token', '=', token)
+    .where('sent_at', 'is', null)
     .execute();
 }
 

@@ -39,13 +39,16 @@ export function createSubmissionService(deps: {
   clock: Clock;
   /** Key of the code hashes (the service's pseudonym key). */
   hashKey: string;
+  /** Seals the code for the outbox under the service's secrets key (lib/secret-box.ts): never stored in clear. */
+  seal: (plaintext: string) => string;
   settings: PrivacyCenterSettingsService;
 }) {
-  const { db, transact, clock, hashKey, settings } = deps;
+  const { db, transact, clock, hashKey, seal, settings } = deps;
 
   return {
     /**
-     * Stores a submission and enqueues the mail with its code, in one unit of work.
+     * Stores a submission and enqueues the mail with its code (sealed: the outbox never holds it in
+     * clear; the mail is dropped once the code expired), in one unit of work.
      * @returns `submitted` with the submission id (`pcs_…`), or why not (nothing stored).
      */
     async submit(workspaceId: string, input: { request_type: RequestType; email: string }): Promise<SubmitOutcome> {
@@ -57,6 +60,7 @@ export function createSubmissionService(deps: {
       const code = newCode();
       const email = normalizeEmail(input.email);
       const at = toTimestamp(now);
+      const expiresAt = toTimestamp(new Date(now.getTime() + CODE_TTL_MS));
       await transact(async (unit) => {
         await insertSubmission(unit.tx, {
           id,
@@ -64,7 +68,7 @@ export function createSubmissionService(deps: {
           request_type: input.request_type,
           email,
           code_hash: secretHash(hashKey, id, code),
-          code_expires_at: toTimestamp(new Date(now.getTime() + CODE_TTL_MS)),
+          code_expires_at: expiresAt,
           attempts_left: CODE_ATTEMPTS,
           submitted_at: at,
           verified_at: null,
@@ -74,7 +78,7 @@ export function createSubmissionService(deps: {
           workspaceId,
           kind: 'code',
           recipient: email,
-          payload: { request_type: input.request_type, code, submission_id: id },
+          payload: { request_type: input.request_type, code_sealed: seal(code), code_expires_at: expiresAt, submission_id: id },
           at,
         });
       });

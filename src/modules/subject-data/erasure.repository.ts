@@ -132,3 +132,19 @@ export async function eraseTaskNotes(db: Executor, requestIds: readonly string[]
   }
   return erased;
 }
+
+/**
+ * Deletes where these requests' mails went (`request_notify_addresses`: the address a person gave
+ * the center or an API client gave as `notify_email`; issue 33 item 3): erased with the subject,
+ * so later mails about those requests are not sent. Mails already in the outbox keep their
+ * recipient until sent (then it is wiped).
+ * @returns how many addresses went.
+ */
+export async function deleteNotifyAddresses(db: Executor, requestIds: readonly string[]): Promise<number> {
+  if (requestIds.length === 0) return 0;
+  const result = await db
+    .deleteFrom('request_notify_addresses')
+    .where('request_id', 'in', [...requestIds])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -175,6 +175,11 @@ export async function eraseSubjectData(
     );
     // Sent outbound messages about the subject's requests (a data task's names the accounts).
     await redactSentMessages(tx, [...data.requests.map((r) => r.id), request.id]);
+    // Where the subject's earlier requests' mails went; this request's own goes with its last mail (completed).
+    await writes.deleteNotifyAddresses(
+      tx,
+      data.requests.map((r) => r.id),
+    );
   }
   if (scope.includes('user.account') || scope.includes('user.content')) {
     const hashes = data.accounts.map((a) => accountPseudonym(pseudonymKey, a.provider, a.account_id));

@@ -104,6 +104,7 @@ for (const dialect of dialects()) {
           clock: f.time.clock,
           mailer,
           controllers: f.t.services.controllers,
+          secretBox: f.t.services.secretBox,
           publicBaseUrl: BASE,
           pollMs: 3_600_000,
           log: silentLog,

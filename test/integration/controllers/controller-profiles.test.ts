@@ -59,6 +59,8 @@ for (const dialect of dialects()) {
         { ...PROFILE, privacy_notice_url: 'javascript:alert(1)' },
         { ...PROFILE, supervisory_authority: { name: 'X', url: 'ftp://x.example' } },
         { ...PROFILE, dpo_contcat: 'typo' },
+        // A name with a control character (issue 33): TAB, CR, LF, NUL, DEL, a C1 control.
+        ...['\t', '\r', '\n', '\u0000', '\u007f', '\u0085'].map((c) => ({ ...PROFILE, name: `Acme${c}GmbH` })),
       ]) {
         const res = await put(admin, body);
         assert.equal(res.statusCode, 422, JSON.stringify(body));

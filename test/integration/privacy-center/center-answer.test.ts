@@ -19,6 +19,7 @@ import { createWorker } from '../../../src/jobs/worker.js';
 import { createMailer, type Mailer } from '../../../src/modules/privacy-center/mailer.js';
 import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { mailWords } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp-receiver.js';
@@ -41,11 +42,14 @@ for (const dialect of dialects()) {
 
     /** The newest outbox mail of `kind` for request `requestId` (or any), payload parsed. */
     const outboxMail = async (kind: string, requestId?: string) => {
-      let query = db().selectFrom('privacy_center_mails').select(['payload', 'request_id']).where('kind', '=', kind);
+      let query = db()
+        .selectFrom('privacy_center_mails')
+        .select(['payload', 'request_id', 'workspace_id'])
+        .where('kind', '=', kind);
       if (requestId) query = query.where('request_id', '=', requestId);
       const [row] = await query.orderBy('id', 'desc').limit(1).execute();
       assert.ok(row, `no ${kind} mail`);
-      return { ...(JSON.parse(row.payload) as { code?: string; status_token?: string }), request_id: row.request_id };
+      return mailWords(t, row);
     };
     /** Files through the center's JSON API and verifies with the mailed code. @returns the request id and its status token. */
     const fileByCenter = async (requestType: string, email: string) => {
@@ -105,6 +109,7 @@ for (const dialect of dialects()) {
         clock,
         mailer,
         controllers: t.services.controllers,
+        secretBox: t.services.secretBox,
         requestResults: t.services.requestResults,
         publicBaseUrl: 'http://center.example',
         pollMs: 3_600_000,

@@ -83,6 +83,7 @@ for (const dialect of dialects()) {
         clock: t.services.clock,
         mailer,
         controllers: t.services.controllers,
+        secretBox: t.services.secretBox,
         publicBaseUrl: origin,
         pollMs: 50,
         log: pino({ level: 'silent' }),

@@ -73,6 +73,7 @@ for (const dialect of dialects()) {
         clock,
         mailer,
         controllers: t.services.controllers,
+        secretBox: t.services.secretBox,
         publicBaseUrl: BASE,
         pollMs: 3_600_000,
         log: pino({ level: 'silent' }),

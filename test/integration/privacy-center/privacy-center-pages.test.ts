@@ -11,6 +11,7 @@ import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { CONSOLE_CSP } from '../../../src/http/console/console-csp.js';
 import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { mailWords } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -26,11 +27,11 @@ for (const dialect of dialects()) {
     const latestMail = async (kind: string) => {
       const rows = await db()
         .selectFrom('privacy_center_mails')
-        .select(['payload', 'request_id'])
+        .select(['payload', 'request_id', 'workspace_id'])
         .where('kind', '=', kind)
         .orderBy('id', 'desc')
         .execute();
-      return { ...(JSON.parse(rows[0]!.payload) as { code?: string; status_token?: string }), request_id: rows[0]!.request_id };
+      return mailWords(t, rows[0]!);
     };
     /** Files through the form, verifies through the code page. @returns the request id and its status token. */
     const fileByForm = async (type: string, email: string) => {

@@ -358,6 +358,24 @@ for (const dialect of dialects()) {
       assert.deepEqual(noReason.json().detail[0].loc, ['body']);
       const unknown = await call('POST', '/api/v1/privacy/requests/bulk', tokens.bob!, { action: 'delete', ids: [r.id] });
       assert.equal(unknown.statusCode, 422);
+      // An assignee with a control character (issue 33): refused in bulk and alone, naming the field.
+      for (const name of ['bob\tx', '\rbob', 'bo\nb', 'bob\u0000', 'bob\u007f', 'bob\u009b']) {
+        const bulk = await call('POST', '/api/v1/privacy/requests/bulk', tokens.bob!, {
+          action: 'assign',
+          ids: [r.id],
+          assignee: name,
+        });
+        assert.equal(bulk.statusCode, 422, JSON.stringify(name));
+        assert.deepEqual(bulk.json().detail[0].loc, ['body', 'assignee']);
+        const one = await call('POST', `/api/v1/privacy/requests/${r.id}/assign`, tokens.bob!, { assignee: name });
+        assert.equal(one.statusCode, 422, JSON.stringify(name));
+        assert.deepEqual(
+          one.json().detail.map((d: { type: string; loc: unknown[] }) => [d.type, d.loc]),
+          [['string_pattern_mismatch', ['body', 'assignee']]],
+        );
+      }
+      const row0 = await db().selectFrom('privacy_requests').select('assignee').where('id', '=', r.id).executeTakeFirstOrThrow();
+      assert.equal(row0.assignee, null);
       assert.equal(
         (await call('POST', '/api/v1/privacy/requests/bulk', tokens.reader!, { action: 'approve', ids: [r.id] })).statusCode,
         403,
