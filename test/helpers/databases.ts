@@ -21,14 +21,37 @@ export function sqliteDatabase(): TestDatabase {
   };
 }
 
-/** A fresh schema on `TEST_DATABASE_URL`, selected through the connection's search_path. */
+/**
+ * A fresh database beside `TEST_DATABASE_URL`'s (named after it: `<name>_<hex>`), holding one
+ * schema selected through the connection's search_path (as an operator's `?options=-c
+ * search_path=…` does). A database of its own, not only a schema: Kysely's migrator reads the
+ * catalog of every schema of its database, and a schema another test file drops meanwhile fails
+ * that read (3F000) when files run side by side. Dropped WITH (FORCE): a connection the test left
+ * open does not keep it.
+ */
 export async function postgresDatabase(baseUrl: string): Promise<TestDatabase> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const suffix = randomBytes(6).toString('hex');
+  const base = new URL(baseUrl);
+  const name = `${decodeURIComponent(base.pathname.slice(1)) || 'test'}_${suffix}`;
+  if (!/^[a-z0-9_]{1,63}$/.test(name))
+    throw new Error(`TEST_DATABASE_URL's database name gives an unusable test database name: ${name}`);
+  const schema = `t_${suffix}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const owner = new pg.Client({ connectionString: url.toString() });
+  await owner.connect();
+  try {
+    await owner.query(`create schema ${schema}`);
+  } finally {
+    await owner.end();
+  }
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     dialect: 'postgres',
@@ -36,8 +59,11 @@ export async function postgresDatabase(baseUrl: string): Promise<TestDatabase> {
     drop: async () => {
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
