@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Executor } from '../db/executor.js';
+import type { Wakeups } from '../db/wakeup.js';
+import { createIdleWait } from './idle-wait.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { ControllerService } from '../modules/controllers/controller.service.js';
 import {
@@ -50,12 +52,13 @@ export function startMailLoop(deps: {
   requestResults?: Pick<RequestResultsService, 'deletionKept'>;
   publicBaseUrl: string;
   pollMs: number;
+  /** The database's wake-ups (db/wakeup.ts): a mail enqueued by a commit is sent without waiting `pollMs`. */
+  wakeups?: Wakeups;
   log: Logger;
 }): MailLoop {
   const { db, clock, mailer, controllers, log } = deps;
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
   let running = true;
-  let wake: (() => void) | undefined;
 
   async function round(): Promise<number> {
     const now = clock().getTime();
@@ -90,31 +93,26 @@ export function startMailLoop(deps: {
     return sent;
   }
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, deps.pollMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const idle = createIdleWait(deps.pollMs, deps.wakeups);
   const loop = (async () => {
     while (running) {
       let sent = 0;
+      idle.clear();
       try {
         sent = await round();
       } catch (err) {
         log.error({ err: { name: (err as Error).name } }, 'mail round failed');
       }
-      if (sent === 0 && running) await idle();
+      if (sent === 0 && running) await idle.wait();
     }
   })();
   return {
     round,
     async stop() {
       running = false;
-      wake?.();
+      idle.wake();
       await loop;
+      idle.close();
     },
   };
 }
