@@ -190,7 +190,7 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     for (let attempt = 1; ; attempt++) {
       try {
         const outcomes = await runBatch(batch, savepoints);
-        committed(db);
+        if (outcomes.some((outcome) => outcome.ok)) committed(db);
         settle(batch, outcomes);
         return;
       } catch (error) {
