@@ -4,13 +4,17 @@
  * and BENCH_CONNECTOR_ORDERS orders (foreign key indexed), beside the same statements run
  * directly through the driver in the same run (bench/connectors/baseline.ts), interleaved
  * request by request. Prints median and p99 ms, statements per request and the ratio to the
- * baseline (goal: within 1.5×). `--quick`: a small target and few requests, for CI. It fails
- * only when a run errs or finds the wrong rows, never on the goal.
+ * baseline (goal: within 1.5×). Then, per service store, a one-database request through the
+ * whole service on an idle service: filed → completed, the task's own part, and the same
+ * statements by hand (bench/connectors/service-flow.ts; issue 32 item 9: under 1 s, within 2×).
+ * `--quick`: a small target and few requests, for CI. It fails only when a run errs or finds
+ * the wrong rows, never on the goal.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseAllowedHosts } from '../../src/lib/allowed-hosts.js';
 import { readDataset, runConnectorTask } from '../../src/modules/connectors/connectors.js';
 import { baselineAccess, baselineDeletion } from './baseline.js';
+import { benchServiceFlow, type Store } from './service-flow.js';
 import { BENCH_DATASET, createBenchTarget, type Engine } from './targets.js';
 
 const quick = process.argv.includes('--quick');
@@ -18,6 +22,8 @@ const customers = Number(process.env.BENCH_CONNECTOR_CUSTOMERS ?? (quick ? 2_000
 const orders = Number(process.env.BENCH_CONNECTOR_ORDERS ?? (quick ? 20_000 : 1_000_000));
 const requests = Number(process.env.BENCH_CONNECTOR_REQUESTS ?? (quick ? 20 : 300));
 const engines = (process.env.BENCH_CONNECTOR_ENGINES ?? 'postgres,mysql').split(',') as Engine[];
+const flowRequests = Number(process.env.BENCH_CONNECTOR_FLOW_REQUESTS ?? (quick ? 10 : 50));
+const stores = (process.env.BENCH_CONNECTOR_STORES ?? 'sqlite,postgres').split(',').filter(Boolean) as Store[];
 const read = readDataset(BENCH_DATASET);
 if (!('dataset' in read)) throw new Error(`bench dataset: ${JSON.stringify(read.problems)}`);
 const dataset = read.dataset;
@@ -44,6 +50,16 @@ interface Row {
   statements: number;
   baselineStatements: number;
 }
+
+/** Filed → completed through the service, per service store (bench/connectors/service-flow.ts). */
+interface FlowRow {
+  engine: Engine;
+  store: Store;
+  filed: { median: number; p99: number };
+  task: { median: number; p99: number };
+  byHand: { median: number; p99: number };
+}
+const flows: FlowRow[] = [];
 
 async function benchEngine(engine: Engine): Promise<Row[]> {
   const seedStart = performance.now();
@@ -90,6 +106,18 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
       }
       rows.push({ engine, operation, connector: stats(ours), baseline: stats(base), statements, baselineStatements });
     }
+    // Customers the rows above did not take (deletion masked 2 × requests of them from pick(0) on).
+    const unused = (i: number) => pick(2 * requests + i);
+    for (const store of stores) {
+      const t = await benchServiceFlow(
+        store,
+        { engine, url: target.url, drop: async () => undefined },
+        dataset,
+        unused,
+        flowRequests,
+      );
+      flows.push({ engine, store, filed: stats(t.filed), task: stats(t.task), byHand: stats(t.byHand) });
+    }
     return rows;
   } finally {
     await target.drop();
@@ -106,5 +134,16 @@ for (const r of all)
   console.log(
     `| ${r.engine === 'mysql' ? 'MariaDB' : 'PostgreSQL'} | ${r.operation} | ${f(r.connector.median)} / ${f(r.connector.p99)} | ${f(r.baseline.median)} / ${f(r.baseline.p99)} | ${(r.connector.median / r.baseline.median).toFixed(2)}× | ${r.statements} / ${r.baselineStatements} |`,
   );
+console.log(
+  `\n${flowRequests} access requests per row through the service, filed one at a time on an idle service (median / p99 ms)`,
+);
+console.log(
+  '| engine | store | filed → completed | task created → completed | same statements by hand | task / by hand (median) |',
+);
+console.log('| --- | --- | --- | --- | --- | --- |');
+for (const r of flows)
+  console.log(
+    `| ${r.engine === 'mysql' ? 'MariaDB' : 'PostgreSQL'} | ${r.store} | ${f(r.filed.median)} / ${f(r.filed.p99)} | ${f(r.task.median)} / ${f(r.task.p99)} | ${f(r.byHand.median)} / ${f(r.byHand.p99)} | ${(r.task.median / r.byHand.median).toFixed(2)}× |`,
+  );
 mkdirSync('.bench', { recursive: true });
-writeFileSync('.bench/connectors.json', JSON.stringify({ customers, orders, requests, rows: all }, null, 2));
+writeFileSync('.bench/connectors.json', JSON.stringify({ customers, orders, requests, rows: all, flowRequests, flows }, null, 2));

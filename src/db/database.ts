@@ -15,6 +15,8 @@ import {
   truncateWal,
 } from './sqlite-maintenance.js';
 import { createWriteBatcher, type Transact } from './write-batcher.js';
+import { createWakeups, registerWakeups, type Wakeups } from './wakeup.js';
+import { pgWakeupListener } from './wakeup-listener.js';
 
 /** Which SQL engine a {@link Database} talks to. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -39,6 +41,13 @@ export interface Database {
    * that arrives while it commits joins the next one. On SQLite it is `transact` itself (one writer).
    */
   readonly transactDeferred: Transact;
+  /**
+   * Raised after every unit of work committed on this database (db/wakeup.ts): the background
+   * loops subscribe to claim at once instead of at their next poll. SQLite: in this process only;
+   * PostgreSQL: also across processes (`LISTEN privacy_work` on a session of its own while anyone
+   * subscribes). A hint: the loops keep polling.
+   */
+  readonly wakeups: Wakeups;
   /** Answers true when a trivial query succeeds (readiness). Never throws. */
   ping(): Promise<boolean>;
   /**
@@ -129,11 +138,15 @@ function openSqlite(path: string, mustExist: boolean): Database {
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   const stopOptimizer = keepPlannerStatistics(sqlite, db);
   const transact = createWriteBatcher(db);
+  // One long-running process per SQLite file (sqlite-process-lock.ts): wake-ups stay in it.
+  const wakeups = createWakeups();
+  registerWakeups(db, wakeups);
   return {
     db,
     dialect: 'sqlite',
     transact,
     transactDeferred: transact,
+    wakeups,
     externalChanges: () => dataVersion.get() as number,
     // Through Kysely, so it waits for the connection: never inside another caller's transaction.
     checkpoint: () => truncateWal(db),
@@ -146,8 +159,9 @@ function openSqlite(path: string, mustExist: boolean): Database {
       }
     },
     writable: () => sqliteWritable(path),
-    close: () => {
+    close: async () => {
       stopOptimizer();
+      await wakeups.close();
       return db.destroy();
     },
   };
@@ -222,11 +236,14 @@ function openPostgres(url: string, statementTimeoutMs: number): Database {
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new ResilientPostgresDialect({ pool: namedStatementPool(pool) }) });
+  const wakeups = createWakeups(pgWakeupListener(url));
+  registerWakeups(db, wakeups);
   return {
     db,
     dialect: 'postgres',
     transact: createWriteBatcher(db, { concurrency: PG_BATCHES_IN_FLIGHT }),
     transactDeferred: createWriteBatcher(db, { concurrency: PG_DEFERRED_BATCHES_IN_FLIGHT }),
+    wakeups,
     externalChanges: undefined,
     checkpoint: async () => true,
     ping: async () => {
@@ -245,7 +262,10 @@ function openPostgres(url: string, statementTimeoutMs: number): Database {
         return false;
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await wakeups.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from './schema.js';
+import { committed, notifyAtCommit } from './wakeup.js';
 
 /**
  * A kind of write that units of work defer to their commit (the audit chain's appends, later the
@@ -133,14 +134,19 @@ export class DeferredWriteSet {
 /**
  * Runs `work` as one unit of work in a transaction of its own (not batched with others: for work
  * that holds row locks while it decides, like an operator action or the worker's steps), writes
- * what it deferred right before COMMIT, and resolves with its result after the commit.
+ * what it deferred right before COMMIT, and resolves with its result after the commit. Its
+ * commit wakes the background loops (db/wakeup.ts: `NOTIFY` in the transaction on PostgreSQL,
+ * this process's listeners after the commit).
  * @throws whatever `work` or a deferred write throws; the transaction is then rolled back.
  */
-export function runUnitOfWork<T>(db: Kysely<DB>, work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (tx) => {
+export async function runUnitOfWork<T>(db: Kysely<DB>, work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+  const result = await db.transaction().execute(async (tx) => {
     const deferred = new DeferredWriteSet();
-    const result = await work(deferred.unit(tx));
+    const value = await work(deferred.unit(tx));
     await deferred.flush(tx);
-    return result;
+    await notifyAtCommit(tx);
+    return value;
   });
+  committed(db);
+  return result;
 }

@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { nextTurn } from '../lib/yielding.js';
 import { DeferredWriteSet, type UnitOfWork } from './unit-of-work.js';
+import { committed, notifyAtCommit } from './wakeup.js';
 
 /**
  * Runs `work` as one unit of work (db/unit-of-work.ts) and resolves with its result once its
@@ -135,7 +136,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * On both, what the units defer (db/unit-of-work.ts; the audit chain's appends) is written once
  * per batch, right before its COMMIT: for the audit chain one head read, one multi-row insert
- * and one head update per batch instead of per unit.
+ * and one head update per batch instead of per unit. A batch that committed a unit wakes the
+ * background loops once (db/wakeup.ts: one `NOTIFY` in the batch on PostgreSQL).
  *
  * @param options - see {@link WriteBatcherOptions}; defaults: {@link MAX_BATCH}, concurrency 1,
  *   {@link CONFLICT_ATTEMPTS}.
@@ -162,6 +164,8 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
         else outcomes.push({ ok: true, value: await runUnit(tx, deferred, item, index) });
       }
       await deferred.flush(tx);
+      // Once per batch: the background loops are woken when (and only if) it commits.
+      if (outcomes.some((outcome) => outcome.ok)) await notifyAtCommit(tx);
       return outcomes;
     });
 
@@ -185,7 +189,9 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
   async function commitBatch(batch: Pending[], savepoints = false): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        settle(batch, await runBatch(batch, savepoints));
+        const outcomes = await runBatch(batch, savepoints);
+        if (outcomes.some((outcome) => outcome.ok)) committed(db);
+        settle(batch, outcomes);
         return;
       } catch (error) {
         if (error instanceof UnitFailure) {

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { Executor } from '../db/executor.js';
 import { checkpointUntilClean } from '../db/wal-checkpoint.js';
+import type { Wakeups } from '../db/wakeup.js';
+import { createIdleWait } from './idle-wait.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { ControllerService } from '../modules/controllers/controller.service.js';
@@ -77,6 +79,8 @@ export function startMailLoop(deps: {
   pollMs: number;
   /** How long a round holds its mails, ms (default {@link MAIL_LEASE_MS}). */
   leaseMs?: number;
+  /** The database's wake-ups (db/wakeup.ts): a mail enqueued by a commit is sent without waiting `pollMs`. */
+  wakeups?: Wakeups;
   log: Logger;
 }): MailLoop {
   const { db, clock, mailer, controllers, log } = deps;
@@ -84,7 +88,6 @@ export function startMailLoop(deps: {
   if (leaseMs <= mailer.sendTimeoutMs) throw new Error('the mail lease must be longer than the SMTP send timeout');
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
   let running = true;
-  let wake: (() => void) | undefined;
   /** Mails were sent since the last clean checkpoint. */
   let unchecked = false;
 
@@ -174,31 +177,26 @@ export function startMailLoop(deps: {
     return sent;
   }
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, deps.pollMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const idle = createIdleWait(deps.pollMs, deps.wakeups);
   const loop = (async () => {
     while (running) {
       let sent = 0;
+      idle.clear();
       try {
         sent = await round();
       } catch (err) {
         log.error({ err: { name: (err as Error).name } }, 'mail round failed');
       }
-      if (sent === 0 && running) await idle();
+      if (sent === 0 && running) await idle.wait();
     }
   })();
   return {
     round,
     async stop() {
       running = false;
-      wake?.();
+      idle.wake();
       await loop;
+      idle.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Wakeups } from '../db/wakeup.js';
 import {
   claimForDelivery,
   DEFAULT_ENDPOINT_CONCURRENCY,
@@ -29,6 +30,8 @@ export const DEFAULT_MAX_IN_FLIGHT = 256;
 export interface DeliveryLoopOptions extends DelivererOptions {
   /** `OUTBOUND_MAX_IN_FLIGHT`: most attempts this process has in flight at once (default 256). */
   maxInFlight?: number;
+  /** The database's wake-ups (db/wakeup.ts): a message enqueued by a commit is claimed without waiting `pollMs`. */
+  wakeups?: Wakeups;
 }
 
 /**
@@ -39,7 +42,7 @@ export interface DeliveryLoopOptions extends DelivererOptions {
  * others'. An endpoint's cap: `perEndpoint` (2) while nothing is known of it, `burst` (64) while
  * its last attempt from this process succeeded within a second, 1 while it fails (deliverer.ts
  * `EndpointSpeeds`). A claim that filled every free slot is followed by another at once; one that found
- * less waits for an attempt to end or `pollMs`. Claims are short statements; attempts are sent
+ * less waits for an attempt to end, a commit (db/wakeup.ts) or `pollMs`. Claims are short statements; attempts are sent
  * outside any transaction, with non-blocking I/O only. A failed claim or record is logged (no
  * URL, body or secret) and the loop goes on.
  */
@@ -75,6 +78,8 @@ export function startDeliveryLoop(options: DeliveryLoopOptions, pollMs: number, 
       }
       wake = done;
     });
+  // A commit (which may have enqueued messages) wakes the loop as an attempt's end does.
+  const unsubscribe = options.wakeups?.subscribe(rouse);
   const attempt = (message: Parameters<typeof deliverClaimed>[1]) => {
     const run: Promise<void> = deliverClaimed(options, message, speeds)
       .catch((err: unknown) => log.error({ err: { name: (err as Error).name } }, 'outbound delivery attempt not recorded'))
@@ -107,6 +112,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions, pollMs: number, 
   return {
     async stop() {
       running = false;
+      unsubscribe?.();
       const w = wake;
       wake = undefined;
       w?.();

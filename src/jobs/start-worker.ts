@@ -19,7 +19,8 @@ import { createMailer } from '../modules/privacy-center/mailer.js';
  * `RETENTION_SWEEP_MS`, and the outbound delivery loop (PRODUCT §2.8: the outbox, sent after
  * commit), and the deadline sweep (`privacy_request.due_soon`/`.overdue`, jobs/deadline-events.ts,
  * every `RETENTION_SWEEP_MS`), and the data tasks' overdue sweep on the same schedule
- * (./task-overdue-sweep.ts). `stop()` stops them all, after the work in hand. With
+ * (./task-overdue-sweep.ts). The request worker, the task runner, the delivery and mail loops
+ * are woken by every commit on the database (db/wakeup.ts); `pollMs` is their safety net. `stop()` stops them all, after the work in hand. With
  * `metrics`, processed requests are counted (`privacy_requests_processed_total`), and sweeps
  * (`retention_sweeps_total`, `retention_sweep_last_success_timestamp_seconds`).
  */
@@ -64,6 +65,7 @@ export function startWorker(
       burst: services.outboundLimits.endpointBurst,
       onAttempt: (result) => metrics?.outboundAttempts?.inc({ result }),
       onEndpointDisabled: () => metrics?.outboundEndpointsDisabled?.inc(),
+      wakeups: services.database.wakeups,
     },
     config.pollMs,
     log,
@@ -100,6 +102,7 @@ export function startWorker(
         database: services.database,
         publicBaseUrl: config.publicBaseUrl ?? 'http://127.0.0.1:8080',
         pollMs: config.pollMs,
+        wakeups: services.database.wakeups,
         log,
       })
     : null;

@@ -23,6 +23,7 @@ import { DATA_TASK_EXECUTORS } from '../modules/data-systems/executors/executors
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import type { TaskResults } from '../modules/privacy-requests/lifecycle/task-result.js';
 import { failureReason } from './attempt-errors.js';
+import { createIdleWait, type IdleWait } from './idle-wait.js';
 
 /** Task runner settings: the worker's (PRODUCT §3). Times in ms. */
 export interface TaskRunnerOptions {
@@ -75,7 +76,8 @@ export function createTaskRunner(deps: {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}:tasks`;
   let running = false;
   let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
+  /** The wait between claims that found nothing: `pollMs`, cut short by a commit (db/wakeup.ts) or `stop()`. */
+  let idle: IdleWait | undefined;
   const leaseUntil = () => toTimestamp(new Date(clock().getTime() + options.leaseMs));
 
   /** Records a failed run: again after the backoff, or the task fails (a result, audited). */
@@ -134,38 +136,37 @@ export function createTaskRunner(deps: {
     return true;
   }
 
-  async function loopOnce(): Promise<void> {
+  async function loopOnce(wait: IdleWait): Promise<void> {
     while (running) {
       await nextTurn();
+      wait.clear();
       const worked = await runOnce().catch((error: unknown) => {
         log.warn({ error: failureReason(error) }, 'data task poll failed');
         return false;
       });
-      if (!worked && running)
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, options.pollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+      if (!worked && running) await wait.wait();
     }
   }
 
   return {
     owner,
     runOnce,
-    /** Starts polling in the background (nothing when no kind runs in-process). */
+    /**
+     * Starts polling in the background (nothing when no kind runs in-process), woken at once by
+     * every commit on the database (db/wakeup.ts): a task fanned out claims without waiting the poll.
+     */
     start(): void {
       if (running || kinds.length === 0) return;
       running = true;
-      loop = loopOnce();
+      idle = createIdleWait(options.pollMs, database.wakeups);
+      loop = loopOnce(idle);
     },
     /** Stops after the task in hand; its lease brings an abandoned one back. */
     async stop(): Promise<void> {
       running = false;
-      wake?.();
+      idle?.wake();
       await loop;
+      idle?.close();
     },
   };
 }

@@ -16,6 +16,7 @@ import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';
 import { WorkerStopping, failureReason } from './attempt-errors.js';
 import { completeErasure, type ErasureStepDeps } from './erasure-step.js';
 import { serializeOutcome } from './serialize-outcome.js';
+import { createIdleWait, type IdleWait } from './idle-wait.js';
 
 /** Worker settings (PRODUCT.md §3 "worker settings"). Times in ms. */
 export interface WorkerOptions {
@@ -140,17 +141,8 @@ export function createWorker(deps: {
     );
   }
 
-  let wake: (() => void) | null = null;
-  /** Waits `pollMs`, or less when `stop()` is called. */
-  function idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, options.pollMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
+  /** The wait between claims that found nothing: `pollMs`, cut short by a commit (db/wakeup.ts) or `stop()`. */
+  let idle: IdleWait | undefined;
 
   /** Gives an abandoned request back (stopping); if that fails, its lease brings it back. */
   async function giveBack(request: PrivacyRequestRow): Promise<void> {
@@ -186,27 +178,29 @@ export function createWorker(deps: {
     return true;
   }
 
-  async function run(): Promise<void> {
+  async function run(wait: IdleWait): Promise<void> {
     while (running) {
       // Between requests: HTTP and signals get their turn, however long the backlog.
       await nextTurn();
       if (!running) return;
+      wait.clear();
       const worked = await runOnce().catch((error: unknown) => {
         log.warn({ error: failureReason(error) }, 'worker poll failed');
         return false;
       });
-      if (!worked && running) await idle();
+      if (!worked && running) await wait.wait();
     }
   }
 
   return {
     owner,
     runOnce,
-    /** Starts polling in the background. */
+    /** Starts polling in the background, woken at once by every commit on the database (db/wakeup.ts). */
     start(): void {
       if (running) return;
       running = true;
-      loop = run();
+      idle = createIdleWait(options.pollMs, database.wakeups);
+      loop = run(idle);
     },
     /**
      * Stops at once: no further claim, and the request in hand (if any) is abandoned at its next
@@ -215,9 +209,10 @@ export function createWorker(deps: {
     async stop(): Promise<void> {
       running = false;
       stopping = true;
-      wake?.();
+      idle?.wake();
       for (const sleeper of [...sleepers]) sleeper();
       await loop;
+      idle?.close();
     },
   };
 }
