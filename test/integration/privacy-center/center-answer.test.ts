@@ -164,7 +164,11 @@ for (const dialect of dialects()) {
       );
       const gone = await get(`/privacy-center/acme/status/${id}?token=${token}`);
       assert.equal(gone.statusCode, 410, 'the page');
-      assert.match(gone.body, /<a href="\/privacy-center\/acme\/">File a new request<\/a>/, 'a way back to the form (issue 33 item 8)');
+      assert.match(
+        gone.body,
+        /<a href="\/privacy-center\/acme\/">File a new request<\/a>/,
+        'a way back to the form (issue 33 item 8)',
+      );
       const expired = await get(href!);
       assert.equal(expired.statusCode, 410, 'the package, as the page');
       assert.match(expired.json().detail, /no longer available/);

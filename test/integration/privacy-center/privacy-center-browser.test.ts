@@ -47,9 +47,7 @@ async function clippedTypes(page: Page, types: readonly string[]): Promise<strin
     const words = TYPE_LABELS[type]!;
     const label = page.locator('form label', { hasText: words });
     const box = (await label.count()) === 1 && (await label.isVisible()) ? await label.boundingBox() : null;
-    const fits = await label.evaluateAll((els) =>
-      els.length === 1 && els[0]!.scrollWidth <= els[0]!.clientWidth,
-    );
+    const fits = await label.evaluateAll((els) => els.length === 1 && els[0]!.scrollWidth <= els[0]!.clientWidth);
     if (!box || !fits || box.x < main.x || box.x + box.width > main.x + main.width) clipped.push(words);
   }
   return clipped;
