@@ -19,7 +19,7 @@ import { EMAIL_PATTERN } from '../schemas/controller.schemas.js';
 import type { CenterGuards } from '../routes/privacy-center-guards.js';
 import { verifyError, PUBLIC_BODY_LIMIT } from '../routes/privacy-center-public.routes.js';
 import { CENTER_CSS } from './center-style.js';
-import { codePage, formPage, page, statusPage, verifiedPage } from './center-pages.js';
+import { codePage, type DeadCode, deadCodePage, deadEndPage, formPage, page, statusPage, verifiedPage } from './center-pages.js';
 import { centerPackageRoute, packagePath } from './center-package.routes.js';
 import { openStatus, statusReader } from './center-status-access.js';
 
@@ -169,12 +169,17 @@ export async function centerPageRoutes(
     const code = String(body.code ?? '').trim();
     const again = (status: number, text: string, headers: Record<string, string> = {}) =>
       html(reply.headers(headers), status, codePage({ workspaceId: ws, title: c.title, submissionId: id, problem: text }));
+    const dead = (why: DeadCode, status: number, headers: Record<string, string> = {}) =>
+      html(reply.headers(headers), status, deadCodePage({ workspaceId: ws, title: c.title, why }));
     if (!/^[0-9]{6}$/.test(code)) return again(422, 'The code is six digits.');
-    if (!/^pcs_[0-9A-Z]{26}$/.test(id)) return again(404, 'This request is unknown; please start again.');
+    // A submission id is opaque (`form_…`, older `pcs_…`): only its length is checked, as the API's schema does.
+    if (id.length === 0 || id.length > 40) return dead('unknown', 404);
     const outcome = await s.centerIntake.verify(ws, id, code);
     if (outcome.kind === 'filed') return html(reply, 200, verifiedPage(c.title, outcome.status));
     const m = messageOf(verifyError(outcome))!;
-    return again(m.status, m.text, m.headers);
+    if (outcome.kind === 'wrong' && outcome.attemptsLeft > 0) return again(m.status, m.text, m.headers);
+    const why: DeadCode = outcome.kind === 'expired' ? 'expired' : outcome.kind === 'not_found' ? 'unknown' : 'void';
+    return dead(why, m.status, m.headers);
   });
 
   const reader = statusReader;
@@ -183,8 +188,33 @@ export async function centerPageRoutes(
     const report = await s.requestResults.read(principal, id, 'report');
     return report.kind === 'found' ? notSearchedInReport(JSON.parse(report.json) as unknown) : [];
   }
-  const notFound = (reply: FastifyReply) =>
-    html(reply, 404, page('Not found', '<p>This link is not valid. Use the link from your e-mail.</p>', 'Not found'));
+  /** Workspace `ws` when its center is on (its form is where a dead end leads back to), else null. */
+  const formOwner = async (ws: string) => ((await s.privacyCenter.get(ws))?.enabled ? ws : null);
+  const notFound = async (reply: FastifyReply, ws: string) =>
+    html(
+      reply,
+      404,
+      deadEndPage({
+        title: 'Not found',
+        heading: 'Not found',
+        text: 'This link is not valid. Use the link from your e-mail.',
+        workspaceId: await formOwner(ws),
+        linkText: 'Or file a new request',
+      }),
+    );
+  /** The page of an answer kept for a limited time and now gone (410). */
+  const answerGone = async (reply: FastifyReply, ws: string, title: string) =>
+    html(
+      reply,
+      410,
+      deadEndPage({
+        title,
+        heading: 'Your answer has expired',
+        text: 'Your answer was kept for a limited time and is no longer available. You may file a new request.',
+        workspaceId: await formOwner(ws),
+        linkText: 'File a new request',
+      }),
+    );
 
   app.get<{ Params: { workspace_id: string; id: string }; Querystring: { token?: string } }>(
     '/:workspace_id/status/:id',
@@ -193,7 +223,7 @@ export async function centerPageRoutes(
       const { workspace_id: ws, id } = request.params;
       const token = String(request.query.token ?? '');
       const found = await openStatus(s, ws, id, token);
-      if (!found) return notFound(reply);
+      if (!found) return notFound(reply, ws);
       const { request: r, opened } = found;
       const controller = await s.controllers.get(ws);
       const settings = await s.privacyCenter.get(ws);
@@ -210,17 +240,7 @@ export async function centerPageRoutes(
       }
       const notSearched =
         r.status === 'completed' && r.request_type === 'deletion' ? await deletionNotSearched(reader(ws), id) : [];
-      if (status === 410) {
-        return html(
-          reply,
-          410,
-          page(
-            title,
-            '<p>Your answer was kept for a limited time and is no longer available. You may file a new request.</p>',
-            'Your answer has expired',
-          ),
-        );
-      }
+      if (status === 410) return answerGone(reply, ws, title);
       return html(
         reply,
         200,
@@ -254,12 +274,12 @@ export async function centerPageRoutes(
     async (request, reply) => {
       const { workspace_id: ws, id } = request.params;
       const found = await openStatus(s, ws, id, String(request.query.token ?? ''));
-      if (!found) return notFound(reply);
+      if (!found) return notFound(reply, ws);
       const result = await s.requestResults.read(reader(ws), id, 'package', { deliver: true });
       if (result.kind === 'expired' || result.kind === 'erased') {
-        return html(reply, 410, page('Expired', '<p>Your answer is no longer available.</p>', 'Your answer has expired'));
+        return answerGone(reply, ws, 'Expired');
       }
-      if (result.kind !== 'found') return notFound(reply);
+      if (result.kind !== 'found') return notFound(reply, ws);
       const names = await s.dataSystems.namesIn(ws);
       return html(
         reply,

@@ -39,7 +39,16 @@ export function problem(text: string): string {
   return `<div class="problem" role="alert"><p>${e(text)}</p></div>`;
 }
 
-/** The request form (PRODUCT §2.15): works without JavaScript; posts to the same path. */
+/** The path of workspace `workspaceId`'s form: where every dead end of the center leads back to. */
+export function formPath(workspaceId: string): string {
+  return `/privacy-center/${encodeURIComponent(workspaceId)}/`;
+}
+
+/**
+ * The request form (PRODUCT §2.15): works without JavaScript; posts to the same path. The request
+ * types are radio buttons, not a `<select>`: a select's closed box cuts a long label at 390 px
+ * (it cannot wrap), a radio's label wraps.
+ */
 export function formPage(input: {
   workspaceId: string;
   title: string;
@@ -49,18 +58,20 @@ export function formPage(input: {
   values?: { request_type?: string; email?: string };
   captchaSiteKey?: string | null;
 }): string {
+  const chosen = input.types.length === 1 ? input.types[0] : input.values?.request_type;
   const options = input.types
     .map(
-      (t) => `<option value="${e(t)}"${input.values?.request_type === t ? ' selected' : ''}>${e(TYPE_LABELS[t] ?? t)}</option>`,
+      (t) =>
+        `<div class="choice"><input type="radio" id="request_type-${e(t)}" name="request_type" value="${e(t)}" required${chosen === t ? ' checked' : ''}>` +
+        `<label for="request_type-${e(t)}">${e(TYPE_LABELS[t] ?? t)}</label></div>`,
     )
     .join('');
   const who = input.controllerName ? `${input.controllerName}` : 'this organisation';
   const body =
     `<p>Ask ${e(who)} about the personal data it holds about you. We send a 6-digit code to your e-mail address to make sure it is yours.</p>` +
     (input.problem ? problem(input.problem) : '') +
-    `<form method="post" action="/privacy-center/${encodeURIComponent(input.workspaceId)}/">` +
-    `<label for="request_type">What would you like to do?</label>` +
-    `<select id="request_type" name="request_type" required>${options}</select>` +
+    `<form method="post" action="${e(formPath(input.workspaceId))}">` +
+    `<fieldset><legend>What would you like to do?</legend>${options}</fieldset>` +
     `<label for="email">Your e-mail address</label>` +
     `<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${e(input.values?.email ?? '')}" aria-describedby="email-hint">` +
     `<p class="hint" id="email-hint">The address ${e(who)} knows you by. We only use it for this request.</p>` +
@@ -72,7 +83,12 @@ export function formPage(input: {
   return page(input.title, body);
 }
 
-/** After a submission: the page with the `code` field, posting to the verification. */
+/** The link back to the form, as its own paragraph: `text` is what the link says. */
+function backToForm(workspaceId: string, text: string, before = ''): string {
+  return `<p class="back">${e(before)}<a href="${e(formPath(workspaceId))}">${e(text)}</a></p>`;
+}
+
+/** After a submission: the page with the `code` field, posting to the verification, and a way back to the form. */
 export function codePage(input: { workspaceId: string; title: string; submissionId: string; problem?: string }): string {
   const body =
     `<p>If the address is right, a 6-digit code is on its way to it. It is valid for 10 minutes; you have three tries.</p>` +
@@ -82,8 +98,61 @@ export function codePage(input: { workspaceId: string; title: string; submission
     `<label for="code">Code from the e-mail</label>` +
     `<input id="code" name="code" class="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required aria-describedby="code-hint">` +
     `<p class="hint" id="code-hint">Six digits.</p>` +
-    `<button type="submit">Confirm my request</button></form>`;
+    `<button type="submit">Confirm my request</button></form>` +
+    backToForm(input.workspaceId, 'Start again', 'No code after a few minutes, or a mistake in the address? ');
   return page(input.title, body, 'Check your e-mail');
+}
+
+/**
+ * Why a code can no longer file anything (PRODUCT §2.15), as the person reads it: `expired` (older
+ * than 10 minutes), `void` (three wrong tries, this one or earlier), `unknown` (no such
+ * submission: never made, or deleted after 24 hours).
+ */
+export type DeadCode = 'expired' | 'void' | 'unknown';
+
+const DEAD_CODE_WORDS: Record<DeadCode, { heading: string; text: string }> = {
+  expired: {
+    heading: 'Your code has expired',
+    text: 'A code works for 10 minutes, and this one is older. Nothing was filed.',
+  },
+  void: {
+    heading: 'Your code no longer works',
+    text: 'The code was tried three times without the right digits, so it is used up. Nothing was filed.',
+  },
+  unknown: {
+    heading: 'We cannot find this request',
+    text: 'It may be more than 24 hours old, or the page was opened from an old link. Nothing was filed.',
+  },
+};
+
+/**
+ * The page after a code that can no longer file anything: what happened in plain words, and a
+ * link back to the form for a new code. Never "a code is on its way", never the code field.
+ */
+export function deadCodePage(input: { workspaceId: string; title: string; why: DeadCode }): string {
+  const words = DEAD_CODE_WORDS[input.why];
+  return page(
+    input.title,
+    `<div class="problem" role="alert"><p>${e(words.text)}</p></div>` +
+      backToForm(input.workspaceId, 'Start again and get a new code'),
+    words.heading,
+  );
+}
+
+/**
+ * A page the person cannot go on from (a status link that is not valid, an answer that expired):
+ * `text` as a paragraph and, when the workspace's center is on (`workspaceId` not null), a link
+ * back to its form; a center that is off has no form to go back to.
+ */
+export function deadEndPage(input: {
+  title: string;
+  heading: string;
+  text: string;
+  workspaceId: string | null;
+  linkText?: string;
+}): string {
+  const back = input.workspaceId === null ? '' : backToForm(input.workspaceId, input.linkText ?? 'Go to the request form');
+  return page(input.title, `<p>${e(input.text)}</p>${back}`, input.heading);
 }
 
 /** After verification: the request is filed; the status link comes by mail. */

@@ -1,7 +1,7 @@
 /**
  * The privacy center pages' one stylesheet, served from the service's own origin
  * (`/privacy-center/assets/center.css`) so the console's CSP (`style-src 'self'`) applies unchanged.
- * Readable at 390 px; contrast at least 4.5:1 (WCAG 2.2 SC 1.4.3); visible focus.
+ * Readable at 390 px (the request types are radio buttons whose labels wrap: a `<select>` cuts them); contrast at least 4.5:1 (WCAG 2.2 SC 1.4.3); visible focus.
  */
 export const CENTER_CSS = `
 :root { color-scheme: light; }
@@ -13,6 +13,12 @@ h2 { font-size: 1.2rem; margin: 1.5rem 0 0.5rem; }
 p { margin: 0.5rem 0; }
 label { display: block; font-weight: 600; margin: 1rem 0 0.35rem; }
 select, input { display: block; width: 100%; font: inherit; padding: 0.6rem 0.7rem; border: 1px solid #57606a; border-radius: 6px; background: #fff; color: #1f2328; }
+fieldset { border: 0; padding: 0; margin: 1rem 0 0; min-width: 0; }
+legend { font-weight: 600; padding: 0; margin: 0 0 0.35rem; }
+.choice { display: flex; align-items: flex-start; gap: 0.6rem; padding: 0.3rem 0; }
+.choice input { flex: none; width: 1.25rem; height: 1.25rem; margin: 0.15rem 0 0; padding: 0; accent-color: #0a58ca; }
+.choice label { flex: 1 1 auto; min-width: 0; margin: 0; font-weight: 400; overflow-wrap: anywhere; cursor: pointer; }
+.back { margin-top: 1.5rem; }
 input.code { letter-spacing: 0.3em; font-variant-numeric: tabular-nums; max-width: 12rem; }
 button { margin-top: 1.25rem; font: inherit; font-weight: 600; padding: 0.65rem 1.3rem; border: 0; border-radius: 6px; background: #0a58ca; color: #fff; cursor: pointer; }
 button:hover { background: #084298; }

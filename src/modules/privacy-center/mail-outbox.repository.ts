@@ -24,7 +24,7 @@ export interface MailPayload {
   code_sealed?: string;
   /** When a code mail's code expires (ISO 8601): the mail is dropped, not sent, from then on. */
   code_expires_at?: string;
-  /** The submission a code mail is for (`pcs_…`). */
+  /** The submission a code mail is for (`form_…`, or `pcs_…` before 2026-12). */
   submission_id?: string;
   received_at?: string;
   due_at?: string;

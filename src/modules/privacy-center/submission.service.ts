@@ -49,14 +49,14 @@ export function createSubmissionService(deps: {
     /**
      * Stores a submission and enqueues the mail with its code (sealed: the outbox never holds it in
      * clear; the mail is dropped once the code expired), in one unit of work.
-     * @returns `submitted` with the submission id (`pcs_…`), or why not (nothing stored).
+     * @returns `submitted` with the submission id (`form_…`; older ones `pcs_…`: an id is opaque), or why not (nothing stored).
      */
     async submit(workspaceId: string, input: { request_type: RequestType; email: string }): Promise<SubmitOutcome> {
       const center = await settings.get(workspaceId);
       if (!center?.enabled) return { kind: 'center_off' };
       if (!center.request_types.includes(input.request_type)) return { kind: 'type_not_enabled', offered: center.request_types };
       const now = clock();
-      const id = newId('pcs', now.getTime());
+      const id = newId('form', now.getTime());
       const code = newCode();
       const email = normalizeEmail(input.email);
       const at = toTimestamp(now);

@@ -162,7 +162,13 @@ for (const dialect of dialects()) {
       await createRetentionSweeper({ database: t.services.database, policies: t.services.policies, clock, log }).sweep(
         new Date(now),
       );
-      assert.equal((await get(`/privacy-center/acme/status/${id}?token=${token}`)).statusCode, 410, 'the page');
+      const gone = await get(`/privacy-center/acme/status/${id}?token=${token}`);
+      assert.equal(gone.statusCode, 410, 'the page');
+      assert.match(
+        gone.body,
+        /<a href="\/privacy-center\/acme\/">File a new request<\/a>/,
+        'a way back to the form (issue 33 item 8)',
+      );
       const expired = await get(href!);
       assert.equal(expired.statusCode, 410, 'the package, as the page');
       assert.match(expired.json().detail, /no longer available/);

@@ -131,10 +131,10 @@ for (const dialect of dialects()) {
       const b = await submit({ request_type: 'access', email: 'nobody@example.com' });
       assert.equal(a.statusCode, 202);
       assert.equal(b.statusCode, 202);
-      const strip = (body: string) => body.replace(/pcs_[0-9A-Z]{26}/, 'ID');
+      const strip = (body: string) => body.replace(/form_[0-9A-Z]{26}/, 'ID');
       assert.equal(strip(a.body), strip(b.body));
       assert.equal(a.json().status, 'identity_unverified');
-      assert.match(a.json().id, /^pcs_/);
+      assert.match(a.json().id, /^form_[0-9A-Z]{26}$/, 'not pcs_: that is an API token (issue 33 item 8)');
       for (const res of [a, b]) assert.match(await codeOf(res.json().id), /^[0-9]{6}$/);
       // Not a privacy request: the queue holds only the API-filed one.
       assert.equal((await counts()).requests, 1);
@@ -260,7 +260,7 @@ for (const dialect of dialects()) {
       now += 10 * 60_000 + 1000;
       const res = await verify(id, code);
       assert.equal(res.statusCode, 410);
-      assert.equal((await verify('pcs_01JZZZZZZZZZZZZZZZZZZZZZZZ', code)).statusCode, 404);
+      assert.equal((await verify('form_01JZZZZZZZZZZZZZZZZZZZZZZZ', code)).statusCode, 404);
       assert.equal((await verify(id, code, 'globex')).statusCode, 404);
     });
 

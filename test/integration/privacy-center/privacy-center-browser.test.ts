@@ -2,7 +2,9 @@
  * The privacy center as a person uses it (PRODUCT §2.15), in headless Chromium with JavaScript
  * off: fill the form, read the code from the mail a real SMTP receiver got, verify, open the
  * status link from the next mail. Every page: no serious or critical axe-core violation, no CSP
- * refusal, no horizontal scroll at 1280 and 390 px. Screenshots in `.scratch/privacy-center/`.
+ * refusal, no horizontal scroll at 1280 and 390 px; on the form, every request type's words whole
+ * (issue 33 item 8: a `<select>` cut them at 390 px). A code used up by wrong tries leads back to
+ * the form. Screenshots in `.scratch/privacy-center/`.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -12,6 +14,7 @@ import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { type MailLoop, startMailLoop } from '../../../src/jobs/mail-delivery-loop.js';
 import { createMailer, type Mailer } from '../../../src/modules/privacy-center/mailer.js';
+import { TYPE_LABELS } from '../../../src/http/privacy-center/center-pages.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
@@ -31,6 +34,23 @@ async function seriousViolations(page: Page, scripted: Page): Promise<string[]> 
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+/**
+ * The request types whose words are not shown whole at the page's width: each must be a visible
+ * element holding exactly its words, not wider than its box (scrollWidth <= clientWidth) and
+ * inside the main landmark. An `<option>` of a closed `<select>` is not visible: it fails too.
+ */
+async function clippedTypes(page: Page, types: readonly string[]): Promise<string[]> {
+  const clipped: string[] = [];
+  const main = (await page.locator('main').boundingBox())!;
+  for (const type of types) {
+    const words = TYPE_LABELS[type]!;
+    const label = page.locator('form label', { hasText: words });
+    const box = (await label.count()) === 1 && (await label.isVisible()) ? await label.boundingBox() : null;
+    const fits = await label.evaluateAll((els) => els.length === 1 && els[0]!.scrollWidth <= els[0]!.clientWidth);
+    if (!box || !fits || box.x < main.x || box.x + box.width > main.x + main.width) clipped.push(words);
+  }
+  return clipped;
 }
 const overflow = (page: Page) =>
   page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
@@ -109,7 +129,12 @@ for (const dialect of dialects()) {
       });
       await page.goto(`${origin}/privacy-center/acme/`);
       await inspect(page, '1-form');
-      await page.getByLabel('What would you like to do?').selectOption('deletion');
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        assert.deepEqual(await clippedTypes(page, ['access', 'export', 'deletion']), [], `request types cut at ${width}px`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.getByRole('group', { name: 'What would you like to do?' }).getByLabel('Delete my personal data').check();
       await page.getByLabel('Your e-mail address').fill('ida@example.com');
       await page.getByRole('button', { name: 'Send me a code' }).click();
       await page.getByLabel('Code from the e-mail').waitFor();
@@ -141,6 +166,35 @@ for (const dialect of dialects()) {
       assert.match(text, /Received/);
       assert.match(text, /Answer due by/);
       await inspect(page, '5-status');
+      assert.deepEqual(cspViolations, []);
+      await context.close();
+    });
+
+    it('a code used up by three wrong tries says so in plain words and links back to the form', async () => {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${origin}/privacy-center/acme/`);
+      await page.getByLabel('See the personal data you hold about me').check();
+      await page.getByLabel('Your e-mail address').fill('jo@example.com');
+      await page.getByRole('button', { name: 'Send me a code' }).click();
+      await page.getByLabel('Code from the e-mail').waitFor();
+      const mails = await receiver.waitFor(3);
+      const code = /Your code is ([0-9]{6})\./.exec(mails[2]!.text)![1]!;
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let tries = 0; tries < 3; tries++) {
+        await page.getByLabel('Code from the e-mail').fill(wrong);
+        await page.getByRole('button', { name: 'Confirm my request' }).click();
+        await page.waitForLoadState();
+      }
+      await page.getByRole('heading', { name: 'Your code no longer works' }).waitFor();
+      const text = await page.locator('main').innerText();
+      assert.match(text, /used up/);
+      assert.doesNotMatch(text, /on its way/);
+      assert.equal(await page.getByLabel('Code from the e-mail').count(), 0, 'no code field on a dead end');
+      await inspect(page, '6-code-used-up');
+      await page.getByRole('link', { name: 'Start again and get a new code' }).click();
+      await page.getByRole('button', { name: 'Send me a code' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/privacy-center/acme/');
       assert.deepEqual(cspViolations, []);
       await context.close();
     });

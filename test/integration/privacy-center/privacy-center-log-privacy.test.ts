@@ -192,7 +192,7 @@ for (const dialect of dialects()) {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
         });
         assert.equal(form.statusCode, 200, form.body);
-        const formId = /pcs_[0-9A-Z]{26}/.exec(form.body)?.[0];
+        const formId = /form_[0-9A-Z]{26}/.exec(form.body)?.[0];
         assert.ok(formId, 'the code page names the submission');
         sensitive.add('form submission id', formId);
 

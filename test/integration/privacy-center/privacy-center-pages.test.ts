@@ -1,7 +1,10 @@
 /**
  * The privacy center's pages (PRODUCT §2.15) without JavaScript, by plain form posts: the form,
  * the code page, verification, and the status page behind its capability token (404 for a wrong
- * one; the letter once done; 410 once the package expired), under the console's CSP.
+ * one; the letter once done; 410 once the package expired), under the console's CSP. Issue 33
+ * item 8: a code that can no longer file anything (expired, used up, unknown) says so and leads
+ * back to the form, as every dead end does; submissions are `form_…`, and an older `pcs_…` one
+ * still verifies.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -9,12 +12,16 @@ import pino from 'pino';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { CONSOLE_CSP } from '../../../src/http/console/console-csp.js';
+import { newId } from '../../../src/lib/ids.js';
+import { secretHash } from '../../../src/modules/privacy-center/privacy-center.fns.js';
 import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { mailWords } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** The link back to acme's form, as the pages write it. */
+const BACK = /<a href="\/privacy-center\/acme\/">/;
 const DAY = 24 * 60 * 60_000;
 
 for (const dialect of dialects()) {
@@ -44,7 +51,7 @@ for (const dialect of dialects()) {
       assert.equal(posted.statusCode, 200, posted.body);
       assert.match(posted.body, /name="code"/);
       assert.match(posted.body, /action="\/privacy-center\/acme\/verify"/);
-      const id = /name="id" value="(pcs_[0-9A-Z]{26})"/.exec(posted.body)![1]!;
+      const id = /name="id" value="(form_[0-9A-Z]{26})"/.exec(posted.body)![1]!;
       const { code } = await latestMail('code');
       now += 30_000;
       const verified = await t.app.inject({
@@ -60,6 +67,29 @@ for (const dialect of dialects()) {
     };
     const status = (id: string, token: string) =>
       t.app.inject({ method: 'GET', url: `/privacy-center/acme/status/${id}?token=${token}` });
+    /** Posts the form. @returns the code page's submission id. */
+    const submitByForm = async (type: string, email: string) => {
+      const posted = await t.app.inject({
+        method: 'POST',
+        url: '/privacy-center/acme/',
+        headers: FORM,
+        payload: `request_type=${type}&email=${encodeURIComponent(email)}`,
+      });
+      assert.equal(posted.statusCode, 200, posted.body);
+      return /name="id" value="([^"]+)"/.exec(posted.body)![1]!;
+    };
+    const verifyByForm = (id: string, code: string) =>
+      t.app.inject({ method: 'POST', url: '/privacy-center/acme/verify', headers: FORM, payload: `id=${id}&code=${code}` });
+    /** A dead end after a code: its words, a link back to the form, and no "on its way", no code field. */
+    const assertDeadCode = (res: { statusCode: number; body: string }, status: number, heading: RegExp, words: RegExp) => {
+      assert.equal(res.statusCode, status, res.body);
+      assert.match(res.body, heading);
+      assert.match(res.body, words);
+      assert.match(res.body, /Nothing was filed/);
+      assert.match(res.body, BACK, 'a link back to the form');
+      assert.doesNotMatch(res.body, /on its way/);
+      assert.doesNotMatch(res.body, /name="code"/);
+    };
 
     before(async () => {
       database = await dialect.create();
@@ -217,6 +247,109 @@ for (const dialect of dialects()) {
       assert.match(ccpaPage, /<h2>Your rights<\/h2>/);
       assert.match(ccpaPage, /California Privacy Protection Agency/);
       assert.doesNotMatch(ccpaPage, /GDPR|Article 77|supervisory/);
+    });
+
+    it('the code page links back to the form; an expired code says it expired and links back (410)', async () => {
+      const id = await submitByForm('access', 'kai@example.com');
+      const codePage = await t.app.inject({
+        method: 'POST',
+        url: '/privacy-center/acme/verify',
+        headers: FORM,
+        payload: `id=${id}&code=12`,
+      });
+      assert.equal(codePage.statusCode, 422);
+      assert.match(codePage.body, /on its way/);
+      assert.match(codePage.body, /<a href="\/privacy-center\/acme\/">Start again<\/a>/);
+      const { code } = await latestMail('code');
+      now += 10 * 60_000 + 1000;
+      assertDeadCode(await verifyByForm(id, code!), 410, /<h1>Your code has expired<\/h1>/, /works for 10 minutes/);
+    });
+
+    it('a code used up by three wrong tries says so and links back, on the third try (403) and after (429)', async () => {
+      const id = await submitByForm('access', 'lea@example.com');
+      const { code } = await latestMail('code');
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (const left of [2, 1]) {
+        const res = await verifyByForm(id, wrong);
+        assert.equal(res.statusCode, 403);
+        assert.match(res.body, new RegExp(`${left} attempts? left`));
+        assert.match(res.body, /name="code"/, 'tries left: the code field again');
+      }
+      assertDeadCode(await verifyByForm(id, wrong), 403, /<h1>Your code no longer works<\/h1>/, /used up/);
+      const after = await verifyByForm(id, code!);
+      assertDeadCode(after, 429, /<h1>Your code no longer works<\/h1>/, /tried three times/);
+    });
+
+    it('an unknown submission (or an id no submission can have) says it cannot be found and links back (404)', async () => {
+      for (const id of [newId('form'), 'pcs_01JZZZZZZZZZZZZZZZZZZZZZZZ', 'x'.repeat(41), '']) {
+        assertDeadCode(await verifyByForm(id, '123456'), 404, /<h1>We cannot find this request<\/h1>/, /24 hours/);
+      }
+    });
+
+    it('a status link that is not valid links back to the form while the center is on, and not once it is off', async () => {
+      const { requestId } = await fileByForm('access', 'max@example.com');
+      const bad = await status(requestId, 'x'.repeat(43));
+      assert.equal(bad.statusCode, 404);
+      assert.match(bad.body, /This link is not valid/);
+      assert.match(bad.body, BACK);
+      const letter = await t.app.inject({ method: 'GET', url: `/privacy-center/acme/status/${requestId}/letter?token=nope` });
+      assert.equal(letter.statusCode, 404);
+      assert.match(letter.body, BACK);
+      await t.services.privacyCenter.put('acme', { enabled: false, request_types: ['access', 'deletion'] }, 'test');
+      try {
+        const off = await status(requestId, 'x'.repeat(43));
+        assert.equal(off.statusCode, 404);
+        assert.doesNotMatch(off.body, BACK, 'no form to go back to');
+      } finally {
+        await t.services.privacyCenter.put(
+          'acme',
+          { enabled: true, request_types: ['access', 'deletion'], title: 'Acme privacy' },
+          'test',
+        );
+      }
+    });
+
+    it('an older submission with a pcs_ id, still in the table, verifies by the page and by the API', async () => {
+      const legacy = async (email: string) => {
+        const id = `pcs_${newId('form').slice('form_'.length)}`;
+        const code = '424242';
+        await db()
+          .insertInto('privacy_center_submissions')
+          .values({
+            id,
+            workspace_id: 'acme',
+            request_type: 'deletion',
+            email,
+            code_hash: secretHash(t.services.keys.pseudonymKey, id, code),
+            code_expires_at: new Date(now + 10 * 60_000).toISOString(),
+            attempts_left: 3,
+            submitted_at: new Date(now).toISOString(),
+            verified_at: null,
+            request_id: null,
+          })
+          .execute();
+        return { id, code };
+      };
+      const byPage = await legacy('ned@example.com');
+      const page = await verifyByForm(byPage.id, byPage.code);
+      assert.equal(page.statusCode, 200, page.body);
+      assert.match(page.body, /Your request is filed/);
+      const byApi = await legacy('ola@example.com');
+      const api = await t.app.inject({
+        method: 'POST',
+        url: `/privacy-center/v1/acme/requests/${byApi.id}/verify`,
+        payload: { code: byApi.code },
+      });
+      assert.equal(api.statusCode, 200, api.body);
+      const filed = await db()
+        .selectFrom('privacy_center_submissions')
+        .select(['id', 'request_id'])
+        .where('id', 'in', [byPage.id, byApi.id])
+        .execute();
+      assert.equal(filed.length, 2);
+      for (const row of filed) assert.match(String(row.request_id), /^pr_/, `${row.id} became a request`);
+      // A new submission is form_, never pcs_ (API tokens' prefix).
+      assert.match(await submitByForm('access', 'pia@example.com'), /^form_[0-9A-Z]{26}$/);
     });
   });
 }
