@@ -22,8 +22,13 @@ const BACKLOG = Number(process.env.BACKLOG_REQUESTS ?? 3000);
 const HISTORY = Number(process.env.BACKLOG_HISTORY ?? 4000);
 /** Access requests for that subject: each builds a package of the whole history. */
 const LARGE_PACKAGES = 6;
-/** Generous: the finding was stalls of 6.4 s and 31 s; a loop that yields answers in milliseconds. */
-const HEALTHZ_BOUND_MS = 500;
+/**
+ * A stall, not a speed: the finding was stalls of 6.4 s and 31 s (a loop that yields answers in
+ * milliseconds). Half the smallest, so that other test files running beside this one on a 2-core
+ * machine (scripts/run-tests.mjs) do not read as one; the latency itself is measured by
+ * `npm run bench` (bench/backlog-phase.ts: /healthz p99 idle and during a backlog).
+ */
+const HEALTHZ_BOUND_MS = 3_000;
 /** Generous: the finding was SIGTERM handled 29 s late. */
 const SIGTERM_BOUND_MS = 5_000;
 const AUTHOR = { id: 9_100_001, login: 'octo-long-history' };

@@ -93,7 +93,8 @@ describe('outbox after kill -9', () => {
         });
         const exited = new Promise((resolve) => worker.once('exit', resolve));
         try {
-          const deadline = Date.now() + 30_000;
+          // A wait, not a bound: a worker process starting beside other test files may take a while.
+          const deadline = Date.now() + 120_000;
           while (mine().length < FILINGS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         } finally {
           worker.kill('SIGTERM');
