@@ -9,7 +9,7 @@
 //
 // Under CI=true the PostgreSQL leg is mandatory: TEST_DATABASE_URL must be set.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,11 +23,21 @@ function findTests(dir) {
   });
 }
 
+/** The running children: ended with the runner when it is interrupted. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGTERM');
+    process.exit(130);
+  });
+
 /** Runs a command; resolves with its exit code, its output (stdout and stderr interleaved) and its wall time in ms. */
 function run(command, args, env = process.env) {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
@@ -54,9 +64,19 @@ if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
   process.exit(1);
 }
 const filter = process.argv.slice(2);
+/**
+ * Started first: the files that take longest (each spawns many processes or drives Chromium), so
+ * that none of them is left running alone at the end. Measured: the runner's summary lists the
+ * slowest files and the files using the most CPU.
+ */
+const LONG_FIRST = ['test/integration/cli/', 'test/integration/console/', 'test/integration/audit/audit-verify', 'test/faults/'];
+const rank = (file) => {
+  const i = LONG_FIRST.findIndex((prefix) => file.startsWith(prefix));
+  return i === -1 ? LONG_FIRST.length : i;
+};
 const files = findTests('test')
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
-  .sort();
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || Math.max(4, availableParallelism() * 2));
 const started = performance.now();
 
@@ -76,6 +96,18 @@ for (const p of prepared) process.stdout.write(p.output);
 if (prepared.some((p) => p.code !== 0)) process.exit(1);
 console.log(`== type checks and builds: ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
+const TIME = '/usr/bin/time';
+const timed = existsSync(TIME);
+/** User + system seconds GNU time wrote, or null. */
+function readCpu(path) {
+  try {
+    const [user, system] = readFileSync(path, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+    return Number.isFinite(user) && Number.isFinite(system) ? user + system : null;
+  } catch {
+    return null;
+  }
+}
+
 const env = {
   ...process.env,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
@@ -87,10 +119,15 @@ let next = 0;
 async function worker() {
   while (next < files.length) {
     const file = files[next++];
-    const result = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], env);
-    results.push({ file, ...result, ...counts(result.output) });
+    const argv = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file];
+    const cpuFile = join(builds, `cpu-${next}.txt`);
+    // The CPU the file used, its child processes included (the ones it waited for), when GNU time is here.
+    const result = timed ? await run(TIME, ['-f', '%U %S', '-o', cpuFile, ...argv], env) : await run(argv[0], argv.slice(1), env);
+    const cpu = timed ? readCpu(cpuFile) : null;
+    results.push({ file, ...result, cpu, ...counts(result.output) });
     const mark = result.code === 0 ? '✔' : '✖';
-    process.stdout.write(`\n${mark} ${file} (${(result.ms / 1000).toFixed(1)} s)\n${result.output}`);
+    const cpuText = cpu === null ? '' : `, ${cpu.toFixed(1)} s CPU`;
+    process.stdout.write(`\n${mark} ${file} (${(result.ms / 1000).toFixed(1)} s${cpuText})\n${result.output}`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
@@ -102,6 +139,12 @@ console.log(`   tests ${total('tests')}, pass ${total('pass')}, fail ${total('fa
 console.log('   slowest files:');
 for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10))
   console.log(`   ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+if (timed) {
+  const cpuTotal = results.reduce((sum, r) => sum + (r.cpu ?? 0), 0);
+  console.log(`   CPU of the files: ${cpuTotal.toFixed(0)} s in all; the most:`);
+  for (const r of [...results].sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0)).slice(0, 15))
+    console.log(`   ${(r.cpu ?? 0).toFixed(1).padStart(7)} s  ${r.file}`);
+}
 if (failed.length > 0) {
   console.log(`\n✖ ${failed.length} file(s) failed:`);
   for (const r of failed) console.log(`   ${r.file} (exit ${r.code}, ${r.fail} failing test(s))`);
