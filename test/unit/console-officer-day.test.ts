@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { PrivacyRequest } from '../../console/src/api/types.js';
 import { planBulk } from '../../console/src/lib/bulk-plan.js';
 import { isWebLink } from '../../console/src/lib/links.js';
-import { warnedCollections } from '../../console/src/lib/warnings.js';
+import { uncheckedCollections, warnedCollections } from '../../console/src/lib/warnings.js';
 import { daysLeft } from '../../src/http/routes/request-csv.js';
 
 const NOW = Date.parse('2026-03-29T09:00:00.000Z');
@@ -141,5 +141,26 @@ describe('console: Test and Preview warnings (PRODUCT §2.17), when the API give
       [],
       'none before the API names them',
     );
+  });
+
+  it('names the collections whose checks could not be made (null lists): not checked, never fine', () => {
+    const unreachable = {
+      reachable: false,
+      collections: [
+        { name: 'customer', exists: false, cannot_mask: null, unindexed: null },
+        { name: 'orders', exists: false, cannot_mask: null, unindexed: null },
+      ],
+    };
+    assert.deepEqual(uncheckedCollections(unreachable), ['customer', 'orders']);
+    assert.deepEqual(warnedCollections(unreachable), [], 'no warning is made up');
+    const partly = {
+      reachable: true,
+      collections: [
+        { name: 'customer', exists: true, cannot_mask: [], unindexed: [] },
+        { name: 'login', exists: true, cannot_mask: null, unindexed: [] },
+      ],
+    };
+    assert.deepEqual(uncheckedCollections(partly), ['login']);
+    assert.deepEqual(uncheckedCollections({ reachable: true, collections: [{ name: 'a', exists: true }] }), []);
   });
 });

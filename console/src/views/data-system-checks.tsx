@@ -13,7 +13,7 @@ import {
   type RequestType,
 } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-import { warnedCollections } from '../lib/warnings';
+import { uncheckedCollections, warnedCollections } from '../lib/warnings';
 
 export const systemPath = (id: string) => `/api/v1/data-systems/${encodeURIComponent(id)}`;
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
@@ -21,12 +21,25 @@ const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 /** The warnings, in words: what an erasure could not write, what a search reads without an index. */
 export function Warnings({ answer, label }: { answer: unknown; label: string }) {
   const warned = warnedCollections(answer);
-  if (warned.length === 0) return null;
+  const unchecked = uncheckedCollections(answer);
+  if (warned.length === 0 && unchecked.length === 0) return null;
   return (
     <section class="warnings" aria-label={label}>
       <p>
         <strong>Before a deletion runs here:</strong>
       </p>
+      {unchecked.length > 0 && (
+        <p>
+          Not checked (the database&apos;s rules and indexes could not be read):{' '}
+          {unchecked.map((name, i) => (
+            <span key={name}>
+              {i > 0 ? ', ' : ''}
+              <code>{name}</code>
+            </span>
+          ))}
+          . Nothing is known about what a masking could write there.
+        </p>
+      )}
       <ul>
         {warned.map(({ name, warnings }) => (
           <li key={name}>
