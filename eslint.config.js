@@ -2,6 +2,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** What a module may not import (docs/development.md, "Layers"): anything above it, a workflow, another module's service. */
+const MODULE_LEAF_PATTERNS = [
+  {
+    group: ['**/http/**', '**/jobs/**', '**/webhooks/**', '**/cli/**', '**/services.js', '**/app.js', '**/server.js'],
+    message: 'The domain imports nothing above it: transport, jobs and the composition root call it.',
+  },
+  {
+    group: ['**/workflows/**'],
+    message: 'Modules are leaves: workflows (src/workflows/) call modules, never the other way.',
+  },
+  {
+    group: ['../*/**/*.service.js'],
+    message: "A module imports no other module's service: a use case that needs two modules is a workflow.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.bench/', '.scratch/', 'data/', 'console/src/api/openapi.d.ts'] },
   js.configs.recommended,
@@ -20,19 +36,7 @@ export default tseslint.config(
   // whole graph, these say it where the import is written).
   {
     files: ['src/modules/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/http/**', '**/jobs/**', '**/webhooks/**', '**/cli/**', '**/services.js', '**/app.js', '**/server.js'],
-              message: 'The domain imports nothing above it: transport, jobs and the composition root call it.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: MODULE_LEAF_PATTERNS }] },
   },
   {
     files: ['src/modules/**/*.ts'],
@@ -42,14 +46,27 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/http/**', '**/jobs/**', '**/webhooks/**', '**/cli/**', '**/services.js', '**/app.js', '**/server.js'],
-              message: 'The domain imports nothing above it: transport, jobs and the composition root call it.',
-            },
+            ...MODULE_LEAF_PATTERNS,
             {
               group: ['**/privacy-requests/**'],
               message:
                 'Modules below the request lifecycle do not import it; name a request through modules/request-model (a shared leaf).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/jobs/**', '**/webhooks/**', '**/cli/**', '**/services.js', '**/app.js', '**/server.js'],
+              message: 'Workflows import nothing above them: transport, jobs and the composition root call them.',
             },
           ],
         },
@@ -63,7 +80,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/modules/**', '**/http/**', '**/jobs/**'], message: 'db, lib and config are below every module.' },
+            {
+              group: ['**/modules/**', '**/workflows/**', '**/http/**', '**/jobs/**'],
+              message: 'db, lib and config are below every module.',
+            },
           ],
         },
       ],

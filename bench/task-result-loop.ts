@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { createTaskResults } from '../src/modules/privacy-requests/lifecycle/task-result.js';
+import { createTaskResults } from '../src/workflows/tasks/task-result.js';
 import { seedDataTasks } from './seed-tasks.js';
 import { taskResultBody } from './task-result-body.js';
 

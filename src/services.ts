@@ -5,21 +5,21 @@ import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService } from './modules/audit/audit.service.js';
-import { createControllerService } from './modules/controllers/controller.service.js';
-import { createChangeEventService } from './modules/change-events/change-event.service.js';
+import { createControllerService } from './workflows/controllers/controller.service.js';
+import { createChangeEventService } from './workflows/change-events/change-event.service.js';
 import { createDataSystemService } from './modules/data-systems/data-system.service.js';
-import { createDataSystemConnectorService } from './modules/data-systems/data-system-connector.service.js';
+import { createDataSystemConnectorService } from './workflows/data-systems/data-system-connector.service.js';
 import { createDataTaskService } from './modules/data-systems/data-task.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
-import { createPrivacyRequestActions } from './modules/privacy-requests/lifecycle/operator-actions.js';
-import { createRequestNotesService } from './modules/privacy-requests/request-notes.service.js';
+import { createPrivacyRequestActions } from './workflows/requests/operator-actions.js';
+import { createRequestNotesService } from './workflows/requests/request-notes.service.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
-import { createIdentityReview } from './modules/privacy-requests/lifecycle/identity-review.js';
-import { createTaskResults } from './modules/privacy-requests/lifecycle/task-result.js';
+import { createIdentityReview } from './workflows/requests/identity-review.js';
+import { createTaskResults } from './workflows/tasks/task-result.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
-import { createRequestResultsService } from './modules/privacy-requests/request-results.service.js';
+import { createRequestResultsService } from './workflows/results/request-results.service.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
 import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
@@ -28,7 +28,8 @@ import { createWebhookEndpointService } from './modules/outbound-events/webhook-
 import { createPrivacyCenterSettingsService } from './modules/privacy-center/settings.service.js';
 import { createSubmissionService } from './modules/privacy-center/submission.service.js';
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
-import { createCenterIntake } from './modules/privacy-requests/center-intake.js';
+import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
+import { createCenterIntake } from './workflows/filing/center-intake.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
 export type Services = Readonly<ReturnType<typeof createServices>>;
@@ -47,15 +48,18 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const idempotency = createIdempotencyService({ db, clock });
   const secretBox = createSecretBox(deps.keys.secretsKey);
   const allowPrivate = deps.config.outboundAllowPrivateNetworks;
-  const privacyRequests = createPrivacyRequestService({
-    db,
+  const privacyRequests = createPrivacyRequestService({ db, clock });
+  const filing: FilingDeps = {
     clock,
     // A filing's unit only defers its writes (filing-batch.ts, idempotency/key-claims.ts).
     transact: deps.database.transactDeferred,
     idempotency,
     policies,
     filingRecord: filingRecordCodec,
-  });
+  };
+  /** Files a privacy request (the one filing path: API, privacy center, identity events). */
+  const fileRequest: FileRequest = (principal, key, input, options) =>
+    filePrivacyRequest(filing, principal, key, input, options);
   const privacyCenter = createPrivacyCenterSettingsService({ db, clock });
   const centerSubmissions = createSubmissionService({
     db,
@@ -71,6 +75,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     tokens: createTokenService({ db, clock, externalChanges }),
     policies,
     privacyRequests,
+    fileRequest,
     requestActions: createPrivacyRequestActions({ db, clock }),
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
@@ -123,7 +128,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     /** Privacy-center submissions before verification. */
     centerSubmissions,
     /** A verified submission becomes a privacy request. */
-    centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, pseudonymKey: deps.keys.pseudonymKey }),
+    centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, fileRequest, pseudonymKey: deps.keys.pseudonymKey }),
     /** The status page's capability tokens. */
     centerStatus: createCenterStatusService({ db }),
   };

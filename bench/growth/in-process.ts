@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { deletionHandler } from '../../src/modules/privacy-requests/handlers/deletion.handler.js';
+import { deletionHandler } from '../../src/workflows/request-types/deletion.handler.js';
 import { saveResult } from '../../src/modules/privacy-requests/lifecycle/request-state.repository.js';
 import { createRetentionSweeper, type SweepCounts } from '../../src/jobs/retention-sweeper.js';
 import { newId } from '../../src/lib/ids.js';

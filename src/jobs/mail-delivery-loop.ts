@@ -7,7 +7,7 @@ import type { Wakeups } from '../db/wakeup.js';
 import { createIdleWait } from './idle-wait.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { ControllerService } from '../modules/controllers/controller.service.js';
+import type { ControllerService } from '../workflows/controllers/controller.service.js';
 import {
   claimDueMails,
   dropMail,
@@ -22,7 +22,7 @@ import {
 import { countNotSearchable } from '../modules/data-systems/data-task-result.repository.js';
 import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
 import { CODE_TTL_MS } from '../modules/privacy-center/privacy-center.fns.js';
-import type { RequestResultsService } from '../modules/privacy-requests/request-results.service.js';
+import type { RequestResultsService } from '../workflows/results/request-results.service.js';
 import type { Mailer } from '../modules/privacy-center/mailer.js';
 
 /** Mails claimed per round. */

@@ -1,6 +1,6 @@
 import { stringifyYielding } from '../lib/yielding.js';
-import type { HandlerOutcome } from '../modules/privacy-requests/handlers/handler.types.js';
-import type { SerializedResult } from '../modules/privacy-requests/lifecycle/own-step.js';
+import type { HandlerOutcome } from '../workflows/request-types/handler.types.js';
+import type { SerializedResult } from '../workflows/requests/own-step.js';
 
 /**
  * The outcome's package and report as JSON text, serialized in slices ({@link stringifyYielding})

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { WorkerConfig } from '../config.js';
 import { DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS } from '../config/worker-settings.js';
 import type { Services } from '../services.js';
-import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../workflows/request-types/request-handlers.js';
 import type { Metrics } from '../metrics.js';
 import { createRetentionSweeper } from './retention-sweeper.js';
 import { startTaskOverdueSweep } from './task-overdue-sweep.js';

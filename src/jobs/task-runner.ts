@@ -18,10 +18,10 @@ import {
   type DataTaskExecutor,
   type TaskRunContext,
   TaskRunError,
-} from '../modules/data-systems/executors/data-task-executor.js';
-import { DATA_TASK_EXECUTORS } from '../modules/data-systems/executors/executors.js';
+} from '../workflows/data-systems/data-task-executor.js';
+import { DATA_TASK_EXECUTORS } from '../workflows/data-systems/executors.js';
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle/lifecycle.fns.js';
-import type { TaskResults } from '../modules/privacy-requests/lifecycle/task-result.js';
+import type { TaskResults } from '../workflows/tasks/task-result.js';
 import { failureReason } from './attempt-errors.js';
 import { createIdleWait, type IdleWait } from './idle-wait.js';
 

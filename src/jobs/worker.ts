@@ -7,12 +7,12 @@ import type { SecretBox } from '../lib/secret-box.js';
 import type { Metrics } from '../metrics.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
-import type { HandlerOutcome, RequestHandler } from '../modules/privacy-requests/handlers/handler.types.js';
+import type { HandlerOutcome, RequestHandler } from '../workflows/request-types/handler.types.js';
 import { nextTurn } from '../lib/yielding.js';
 import { claimNext, extendLease, releaseClaim } from '../modules/privacy-requests/lifecycle/request-state.repository.js';
-import { createOwnStepRecorder } from '../modules/privacy-requests/lifecycle/own-step.js';
+import { createOwnStepRecorder } from '../workflows/requests/own-step.js';
 import { LeaseLost } from '../modules/privacy-requests/privacy-request.errors.js';
-import { REQUEST_HANDLERS } from '../modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../workflows/request-types/request-handlers.js';
 import { WorkerStopping, failureReason } from './attempt-errors.js';
 import { completeErasure, type ErasureStepDeps } from './erasure-step.js';
 import { serializeOutcome } from './serialize-outcome.js';
@@ -39,7 +39,7 @@ export interface WorkerOptions {
  * effect at the next yield point: the request in hand is given back ({@link releaseClaim}).
  *
  * This file is the loop (claim, lease heartbeat, retry, stop); what an attempt writes is the
- * request lifecycle's (modules/privacy-requests/lifecycle/own-step.ts: status, result, audit,
+ * request lifecycle's (workflows/requests/own-step.ts: status, result, audit,
  * data tasks), and a deletion's two steps are in erasure-step.ts.
  */
 export function createWorker(deps: {

@@ -1,7 +1,7 @@
 /** A world for console tests: an officer, requests in every state the console acts on, an endpoint. */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { REQUEST_HANDLERS } from '../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../src/workflows/request-types/request-handlers.js';
 import { createWorker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from './app.js';
 import { addSystem } from './data-systems.js';

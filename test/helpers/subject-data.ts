@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { REQUEST_HANDLERS } from '../../src/modules/privacy-requests/request-types.js';
-import type { HandlerOutcome } from '../../src/modules/privacy-requests/handlers/handler.types.js';
+import { REQUEST_HANDLERS } from '../../src/workflows/request-types/request-handlers.js';
+import type { HandlerOutcome } from '../../src/workflows/request-types/handler.types.js';
 import { saveResult } from '../../src/modules/privacy-requests/lifecycle/request-state.repository.js';
 import type { PrivacyRequestRow } from '../../src/modules/request-model/request-model.js';
 import type { TestApp } from './app.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import type { RequestHandler } from '../../src/modules/privacy-requests/handlers/handler.types.js';
+import type { RequestHandler } from '../../src/workflows/request-types/handler.types.js';
 import { createWorker, type WorkerOptions } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from './app.js';
 import type { TestDatabase } from './databases.js';

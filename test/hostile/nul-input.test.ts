@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { REQUEST_HANDLERS } from '../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../src/workflows/request-types/request-handlers.js';
 import { dialects } from '../helpers/databases.js';
 import { canonicalEvent, newStandardSecret, postIdentity, standardHeaders } from '../helpers/identity-webhooks.js';
 import { createBody } from '../helpers/requests.js';

@@ -14,7 +14,7 @@ import {
   RequestNotFoundError,
   SelfApprovalError,
 } from '../../src/modules/privacy-requests/privacy-request.errors.js';
-import { NotCorrectableError } from '../../src/modules/subject-data/correction.js';
+import { NotCorrectableError } from '../../src/workflows/subject-data/correction.js';
 
 /** Entries that take something other than strings. */
 const SPECIAL_ARGS: Record<string, unknown[]> = {

@@ -4,6 +4,7 @@
  * (`retryDelayMs`), which changes are announced, and how a request's tasks decide its end.
  */
 import assert from 'node:assert/strict';
+import { REQUEST_HANDLERS } from '../../src/workflows/request-types/request-handlers.js';
 import { describe, test } from 'node:test';
 import {
   awaitsIdentityReview,
@@ -171,8 +172,8 @@ describe('request type traits', () => {
       by((t) => t.erases),
       { access: false, export: false, correction: false, deletion: true },
     );
-    assert.equal(REQUEST_TYPE_TRAITS.deletion.handler.erases, true);
-    assert.equal(REQUEST_TYPE_TRAITS.access.handler.readOnly, true);
+    assert.equal(REQUEST_HANDLERS.deletion.erases, true);
+    assert.equal(REQUEST_HANDLERS.access.readOnly, true);
   });
 
   test('a stored type that is none of them is refused by name', () => {

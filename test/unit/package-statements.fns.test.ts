@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fieldNames, profileFields, readProfileFields } from '../../src/modules/controllers/controller.fns.js';
 import type { PrivacyRequestRow } from '../../src/modules/request-model/request-model.js';
-import { DELETION_NOT_TOUCHED, reportWithContext } from '../../src/modules/privacy-requests/report-context.fns.js';
+import { DELETION_NOT_TOUCHED, reportWithContext } from '../../src/workflows/results/report-context.fns.js';
 import { needsStatements, packageStatements, withStatements } from '../../src/modules/subject-data/package-statements.fns.js';
 
 const CONTROLLER = {

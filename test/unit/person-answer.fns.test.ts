@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { exactJsonNumber } from '../../src/modules/connectors/json-number.fns.js';
 import { categoryName } from '../../src/modules/data-categories/data-categories.fns.js';
 import { processingColumns } from '../../src/modules/data-systems/data-system-processing.fns.js';
-import { keptForPerson } from '../../src/modules/subject-data/deletion-kept.fns.js';
+import { keptForPerson } from '../../src/workflows/results/deletion-kept.fns.js';
 import { buildErasureReport, zeroCounts } from '../../src/modules/subject-data/erasure-report.fns.js';
 
 describe('decimal text as a JSON number only when exact', () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { accountSet } from '../../src/modules/subject-data/accounts.fns.js';
-import { correctionProblems } from '../../src/modules/subject-data/correction.js';
+import { correctionProblems } from '../../src/workflows/subject-data/correction.js';
 import { buildErasureReport, zeroCounts } from '../../src/modules/subject-data/erasure-report.fns.js';
 import {
   buildAccessPackage,

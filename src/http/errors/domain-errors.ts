@@ -24,7 +24,7 @@ import {
   TaskDataTooLargeError,
   TaskResultRefusedError,
 } from '../../modules/data-systems/data-task.errors.js';
-import { NotCorrectableError } from '../../modules/subject-data/correction.js';
+import { NotCorrectableError } from '../../workflows/subject-data/correction.js';
 import { EndpointLimitError, EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import {
   EndpointDisabledError,

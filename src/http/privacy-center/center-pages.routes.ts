@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import { regulationsOf, whenDeclined } from '../../modules/subject-data/rights.fns.js';
-import type { ControllerService } from '../../modules/controllers/controller.service.js';
+import type { ControllerService } from '../../workflows/controllers/controller.service.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
 import type { CenterStatusService } from '../../modules/privacy-center/status.service.js';
 import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
-import type { CenterIntake } from '../../modules/privacy-requests/center-intake.js';
+import type { CenterIntake } from '../../workflows/filing/center-intake.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
-import type { RequestResultsService } from '../../modules/privacy-requests/request-results.service.js';
+import type { RequestResultsService } from '../../workflows/results/request-results.service.js';
 import { CONSOLE_CSP } from '../console/console-csp.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { renderAccessLetter } from '../letters/access-letter.js';

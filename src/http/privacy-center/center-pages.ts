@@ -1,7 +1,7 @@
 import { escapeHtml } from '../letters/escape.js';
 import { readableTime } from '../letters/html.js';
 import { type NotSearchedPart, notSearchedSentence } from '../letters/not-searched-part.js';
-import type { KeptItem } from '../../modules/subject-data/deletion-kept.fns.js';
+import type { KeptItem } from '../../modules/subject-data/erasure-report.fns.js';
 
 /** Words for each request type, as a person reads them. */
 export const TYPE_LABELS: Record<string, string> = {

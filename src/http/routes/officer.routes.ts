@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { PrivacyRequestActions } from '../../modules/privacy-requests/lifecycle/operator-actions.js';
+import type { PrivacyRequestActions } from '../../workflows/requests/operator-actions.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
-import type { RequestNotesService } from '../../modules/privacy-requests/request-notes.service.js';
+import type { RequestNotesService } from '../../workflows/requests/request-notes.service.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { fromDomainError } from '../errors/domain-errors.js';

@@ -7,6 +7,7 @@ import type { FilingOutcome } from '../../modules/privacy-requests/privacy-reque
 import type { Clock } from '../../lib/clock.js';
 import type { Metrics } from '../../metrics.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
+import type { FileRequest } from '../../workflows/filing/file-privacy-request.js';
 import { assertWorkspace, foundInWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import { DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
@@ -35,7 +36,7 @@ function sendFiling(reply: FastifyReply, outcome: FilingOutcome) {
 /** `/api/v1/privacy/requests`: file, read and list privacy requests (PRODUCT.md §2.3). */
 export async function privacyRequestRoutes(
   app: FastifyInstance,
-  opts: { services: { privacyRequests: PrivacyRequestService; clock: Clock }; metrics: Metrics },
+  opts: { services: { privacyRequests: PrivacyRequestService; fileRequest: FileRequest; clock: Clock }; metrics: Metrics },
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const { privacyRequests } = opts.services;
@@ -57,7 +58,7 @@ export async function privacyRequestRoutes(
       const key = request.headers['idempotency-key'];
       assertWorkspace(request, body.workspace_id);
       try {
-        const outcome = await privacyRequests.create(request.principal, key, body);
+        const outcome = await opts.services.fileRequest(request.principal, key, body);
         if (!outcome.replayed && outcome.kind === 'filed') opts.metrics.requestsFiled.inc({ request_type: body.request_type });
         return sendFiling(reply, outcome);
       } catch (error) {

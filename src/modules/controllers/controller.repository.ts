@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { ControllerProfileTable } from '../../db/tables/controller.table.js';
+import { readProfileFields } from './controller.fns.js';
+import type { ControllerProfileFields } from './controller.types.js';
 
 export type ControllerProfileRow = Selectable<ControllerProfileTable>;
 
@@ -34,4 +36,10 @@ export async function writeControllerProfile(db: Executor, row: ControllerProfil
     .where('version', '=', row.version - 1)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
+}
+
+/** The workspace's controller profile fields (PRODUCT §2.10), or null when none is set. */
+export async function workspaceController(db: Executor, workspaceId: string): Promise<ControllerProfileFields | null> {
+  const row = await findControllerProfile(db, workspaceId);
+  return row ? readProfileFields(row.profile) : null;
 }

@@ -24,7 +24,7 @@ const isTaskPosition = (p: readonly unknown[]): p is [string] =>
 /**
  * Reading data tasks (PRODUCT §2.9): listing and reading them as a principal may see them. A
  * task's result is reported through the request's lifecycle owner
- * (modules/privacy-requests/lifecycle/task-result.ts), since it may end the request.
+ * (workflows/tasks/task-result.ts), since it may end the request.
  */
 /** True when the reader may see the task: its workspace, and its system when the token is limited to systems. */
 export function mayReadTask(reader: Principal, task: DataTaskRow): boolean {

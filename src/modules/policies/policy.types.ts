@@ -1,5 +1,7 @@
+import type { Regulation } from '../request-model/request-model.js';
+
 /** Regulations a workspace's policy may name; the service computes their deadlines (PRODUCT §2.3). */
-export type Regulation = 'gdpr' | 'ccpa';
+export type { Regulation };
 
 /** How a change event may name its author: real ids, a keyed pseudonym, or not at all. */
 export type AuthorIdentity = 'full' | 'pseudonymous' | 'none';

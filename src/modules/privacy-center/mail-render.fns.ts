@@ -1,4 +1,4 @@
-import type { KeptItem } from '../subject-data/deletion-kept.fns.js';
+import type { KeptItem } from '../subject-data/erasure-report.fns.js';
 import { regulationsOf, whenDeclined } from '../subject-data/rights.fns.js';
 import type { MailKind, MailPayload } from './mail-outbox.repository.js';
 

@@ -1,4 +1,4 @@
-import type { Regulation } from '../policies/policy.types.js';
+import type { Regulation } from '../request-model/request-model.js';
 import { isFinal } from '../request-model/request-model.js';
 
 export type { Regulation };

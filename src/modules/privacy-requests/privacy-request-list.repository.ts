@@ -4,7 +4,7 @@ import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema.js';
 import { OPEN_STATUSES } from '../request-model/request-model.js';
 import type { PrivacyRequestRow } from '../request-model/request-model.js';
-import { EMAIL_PROVIDER, normalizeEmail } from '../subject-data/subject-data.repository.js';
+import { EMAIL_PROVIDER, normalizeEmail } from '../request-model/request-model.js';
 
 /** The list's orders: newest first (`created_at`), or earliest binding due date first (`due_at`). */
 export type RequestSort = 'created_at' | 'due_at';

@@ -1,35 +1,10 @@
-import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
-import type { Transact } from '../../db/write-batcher.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { decodeBoundCursor, encodeBoundCursor } from '../../lib/cursor.js';
-import { newId } from '../../lib/ids.js';
-import { recordAudit } from '../audit/audit.repository.js';
-import { fingerprint } from '../idempotency/idempotency.fns.js';
-import {
-  IdempotencyConflict,
-  type IdempotencyService,
-  KEY_ATTEMPTS,
-  type KeyUse,
-  type RecordCodec,
-} from '../idempotency/idempotency.service.js';
-import type { PolicyService } from '../policies/policy.service.js';
-import type { Principal } from '../principals/principal.js';
-import { computeDueAt, receivedAtProblem, regulationLabel } from './deadline.fns.js';
-import { ReceivedAtOutOfRangeError } from './privacy-request.errors.js';
 import { toResource } from './privacy-request.fns.js';
 import { listRequests, type RequestSort } from './privacy-request-list.repository.js';
 import * as repo from './privacy-request.repository.js';
-import { fileAtCommit } from './filing-batch.js';
-import type {
-  CreatePrivacyRequestInput,
-  Filing,
-  FilingOptions,
-  FilingOutcome,
-  PrivacyRequestResource,
-} from './privacy-request.types.js';
-import { requestFiled } from './lifecycle/request-events.js';
+import type { PrivacyRequestResource } from './privacy-request.types.js';
 import { OPEN_STATUSES } from '../request-model/request-model.js';
 import { type QueueCounts, queueCounts } from './queue-stats.repository.js';
 
@@ -94,95 +69,11 @@ function isRequestId(value: unknown): value is string {
 }
 
 /**
- * Files, reads and lists privacy requests (PRODUCT.md §2.3). Creation is idempotent per
- * Idempotency-Key and unique per (workspace, client_request_id) by a database constraint.
+ * Reads and lists privacy requests (PRODUCT.md §2.3, §2.16): one request, the queue and its
+ * counts. Filing is a workflow (src/workflows/filing/file-privacy-request.ts).
  */
-export function createPrivacyRequestService(deps: {
-  db: Executor;
-  clock: Clock;
-  transact: Transact;
-  idempotency: IdempotencyService;
-  policies: PolicyService;
-  /** How a filing's outcome is kept for replay (src/http/replay/filing-record.ts). */
-  filingRecord: RecordCodec<Filing>;
-}) {
-  const { db, clock, transact, idempotency, policies, filingRecord } = deps;
-
-  /**
-   * Adds the request, its audit entry and its events to `unit`, all written at its commit unless
-   * the client_request_id is taken then ({@link fileAtCommit}).
-   * @returns the filing's outcome, readable once the unit's writes were flushed.
-   */
-  function insert(
-    unit: UnitOfWork,
-    principal: Principal,
-    input: CreatePrivacyRequestInput,
-    status: string,
-    regulations: ('gdpr' | 'ccpa')[],
-    options: FilingOptions,
-  ): () => Filing {
-    const { notify_email: notifyEmail, ...fields } = input;
-    const filed = clock();
-    const now = toTimestamp(filed);
-    const received = input.received_at === undefined ? filed : new Date(input.received_at);
-    const row = {
-      id: newId('pr', filed.getTime()),
-      ...fields,
-      scope: JSON.stringify(input.scope),
-      regulation: regulationLabel(regulations),
-      received_at: toTimestamp(received),
-      status,
-      status_reason: null,
-      created_at: now,
-      due_at: toTimestamp(computeDueAt(regulations, received)),
-      extended_due_at: null,
-      completed_at: null,
-      updated_at: now,
-      attempts: 0,
-      lease_owner: null,
-      lease_expires_at: null,
-      next_attempt_at: null,
-      filed_by: principal.id,
-    };
-    const notify =
-      notifyEmail === undefined ? null : { email: notifyEmail.trim().toLowerCase(), statusLink: options.statusLink === true };
-    const request = toResource(row);
-    return fileAtCommit(unit, row, request, notify, (gated, json) => {
-      recordAudit(gated, {
-        actor: principal.id,
-        actorName: principal.name,
-        requestId: row.id,
-        action: 'privacy_request.created',
-        targetType: 'privacy_request',
-        targetId: row.id,
-        workspaceId: input.workspace_id,
-        details: { request_type: input.request_type, status },
-        occurredAt: now,
-      });
-      requestFiled(gated, request, json, notify !== null);
-    });
-  }
-
-  /**
-   * One try at filing under an Idempotency-Key: a replay answered from the key's record, or ONE
-   * unit of work that claims the key and adds the request (`add`) and the key's record with its
-   * outcome, all written at the unit's commit with the rest of its write batch, and only if the
-   * key was claimed then (else the key's record is replayed, or its conflict answered).
-   */
-  async function fileOnce(use: KeyUse, add: (unit: UnitOfWork) => () => Filing): Promise<FilingOutcome> {
-    const stored = await idempotency.peek(use);
-    if (stored) return { ...filingRecord.decode(stored), replayed: true };
-    const { key, outcome } = await transact(async (unit) => {
-      const key = idempotency.claim(unit, use);
-      const outcome = add(key.unit);
-      idempotency.record(key, () => filingRecord.encode(outcome()));
-      return { key, outcome };
-    });
-    const claim = key.outcome();
-    if (claim.kind === 'conflict') throw new IdempotencyConflict(claim.reason);
-    if (claim.kind === 'replay') return { ...filingRecord.decode(claim.response), replayed: true };
-    return { ...outcome(), replayed: false };
-  }
+export function createPrivacyRequestService(deps: { db: Executor; clock: Clock }) {
+  const { db, clock } = deps;
 
   return {
     /**
@@ -193,39 +84,6 @@ export function createPrivacyRequestService(deps: {
       const now = clock();
       const soon = new Date(now.getTime() + DUE_SOON_DAYS * 86_400_000);
       return queueCounts(db, workspaceIds === null ? null : [...new Set(workspaceIds)], toTimestamp(now), toTimestamp(soon));
-    },
-
-    /**
-     * Files a request. Status is `pending_approval` when the workspace policy requires approval,
-     * else `queued`; `due_at` follows the workspace's regulations (GDPR Art. 12(3), CCPA §1798.130).
-     *
-     * @returns the filed request, or the typed conflict of a taken `client_request_id`, and
-     *   whether it is the replay of an earlier filing with the same key.
-     * @throws IdempotencyConflict for a reused or in-flight key; ReceivedAtOutOfRangeError for a
-     *   `received_at` after now or more than 365 days before it (by the service's clock).
-     * @param options - `statusLink`: the request has a privacy-center status page (its mails link it).
-     */
-    async create(
-      principal: Principal,
-      idempotencyKey: string,
-      input: CreatePrivacyRequestInput,
-      options: FilingOptions = {},
-    ): Promise<FilingOutcome> {
-      if (input.received_at !== undefined) {
-        const problem = receivedAtProblem(new Date(input.received_at), clock());
-        if (problem !== null) throw new ReceivedAtOutOfRangeError(input.received_at, problem);
-      }
-      const { policy } = await policies.effective(input.workspace_id, '');
-      const status = policy.require_approval ? 'pending_approval' : 'queued';
-      const use = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await fileOnce(use, (unit) => insert(unit, principal, input, status, policy.regulations, options));
-        } catch (error) {
-          // Another process stored the same key after our claim: read it again.
-          if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;
-        }
-      }
     },
 
     /** One request, or null. */

@@ -1,9 +1,4 @@
 import type { RequestType } from '../request-model/request-model.js';
-import { accessHandler } from './handlers/access.handler.js';
-import { correctionHandler } from './handlers/correction.handler.js';
-import { deletionHandler } from './handlers/deletion.handler.js';
-import { exportHandler } from './handlers/export.handler.js';
-import type { RequestHandler } from './handlers/handler.types.js';
 
 /** What one request type is and does: everything the lifecycle asks of a type, in one place. */
 export interface RequestTypeTraits {
@@ -22,20 +17,19 @@ export interface RequestTypeTraits {
    * erasure removes), a failure closes them, and what was sent about it is redacted when it ends.
    */
   readonly erases: boolean;
-  /** Its own step on this service's store (run by the worker). */
-  readonly handler: RequestHandler;
 }
 
 /**
  * Every request type's traits (PRODUCT §1, §2.3). A new type in `REQUEST_TYPES` is a compile
  * error here until it says what it is; the lifecycle, the worker and the results ask this record
- * instead of comparing type names.
+ * instead of comparing type names. Each type's own step is its handler, in
+ * src/workflows/request-types/request-handlers.ts (a record over the same types).
  */
 export const REQUEST_TYPE_TRAITS: Readonly<Record<RequestType, RequestTypeTraits>> = {
-  access: { article: 'GDPR Art. 15', result: 'package', takesCorrections: false, erases: false, handler: accessHandler },
-  export: { article: 'GDPR Art. 20', result: 'package', takesCorrections: false, erases: false, handler: exportHandler },
-  correction: { article: 'GDPR Art. 16', result: 'report', takesCorrections: true, erases: false, handler: correctionHandler },
-  deletion: { article: 'GDPR Art. 17', result: 'report', erases: true, takesCorrections: false, handler: deletionHandler },
+  access: { article: 'GDPR Art. 15', result: 'package', takesCorrections: false, erases: false },
+  export: { article: 'GDPR Art. 20', result: 'package', takesCorrections: false, erases: false },
+  correction: { article: 'GDPR Art. 16', result: 'report', takesCorrections: true, erases: false },
+  deletion: { article: 'GDPR Art. 17', result: 'report', erases: true, takesCorrections: false },
 };
 
 /** A stored type that is none of the request types (a corrupted row): the attempt fails. */
@@ -51,8 +45,3 @@ export function traitsOf(requestType: string): RequestTypeTraits {
   if (!traits) throw new UnknownRequestTypeError(requestType);
   return traits;
 }
-
-/** Each type's handler (the worker's default; tests may pass their own). */
-export const REQUEST_HANDLERS: Readonly<Record<RequestType, RequestHandler>> = Object.fromEntries(
-  Object.entries(REQUEST_TYPE_TRAITS).map(([type, traits]) => [type, traits.handler]),
-) as Record<RequestType, RequestHandler>;

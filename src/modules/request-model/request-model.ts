@@ -48,3 +48,14 @@ export type PrivacyRequestRow = Selectable<PrivacyRequestTable>;
 export function requestLocation(id: string): string {
   return `/api/v1/privacy/requests/${id}`;
 }
+
+/** The `subject_provider` of a request that names its subject by e-mail address (PRODUCT §2.13). */
+export const EMAIL_PROVIDER = 'email';
+
+/** An e-mail address as requests by e-mail are matched: trimmed, lower-cased. */
+export function normalizeEmail(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+/** A regulation a workspace is under (its policy's `regulations`; PRODUCT §2.3): GDPR or the CCPA. */
+export type Regulation = 'gdpr' | 'ccpa';

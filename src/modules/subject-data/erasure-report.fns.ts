@@ -1,5 +1,11 @@
 import type { DataCategory } from './scope.fns.js';
 
+/** One thing a deletion kept, and why, in plain words to the person (PRODUCT §2.17). */
+export interface KeptItem {
+  what: string;
+  why: string;
+}
+
 /** `format` of an erasure report. */
 export const ERASURE_REPORT_FORMAT = 'erasure-report/1';
 

@@ -1,5 +1,5 @@
 import type { ControllerProfileFields } from '../controllers/controller.types.js';
-import type { Regulation } from '../policies/policy.types.js';
+import type { Regulation } from '../request-model/request-model.js';
 import { ACCESS_FORMAT, type AutomatedDecisionStatement, EXPORT_FORMAT, type PackageStatements } from './package.types.js';
 import { noAutomatedDecisions, rightsUnder } from './rights.fns.js';
 

@@ -4,8 +4,8 @@
  * and the values it is matched with. Pure; no I/O.
  */
 
-/** `subject_provider` of a request by e-mail address (PRODUCT §2.13). */
-export const EMAIL_PROVIDER = 'email';
+import { EMAIL_PROVIDER } from '../request-model/request-model.js';
+
 
 /** `subject_provider` of a request by phone number (PRODUCT §2.17). */
 export const PHONE_PROVIDER = 'phone';

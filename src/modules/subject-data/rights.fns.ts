@@ -1,4 +1,4 @@
-import type { Regulation } from '../policies/policy.types.js';
+import type { Regulation } from '../request-model/request-model.js';
 
 /**
  * The person's rights, in plain words addressed to them, by the regulations a request is under

@@ -4,21 +4,13 @@ import { forUpdate } from '../../db/locking.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { nextTurn } from '../../lib/yielding.js';
 import type { ChangeEventRow } from '../change-events/change-event.repository.js';
-import type { PrivacyRequestRow } from '../request-model/request-model.js';
 import { type IdentityEventRow, isTombstoned, listLinkedIdentities, type SubjectRow } from '../subjects/subject.repository.js';
 import { accountSet } from './accounts.fns.js';
-import { EMAIL_PROVIDER } from './request-identity.fns.js';
 import type { Account, RequestResultRow, SubjectData, SubjectKey } from './subject-data.types.js';
+import { EMAIL_PROVIDER, normalizeEmail, type PrivacyRequestRow } from '../request-model/request-model.js';
 
 function subjectQuery(db: Executor) {
   return db.selectFrom('subjects').selectAll();
-}
-
-export { EMAIL_PROVIDER };
-
-/** An e-mail address as requests by e-mail are matched: trimmed, lower-cased. */
-export function normalizeEmail(address: string): string {
-  return address.trim().toLowerCase();
 }
 
 /**

@@ -31,7 +31,7 @@ export async function fileErasureOnDeprovision(
     workspaces: new Set([target.workspace_id]),
   };
   try {
-    const outcome = await services.privacyRequests.create(principal, `identity-event-${eventKey}`, {
+    const outcome = await services.fileRequest(principal, `identity-event-${eventKey}`, {
       request_type: 'deletion',
       scope: ['user'],
       subject_id: event.data.user_id,

@@ -132,7 +132,7 @@ for (const dialect of dialects()) {
         const { principal, counted, services } = await countedWriter('batch');
         const input = createBody({ client_request_id: 'same-key-batch' }) as unknown as CreatePrivacyRequestInput;
         const hold = await holdBatches(t.services.database);
-        const create = () => services.privacyRequests.create(principal, 'same-key-batch', input);
+        const create = () => services.fileRequest(principal, 'same-key-batch', input);
         const creates = Promise.all([create(), create()]);
         await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);
         await hold.release();
@@ -157,8 +157,8 @@ for (const dialect of dialects()) {
         const input = createBody({ client_request_id: 'same-crid-batch' }) as unknown as CreatePrivacyRequestInput;
         const hold = await holdBatches(t.services.database);
         const creates = Promise.all([
-          services.privacyRequests.create(principal, 'crid-batch-key-1', input),
-          services.privacyRequests.create(principal, 'crid-batch-key-2', input),
+          services.fileRequest(principal, 'crid-batch-key-1', input),
+          services.fileRequest(principal, 'crid-batch-key-2', input),
         ]);
         await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);
         await hold.release();
@@ -170,7 +170,7 @@ for (const dialect of dialects()) {
         const second = outcomes[1 - filedAt]!;
         assert.ok(first.kind === 'filed');
         assert.deepEqual(second, { kind: 'client_request_id_taken', existingId: first.request.id, replayed: false });
-        const again = await services.privacyRequests.create(principal, `crid-batch-key-${2 - filedAt}`, input);
+        const again = await services.fileRequest(principal, `crid-batch-key-${2 - filedAt}`, input);
         assert.deepEqual(again, { ...second, replayed: true }, 'the 409 is kept with its key');
         const created = (await assertIntactChain()).filter(
           (e) => e.action === 'privacy_request.created' && e.target_id === first.request.id,
@@ -193,8 +193,8 @@ for (const dialect of dialects()) {
           createBody({ client_request_id: 'reused-key-batch', intake_ref: ref }) as unknown as CreatePrivacyRequestInput;
         const hold = await holdBatches(t.services.database);
         const creates = Promise.allSettled([
-          services.privacyRequests.create(principal, 'reused-key-batch', body('ticket 1')),
-          services.privacyRequests.create(principal, 'reused-key-batch', body('ticket 2')),
+          services.fileRequest(principal, 'reused-key-batch', body('ticket 1')),
+          services.fileRequest(principal, 'reused-key-batch', body('ticket 2')),
         ]);
         await waitFor('both creates queued', async () => counted.submitted() === 2, 10_000);
         await hold.release();
@@ -230,7 +230,7 @@ for (const dialect of dialects()) {
           const hold = await holdBatches(t.services.database);
           const creates = Promise.allSettled(
             [1, 2, 3].map((n) =>
-              services.privacyRequests.create(
+              services.fileRequest(
                 principal,
                 `held-key-${n}`,
                 createBody({ client_request_id: `held-crid-${n}` }) as unknown as CreatePrivacyRequestInput,

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSources, type Sources, sendIdentityEvent, sendPullRequest, unique } from '../../helpers/subject-data.js';
 import { type Fixture, fileRequest, openFixture, requestRow, testWorker } from '../../helpers/worker.js';

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createWorker } from '../../../src/jobs/worker.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import type { MailPayload } from '../../../src/modules/privacy-center/mail-outbox.repository.js';
 import { renderMail } from '../../../src/modules/privacy-center/mail-render.fns.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connectorMaskingKey, subjectIdentities } from '../../../src/modules/data-systems/connector-task-input.js';
+import { connectorMaskingKey, subjectIdentities } from '../../../src/workflows/data-systems/connector-task-input.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSources, sendIdentityEvent } from '../../helpers/subject-data.js';
 import { type Fixture, openFixture } from '../../helpers/worker.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { sendOverdueTaskEvents } from '../../../src/jobs/task-overdue-sweep.js';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { createMetrics } from '../../../src/metrics.js';

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { auditOf, type Fixture, fileRequest, openFixture, requestRow, testWorker } from '../../helpers/worker.js';

@@ -11,7 +11,7 @@ import { afterEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { runUnitOfWork } from '../../../src/db/unit-of-work.js';
 import { RESULT_SLICE_CHARS } from '../../../src/modules/data-systems/task-data-pass.js';
-import { afterOwnStep } from '../../../src/modules/privacy-requests/lifecycle/request-end.js';
+import { afterOwnStep } from '../../../src/workflows/requests/request-end.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { type Fixture, processAll, fileRequest, openFixture, requestRow } from '../../helpers/worker.js';

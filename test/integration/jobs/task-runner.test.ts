@@ -12,7 +12,7 @@ import { createTaskRunner } from '../../../src/jobs/task-runner.js';
 import { createWorker } from '../../../src/jobs/worker.js';
 import type { DataTaskRow } from '../../../src/modules/data-systems/data-task.repository.js';
 import type { TaskResultInput } from '../../../src/modules/data-systems/data-task-result.fns.js';
-import { type DataTaskExecutor, TaskRunError } from '../../../src/modules/data-systems/executors/data-task-executor.js';
+import { type DataTaskExecutor, TaskRunError } from '../../../src/workflows/data-systems/data-task-executor.js';
 import { dialects } from '../../helpers/databases.js';
 import { addSystem, tasksOf } from '../../helpers/data-systems.js';
 import { type Fixture, auditOf, fileRequest, openFixture, requestRow, silentLog } from '../../helpers/worker.js';

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import type { RequestHandler } from '../../../src/modules/privacy-requests/handlers/handler.types.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import type { RequestHandler } from '../../../src/workflows/request-types/handler.types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import {
   claimNext,
   extendLease,

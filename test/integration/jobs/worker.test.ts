@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, it } from 'node:test';
-import type { HandlerContext, RequestHandler } from '../../../src/modules/privacy-requests/handlers/handler.types.js';
+import type { HandlerContext, RequestHandler } from '../../../src/workflows/request-types/handler.types.js';
 import { dialects } from '../../helpers/databases.js';
 import { auditOf, type Fixture, fileRequest, forAllTypes, openFixture, requestRow, testWorker } from '../../helpers/worker.js';
 

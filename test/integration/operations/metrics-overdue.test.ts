@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../../src/app.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { createMetrics, DEADLINE_GAUGE_CACHE_MS, type Metrics } from '../../../src/metrics.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';

@@ -17,7 +17,7 @@ import { type MailLoop, startMailLoop } from '../../../src/jobs/mail-delivery-lo
 import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { createMailer, type Mailer } from '../../../src/modules/privacy-center/mailer.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { mailWords } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';

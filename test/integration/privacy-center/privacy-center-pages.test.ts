@@ -14,7 +14,7 @@ import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { CONSOLE_CSP } from '../../../src/http/console/console-csp.js';
 import { newId } from '../../../src/lib/ids.js';
 import { secretHash } from '../../../src/modules/privacy-center/privacy-center.fns.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { mailWords } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';

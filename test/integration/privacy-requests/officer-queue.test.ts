@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { noteHash } from '../../../src/modules/request-notes/request-notes.fns.js';
 import { dialects } from '../../helpers/databases.js';

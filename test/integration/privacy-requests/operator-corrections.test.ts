@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { dialects } from '../../helpers/databases.js';
 import { canonicalEvent, newStandardSecret, postIdentity, standardHeaders } from '../../helpers/identity-webhooks.js';
 import { auditOf, type Fixture, fileRequest, openFixture, requestRow, testWorker } from '../../helpers/worker.js';

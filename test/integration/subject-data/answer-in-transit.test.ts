@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { deliveredHeldPackages, finishHeldErasure } from '../../../src/modules/privacy-requests/result.repository.js';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { holdPackageErasure, replacePackage } from '../../../src/modules/subject-data/erasure.repository.js';
 import { deliveredPackage } from '../../../src/modules/subject-data/package-delivery.fns.js';
 import { packageWithout } from '../../../src/modules/subject-data/package.fns.js';

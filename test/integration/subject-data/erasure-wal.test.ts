@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { REQUEST_HANDLERS } from '../../../src/modules/privacy-requests/request-types.js';
+import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';

@@ -9,7 +9,7 @@ import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { findResult } from '../../../src/modules/privacy-requests/result.repository.js';
 import { accountPseudonym } from '../../../src/lib/keyed-hash.js';
-import { applyCorrections, NotCorrectableError } from '../../../src/modules/subject-data/correction.js';
+import { applyCorrections, NotCorrectableError } from '../../../src/workflows/subject-data/correction.js';
 import type { ErasureReport } from '../../../src/modules/subject-data/erasure-report.fns.js';
 import type { AccessPackage, ExportPackage } from '../../../src/modules/subject-data/package.types.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
