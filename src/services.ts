@@ -58,8 +58,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     filingRecord: filingRecordCodec,
   };
   /** Files a privacy request (the one filing path: API, privacy center, identity events). */
-  const fileRequest: FileRequest = (principal, key, input, options) =>
-    filePrivacyRequest(filing, principal, key, input, options);
+  const fileRequest: FileRequest = (principal, key, input, options) => filePrivacyRequest(filing, principal, key, input, options);
   const privacyCenter = createPrivacyCenterSettingsService({ db, clock });
   const centerSubmissions = createSubmissionService({
     db,
@@ -128,7 +127,12 @@ export function createServices(deps: { config: Config; database: Database; keys:
     /** Privacy-center submissions before verification. */
     centerSubmissions,
     /** A verified submission becomes a privacy request. */
-    centerIntake: createCenterIntake({ submissions: centerSubmissions, privacyRequests, fileRequest, pseudonymKey: deps.keys.pseudonymKey }),
+    centerIntake: createCenterIntake({
+      submissions: centerSubmissions,
+      privacyRequests,
+      fileRequest,
+      pseudonymKey: deps.keys.pseudonymKey,
+    }),
     /** The status page's capability tokens. */
     centerStatus: createCenterStatusService({ db }),
   };

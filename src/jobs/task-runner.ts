@@ -14,11 +14,7 @@ import {
 } from '../modules/data-systems/data-task.repository.js';
 import { findRequestById } from '../modules/privacy-requests/privacy-request.repository.js';
 import type { TaskResultInput } from '../modules/data-systems/data-task-result.fns.js';
-import {
-  type DataTaskExecutor,
-  type TaskRunContext,
-  TaskRunError,
-} from '../workflows/data-systems/data-task-executor.js';
+import { type DataTaskExecutor, type TaskRunContext, TaskRunError } from '../workflows/data-systems/data-task-executor.js';
 import { DATA_TASK_EXECUTORS } from '../workflows/data-systems/executors.js';
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import type { TaskResults } from '../workflows/tasks/task-result.js';

@@ -6,7 +6,6 @@
 
 import { EMAIL_PROVIDER } from '../request-model/request-model.js';
 
-
 /** `subject_provider` of a request by phone number (PRODUCT §2.17). */
 export const PHONE_PROVIDER = 'phone';
 

@@ -107,11 +107,7 @@ function addFiling(
  * outcome, all written at the unit's commit with the rest of its write batch, and only if the
  * key was claimed then (else the key's record is replayed, or its conflict answered).
  */
-async function fileOnce(
-  deps: FilingDeps,
-  use: KeyUse,
-  add: (unit: UnitOfWork) => () => Filing,
-): Promise<FilingOutcome> {
+async function fileOnce(deps: FilingDeps, use: KeyUse, add: (unit: UnitOfWork) => () => Filing): Promise<FilingOutcome> {
   const { idempotency, filingRecord } = deps;
   const stored = await idempotency.peek(use);
   if (stored) return { ...filingRecord.decode(stored), replayed: true };

@@ -1,6 +1,10 @@
 import { type DeferredWrites, Gate, type UnitOfWork } from '../../db/unit-of-work.js';
 import { insertNotifyAddress } from '../../modules/privacy-center/mail-outbox.repository.js';
-import { findIdByClientRequestId, insertRequestsUnlessDuplicate, type NewRequestRow } from '../../modules/privacy-requests/privacy-request.repository.js';
+import {
+  findIdByClientRequestId,
+  insertRequestsUnlessDuplicate,
+  type NewRequestRow,
+} from '../../modules/privacy-requests/privacy-request.repository.js';
 import { resourceJson } from '../../modules/privacy-requests/privacy-request.fns.js';
 import type { Filing, PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 

@@ -10,7 +10,11 @@ import type { PrivacyRequestRow } from '../../modules/request-model/request-mode
 import { traitsOf } from '../../modules/privacy-requests/request-types.js';
 import { findLayers } from '../../modules/policies/policy.repository.js';
 import { mergePolicy } from '../../modules/policies/policy-merge.fns.js';
-import { decideFromTasks, IDENTITY_UNMATCHED, taskFoundSomething } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
+import {
+  decideFromTasks,
+  IDENTITY_UNMATCHED,
+  taskFoundSomething,
+} from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 
 /** The workspace policy's `confirm_no_data` (PRODUCT §2.13; default true). */
 async function confirmsNoData(tx: Executor, workspaceId: string): Promise<boolean> {

@@ -4,7 +4,12 @@ import { accountPseudonym } from '../../lib/keyed-hash.js';
 import { nextTurn } from '../../lib/yielding.js';
 import { requestLocation } from '../../modules/request-model/request-model.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
-import { buildErasureReport, type ErasureCounts, type ErasureReport, zeroCounts } from '../../modules/subject-data/erasure-report.fns.js';
+import {
+  buildErasureReport,
+  type ErasureCounts,
+  type ErasureReport,
+  zeroCounts,
+} from '../../modules/subject-data/erasure-report.fns.js';
 import { anonymizeChangeEvents } from '../../modules/change-events/change-event.repository.js';
 import * as writes from '../../modules/subject-data/erasure.repository.js';
 import { eraseNotesOf } from '../../modules/request-notes/request-notes.repository.js';

@@ -3,7 +3,12 @@ import { workspaceController } from '../../modules/controllers/controller.reposi
 import { findLayers } from '../../modules/policies/policy.repository.js';
 import { mergePolicy } from '../../modules/policies/policy-merge.fns.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
-import { buildAccessPackage, buildExportPackage, type PackagePolicy, type PackageRequest } from '../../modules/subject-data/package.fns.js';
+import {
+  buildAccessPackage,
+  buildExportPackage,
+  type PackagePolicy,
+  type PackageRequest,
+} from '../../modules/subject-data/package.fns.js';
 import type { AccessPackage, ExportPackage } from '../../modules/subject-data/package.types.js';
 import { parseScope } from '../../modules/subject-data/scope.fns.js';
 import { gatherSubjectData } from '../../modules/subject-data/subject-data.repository.js';

@@ -11,7 +11,12 @@ import {
 import { type DataTaskRow, findTask, finishTask } from '../../modules/data-systems/data-task.repository.js';
 import { storedResultBytes } from '../../modules/data-systems/data-task-result.repository.js';
 import { type DataTaskResource, toTaskResource } from '../../modules/data-systems/data-task.resource.js';
-import { heldCategories, resultProblems, storedResult, type TaskResultInput } from '../../modules/data-systems/data-task-result.fns.js';
+import {
+  heldCategories,
+  resultProblems,
+  storedResult,
+  type TaskResultInput,
+} from '../../modules/data-systems/data-task-result.fns.js';
 import { mayReadTask } from '../../modules/data-systems/data-task.service.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import { noteHash } from '../../modules/request-notes/request-notes.fns.js';
