@@ -3,20 +3,43 @@ import type { DB } from './schema.js';
 import { committed, notifyAtCommit } from './wakeup.js';
 
 /**
- * A kind of write that units of work defer to their commit (the audit chain's appends, later the
+ * Where each kind of deferred write is written at a commit, stated once: lower places first, kinds
+ * of one place in the order a transaction first used them. A kind whose flush settles
+ * {@link Gate}s comes before every kind it gates: a filing's key is claimed (1), then its row is
+ * stored if its `client_request_id` is free (2), and only then are its audit entry, events, mails
+ * and the key's record written (3), each behind both gates (docs/development.md, "The write path").
+ */
+export const DEFERRED_WRITE_PLACES = {
+  /** modules/idempotency/key-claims.ts: every Idempotency-Key of the batch, claimed in one statement. */
+  'idempotency claims': 1,
+  /** workflows/filing/filing-batch.ts: the batch's request rows, one multi-row insert. */
+  'filed requests': 2,
+  /** modules/audit/audit.repository.ts: the audit chain's appends. */
+  'audit trail': 3,
+  /** modules/outbound-events/outbox.repository.ts: the outbound messages (outbox). */
+  'outbound events': 3,
+  /** modules/outbound-events/message-log.repository.ts: sent payloads of an ended deletion redacted. */
+  'outbound payload redaction': 3,
+  /** modules/privacy-center/mail-outbox.repository.ts: the privacy center's mails. */
+  mails: 3,
+  /** modules/privacy-center/mail-outbox.repository.ts: mails about a request to its notify address. */
+  'request mails': 3,
+  /** modules/idempotency/key-claims.ts: each claimed key's record, with the filing's outcome. */
+  'idempotency records': 3,
+} as const;
+
+/** The name of a kind of deferred write: a key of {@link DEFERRED_WRITE_PLACES}. */
+export type DeferredWriteName = keyof typeof DEFERRED_WRITE_PLACES;
+
+/**
+ * A kind of write that units of work defer to their commit (the audit chain's appends, the
  * outbox's messages): items are collected per transaction, in the order units add them, and
  * written by `flush` once, right before COMMIT. The feature that owns the table defines its kind
- * (e.g. `auditTrail` in modules/audit/audit.repository.ts); db/ knows none of them.
+ * (e.g. `auditTrail` in modules/audit/audit.repository.ts); db/ knows only their names and places.
  */
 export interface DeferredWrites<T> {
-  /** For error messages and debugging only. */
-  readonly name: string;
-  /**
-   * When this kind is written relative to the others (lower first; default 0). A kind whose
-   * flush settles {@link Gate}s (the filed requests' rows, whose outcome decides whether their
-   * audit entries and events are written) has a negative one.
-   */
-  readonly order?: number;
+  /** Its entry in {@link DEFERRED_WRITE_PLACES}, which says when it is written. */
+  readonly name: DeferredWriteName;
   /** Writes `items` (never empty) in `tx`, right before it commits. */
   flush(tx: Transaction<DB>, items: readonly T[]): Promise<void>;
 }
@@ -33,7 +56,7 @@ export interface UnitOfWork {
   defer<T>(kind: DeferredWrites<T>, item: T): void;
   /**
    * This unit, with every item deferred through the returned unit written only if `gate` is open
-   * at the flush (settled by a kind of a lower `order`): an audit entry and events that exist
+   * at the flush (settled by a kind of a lower place): an audit entry and events that exist
    * only if a row deferred with them is stored. On a unit that is gated already, the returned
    * unit's items need both gates open (a filing's entry: its key claimed, then its row stored).
    */
@@ -42,7 +65,7 @@ export interface UnitOfWork {
 
 /**
  * Whether the items deferred behind it ({@link UnitOfWork.gated}) are written: settled once, by the
- * flush of a kind of lower `order`, before the kinds it gates are written.
+ * flush of a kind of a lower place, before the kinds it gates are written.
  */
 export class Gate {
   private state: boolean | undefined;
@@ -115,11 +138,11 @@ export class DeferredWriteSet {
   }
 
   /**
-   * Writes everything held, kind by kind by `order` and then in the order each kind was first
-   * used, then forgets it. Items behind a closed {@link Gate} are left out.
+   * Writes everything held, kind by kind by {@link DEFERRED_WRITE_PLACES} and then in the order
+   * each kind was first used, then forgets it. Items behind a closed {@link Gate} are left out.
    */
   async flush(tx: Transaction<DB>): Promise<void> {
-    const kinds = [...this.lists.keys()].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+    const kinds = [...this.lists.keys()].sort((a, b) => DEFERRED_WRITE_PLACES[a.name] - DEFERRED_WRITE_PLACES[b.name]);
     for (const kind of kinds) {
       const items = this.lists
         .get(kind)!

@@ -59,8 +59,8 @@ function settle(claim: PendingClaim, outcome: KeyClaim): void {
 }
 
 /**
- * The keys' claims as a deferred write (db/unit-of-work.ts), settled first at the commit (`order`
- * -2, before the filed rows, whose writes they gate): every key of a write batch is looked up,
+ * The keys' claims as a deferred write (db/unit-of-work.ts), settled first at the commit (place 1
+ * in `DEFERRED_WRITE_PLACES`, before the filed rows, whose writes they gate): every key of a write batch is looked up,
  * and locked when it has no record, in ONE statement on PostgreSQL (saves a round trip per
  * filing: the claim was the one statement a filing still sent on its own). A key that is not
  * claimed closes its gate, so nothing its unit added is written. A key claimed twice in one batch
@@ -68,7 +68,6 @@ function settle(claim: PendingClaim, outcome: KeyClaim): void {
  */
 const keyClaims: DeferredWrites<PendingClaim> = {
   name: 'idempotency claims',
-  order: -2,
   async flush(tx, claims) {
     const firsts = new Map<string, PendingClaim>();
     for (const claim of claims) {

@@ -28,8 +28,8 @@ interface PendingFiling {
 }
 
 /**
- * The filed requests as a deferred write (db/unit-of-work.ts), written first at the commit
- * (`order` -1): a write batch's request rows in ONE multi-row INSERT instead of one statement
+ * The filed requests as a deferred write (db/unit-of-work.ts), written at the commit right after the
+ * keys' claims (place 2 in `DEFERRED_WRITE_PLACES`): a write batch's request rows in ONE multi-row INSERT instead of one statement
  * per filing. A row whose `client_request_id` is taken (by an earlier request, or an earlier
  * filing of the same batch) is skipped; its gate closes, so its audit entry, events and mail are
  * not written, and its outcome names the request holding the id (a read, rare). Notify
@@ -37,7 +37,6 @@ interface PendingFiling {
  */
 const filedRequests: DeferredWrites<PendingFiling> = {
   name: 'filed requests',
-  order: -1,
   async flush(tx, filings) {
     const inserted = await insertRequestsUnlessDuplicate(
       tx,

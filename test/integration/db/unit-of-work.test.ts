@@ -17,7 +17,7 @@ for (const dialect of dialects()) {
     /** A deferred kind that stores each item as a service key and records the batches it was given. */
     const flushed: string[][] = [];
     const keys: DeferredWrites<string> = {
-      name: 'test keys',
+      name: 'audit trail',
       flush: async (tx, items) => {
         flushed.push([...items]);
         await tx
@@ -69,12 +69,11 @@ for (const dialect of dialects()) {
       assert.ok(!(await stored()).includes('uow-never'));
     });
 
-    it('writes kinds by order, and a gated item only if the earlier kind opened its gate', async () => {
+    it('writes kinds by their place, and a gated item only if the earlier kind opened its gate', async () => {
       const gates = new Map<string, Gate>();
-      /** Stored first (order -1): opens the gate of each item it stores, closes the one of a `-skip` item. */
+      /** Stored first (place 2, before 3): opens the gate of each item it stores, closes the one of a `-skip` item. */
       const rows: DeferredWrites<string> = {
-        name: 'test rows',
-        order: -1,
+        name: 'filed requests',
         flush: async (tx, items) => {
           flushed.push(['rows', ...items]);
           for (const item of items) gates.get(item)!.settle(!item.endsWith('-skip'));
@@ -100,18 +99,16 @@ for (const dialect of dialects()) {
     it('writes an item gated twice only when both gates are open, and never reads the inner one behind a closed outer one', async () => {
       const outer = new Map<string, Gate>();
       const inner = new Map<string, Gate>();
-      /** order -2: opens an outer gate unless the item ends in `-out`. */
+      /** place 1: opens an outer gate unless the item ends in `-out`. */
       const claims: DeferredWrites<string> = {
-        name: 'test claims',
-        order: -2,
+        name: 'idempotency claims',
         flush: async (_tx, items) => {
           for (const item of items) outer.get(item)!.settle(!item.endsWith('-out'));
         },
       };
-      /** order -1: opens an inner gate unless the item ends in `-in` (reached only behind an open outer gate). */
+      /** place 2: opens an inner gate unless the item ends in `-in` (reached only behind an open outer gate). */
       const rows: DeferredWrites<string> = {
-        name: 'test rows',
-        order: -1,
+        name: 'filed requests',
         flush: async (_tx, items) => {
           flushed.push(['rows', ...items]);
           for (const item of items) inner.get(item)!.settle(!item.endsWith('-in'));
