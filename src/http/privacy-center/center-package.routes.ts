@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RequestResultsService } from '../../workflows/results/request-results.service.js';
-import { openStatus, type StatusAccessServices, statusReader } from './center-status-access.js';
+import { openStatus, type StatusAccessServices, statusReader } from '../../workflows/privacy-center/open-status.js';
 
 /** The JSON answers of the package link besides the package: `{"detail"}` as the API's errors. */
 function detail(reply: FastifyReply, status: 404 | 410, text: string) {

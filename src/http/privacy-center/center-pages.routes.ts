@@ -13,15 +13,15 @@ import { CONSOLE_CSP } from '../console/console-csp.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { renderAccessLetter } from '../letters/access-letter.js';
 import { letterInput, notSearchedInReport } from '../letters/letter-input.js';
-import type { NotSearchedPart } from '../letters/not-searched-part.js';
 import { LETTER_CSP } from '../letters/letter-style.js';
 import { EMAIL_PATTERN } from '../schemas/controller.schemas.js';
-import type { CenterGuards } from '../routes/privacy-center-guards.js';
-import { verifyError, PUBLIC_BODY_LIMIT } from '../routes/privacy-center-public.routes.js';
+import type { CenterGuards } from './center-guards.js';
+import { verifyError, PUBLIC_BODY_LIMIT } from './center-public.routes.js';
 import { CENTER_CSS } from './center-style.js';
 import { codePage, type DeadCode, deadCodePage, deadEndPage, formPage, page, statusPage, verifiedPage } from './center-pages.js';
 import { centerPackageRoute, packagePath } from './center-package.routes.js';
-import { openStatus, statusReader } from './center-status-access.js';
+import { openStatus, statusReader } from '../../workflows/privacy-center/open-status.js';
+import { readStatusPage } from '../../workflows/privacy-center/read-status-page.js';
 
 const EMAIL = new RegExp(EMAIL_PATTERN);
 const HIDDEN = { hide: true };
@@ -182,12 +182,6 @@ export async function centerPageRoutes(
     return dead(why, m.status, m.headers);
   });
 
-  const reader = statusReader;
-  /** The systems a completed deletion could not search (its report's `systems` whose outcome is `not_searchable`). */
-  async function deletionNotSearched(principal: ReturnType<typeof reader>, id: string): Promise<NotSearchedPart[]> {
-    const report = await s.requestResults.read(principal, id, 'report');
-    return report.kind === 'found' ? notSearchedInReport(JSON.parse(report.json) as unknown) : [];
-  }
   /** Workspace `ws` when its center is on (its form is where a dead end leads back to), else null. */
   const formOwner = async (ws: string) => ((await s.privacyCenter.get(ws))?.enabled ? ws : null);
   const notFound = async (reply: FastifyReply, ws: string) =>
@@ -222,43 +216,30 @@ export async function centerPageRoutes(
     async (request, reply) => {
       const { workspace_id: ws, id } = request.params;
       const token = String(request.query.token ?? '');
-      const found = await openStatus(s, ws, id, token);
-      if (!found) return notFound(reply, ws);
-      const { request: r, opened } = found;
-      const controller = await s.controllers.get(ws);
-      const settings = await s.privacyCenter.get(ws);
-      const title = settings?.title ?? `${controller?.name ?? 'Privacy'} privacy center`;
-      let letterUrl: string | null = null;
-      let packageUrl: string | null = null;
-      let status = 200;
-      if (r.status === 'completed' && (r.request_type === 'access' || r.request_type === 'export')) {
-        const result = await s.requestResults.read(reader(ws), id, 'package');
-        if (result.kind === 'found') {
-          letterUrl = `/privacy-center/${encodeURIComponent(ws)}/status/${id}/letter?token=${encodeURIComponent(token)}`;
-          packageUrl = packagePath(ws, id, token);
-        } else if (result.kind === 'expired' || result.kind === 'erased') status = 410;
-      }
-      const notSearched =
-        r.status === 'completed' && r.request_type === 'deletion' ? await deletionNotSearched(reader(ws), id) : [];
-      if (status === 410) return answerGone(reply, ws, title);
+      const read = await readStatusPage(s, ws, id, token);
+      if (read.kind === 'not_found') return notFound(reply, ws);
+      if (read.kind === 'gone') return answerGone(reply, ws, read.title);
+      const { request: r, controller } = read;
       return html(
         reply,
         200,
         statusPage({
-          title,
+          title: read.title,
           requestType: r.request_type,
           status: r.status,
           receivedAt: r.received_at,
           dueAt: r.due_at,
           extendedDueAt: r.extended_due_at,
-          extensionReason: opened.extensionReason,
+          extensionReason: read.extensionReason,
           statusReason: r.status_reason,
           completedAt: r.completed_at,
-          letterUrl,
-          packageUrl,
+          letterUrl: read.answerReady
+            ? `/privacy-center/${encodeURIComponent(ws)}/status/${id}/letter?token=${encodeURIComponent(token)}`
+            : null,
+          packageUrl: read.answerReady ? packagePath(ws, id, token) : null,
           deletionConfirmed: r.status === 'completed' && r.request_type === 'deletion',
-          notSearched,
-          kept: await s.requestResults.deletionKept(id),
+          notSearched: read.deletionReport === null ? [] : notSearchedInReport(read.deletionReport),
+          kept: read.kept,
           controllerName: controller?.name ?? null,
           whenDeclined: whenDeclined(regulationsOf(r.regulation), controller ?? null),
         }),
@@ -275,7 +256,7 @@ export async function centerPageRoutes(
       const { workspace_id: ws, id } = request.params;
       const found = await openStatus(s, ws, id, String(request.query.token ?? ''));
       if (!found) return notFound(reply, ws);
-      const result = await s.requestResults.read(reader(ws), id, 'package', { deliver: true });
+      const result = await s.requestResults.read(statusReader(ws), id, 'package', { deliver: true });
       if (result.kind === 'expired' || result.kind === 'erased') {
         return answerGone(reply, ws, 'Expired');
       }

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PrivacyRequestActions } from '../../workflows/requests/operator-actions.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
+import { runBulkAction } from '../../workflows/requests/bulk-action.js';
 import type { RequestNotesService } from '../../workflows/requests/request-notes.service.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import { assertWorkspace } from '../auth/authenticate.js';
@@ -91,24 +92,14 @@ export async function officerRoutes(
     const { body, principal } = request;
     const problem = bulkBodyProblem(body);
     if (problem !== null) throw new RequestValidationError([pydanticError.valueError(['body'], sentBody(request), problem)]);
-    const results: { id: string; status: string | number; error?: string }[] = [];
-    // Each id on its own: its own unit of work, audited as if done alone; one failure fails only itself.
-    for (const id of body.ids) {
-      try {
-        const done =
-          body.action === 'assign'
-            ? await requestActions.assign(principal, id, { assignee: body.assignee ?? null, reason: body.reason })
-            : await requestActions.act(principal, id, body.action, body.reason === undefined ? {} : { reason: body.reason });
-        results.push({ id, status: done.status });
-      } catch (error) {
-        const answer = fromDomainError(error);
-        if (answer instanceof HttpError) results.push({ id, status: answer.statusCode, error: answer.detail });
-        else {
-          request.log.error({ err: error }, 'bulk action failed for one request');
-          results.push({ id, status: 500, error: 'Internal error; this request was not changed' });
-        }
-      }
-    }
+    const outcomes = await runBulkAction(requestActions, principal, body);
+    const results = outcomes.map((outcome) => {
+      if (!('failure' in outcome)) return outcome;
+      const answer = fromDomainError(outcome.failure);
+      if (answer instanceof HttpError) return { id: outcome.id, status: answer.statusCode, error: answer.detail };
+      request.log.error({ err: outcome.failure }, 'bulk action failed for one request');
+      return { id: outcome.id, status: 500, error: 'Internal error; this request was not changed' };
+    });
     return { results };
   });
 }

@@ -5,7 +5,7 @@ import type { CenterIntake, CenterVerifyOutcome } from '../../workflows/filing/c
 import { errors } from '../errors/error-catalogue.js';
 import { ErrorResponse, ValidationErrorResponse } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-center.schemas.js';
-import type { CenterGuards } from './privacy-center-guards.js';
+import type { CenterGuards } from './center-guards.js';
 
 /** Largest body the public routes accept, bytes: a submission is a few hundred. */
 export const PUBLIC_BODY_LIMIT = 4096;

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PrivacyCenterConfig } from '../../config/privacy-center-settings.js';
 import type { ServiceKeys } from '../../modules/service-keys/service-key.service.js';
-import { centerPageRoutes, type CenterPageServices } from '../privacy-center/center-pages.routes.js';
+import { centerPageRoutes, type CenterPageServices } from './center-pages.routes.js';
 import { registerNoStore } from '../protection/security-headers.js';
 import { memoryCounter, redisCounter, type WindowCounter } from '../protection/window-counter.js';
-import { createCenterGuards } from './privacy-center-guards.js';
-import { createCenterHealth } from './privacy-center-health.js';
-import { privacyCenterPublicRoutes } from './privacy-center-public.routes.js';
+import { createCenterGuards } from './center-guards.js';
+import { createCenterHealth } from './center-health.js';
+import { privacyCenterPublicRoutes } from './center-public.routes.js';
 
 /**
  * The privacy center's public side (PRODUCT §2.15), no bearer token: the JSON API under

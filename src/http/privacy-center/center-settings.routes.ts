@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
 import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/privacy-center.schemas.js';
-import { workspaceDocumentRoutes } from './workspace-document.js';
+import { workspaceDocumentRoutes } from '../routes/workspace-document.js';
 
 /**
  * `/api/v1/workspaces/{workspace_id}/privacy-center` (PRODUCT §2.15, §2.21): the workspace's switch
