@@ -12,7 +12,7 @@ import { nextTurn } from '../lib/yielding.js';
 import { expirePackages } from './package-expiry.js';
 import * as changeEventRetention from '../modules/change-events/change-event-retention.repository.js';
 import { deleteExpiredIdempotencyRecords } from '../modules/idempotency/idempotency.repository.js';
-import { deleteExpiredDeliveries } from '../modules/integrations/delivery.repository.js';
+import { deleteExpiredDeliveries } from '../modules/integrations/inbound-delivery.repository.js';
 import { SUBMISSION_TTL_MS } from '../modules/privacy-center/privacy-center.fns.js';
 import { deleteSubmissionsBefore } from '../modules/privacy-center/submission.repository.js';
 

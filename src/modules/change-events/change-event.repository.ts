@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { byDialect } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import { claimDeliveryId, type DeliveryRow } from '../integrations/delivery.repository.js';
+import { claimDeliveryId, type DeliveryRow } from '../integrations/inbound-delivery.repository.js';
 import type { ChangeEventTable } from '../../db/tables/change-event.table.js';
 
 export type ChangeEventRow = Selectable<ChangeEventTable>;

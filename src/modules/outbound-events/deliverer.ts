@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { followEndpointHealth } from './endpoint-health.js';
-import { claimDueMessages, type ClaimedMessage, recordAttempt } from './delivery.repository.js';
+import { claimDueMessages, type ClaimedMessage, recordAttempt } from './message-delivery.repository.js';
 import { attemptDelivery, type AttemptOutcome, DELIVERY_TIMEOUT_MS } from './http-attempt.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { signatureHeaders } from './signing.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changeEventProblem } from '../../modules/change-events/change-event-bounds.js';
-import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/delivery.repository.js';
+import { MAX_DELIVERY_ID_CHARS } from '../../modules/integrations/inbound-delivery.repository.js';
 import type { Services } from '../../services.js';
 import { header, rawText, tryParseJson } from '../shared/webhook-body.js';
 import { authenticateDelivery, type DeliverySource } from '../shared/delivery-pipeline.js';

@@ -3,7 +3,7 @@ import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { accountPseudonym } from '../../lib/keyed-hash.js';
-import { deliveryOutcome } from '../../modules/integrations/delivery.repository.js';
+import { deliveryOutcome } from '../../modules/integrations/inbound-delivery.repository.js';
 import type { PolicyService } from '../../modules/policies/policy.service.js';
 import { normalizeRepository } from '../../modules/policies/policy-merge.fns.js';
 import { isTombstoned } from '../../modules/subjects/subject.repository.js';

@@ -3,7 +3,7 @@ import type { DataSystemRow } from '../../modules/data-systems/data-system.repos
 import { connectorExecutor } from './connector.executor.js';
 import type { DataTaskExecutor } from './data-task-executor.js';
 import { manualExecutor } from './manual.executor.js';
-import { webhookExecutor } from './http-callback.executor.js';
+import { httpCallbackExecutor } from './http-callback.executor.js';
 
 /**
  * Every kind's executor (PRODUCT §2.9, §2.14): told through a webhook endpoint, answered by an
@@ -11,7 +11,7 @@ import { webhookExecutor } from './http-callback.executor.js';
  * has one.
  */
 export const DATA_TASK_EXECUTORS: Readonly<Record<DataSystemKind, DataTaskExecutor>> = {
-  webhook: webhookExecutor,
+  webhook: httpCallbackExecutor,
   manual: manualExecutor,
   postgres: connectorExecutor,
   mysql: connectorExecutor,

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../../src/lib/ids.js';
-import { claimDueMessages } from '../../../src/modules/outbound-events/delivery.repository.js';
+import { claimDueMessages } from '../../../src/modules/outbound-events/message-delivery.repository.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 

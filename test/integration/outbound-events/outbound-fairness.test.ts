@@ -16,7 +16,7 @@ import { migrateToLatest } from '../../../src/db/migrator.js';
 import { runUnitOfWork } from '../../../src/db/unit-of-work.js';
 import { newId } from '../../../src/lib/ids.js';
 import { createSecretBox } from '../../../src/lib/secret-box.js';
-import { claimDueMessages } from '../../../src/modules/outbound-events/delivery.repository.js';
+import { claimDueMessages } from '../../../src/modules/outbound-events/message-delivery.repository.js';
 import { enqueueEvent } from '../../../src/modules/outbound-events/outbox.repository.js';
 import { newEndpointSecret } from '../../../src/modules/outbound-events/signing.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';

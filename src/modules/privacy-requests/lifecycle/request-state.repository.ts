@@ -8,7 +8,7 @@ import type { PrivacyRequestRow } from '../../request-model/request-model.js';
 /*
  * Every write of a request's state: its status and lease (the queue's claims, the end of an
  * attempt, a transition) and its result. Called by the lifecycle (transition.ts, own-step.ts) and
- * the worker's claim loop; nothing else writes these columns (test/unit/architecture.test.ts).
+ * the worker's claim loop; nothing else writes these columns (test/architecture/import-graph.test.ts, "one writer of a request state").
  */
 
 /**
