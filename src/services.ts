@@ -13,7 +13,7 @@ import { createDataTaskService } from './modules/data-systems/data-task.service.
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
-import { createPrivacyRequestActions } from './workflows/requests/operator-actions.js';
+import { bindRequestActions } from './workflows/requests/request-actions.js';
 import { createRequestNotesService } from './workflows/requests/request-notes.service.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
 import { createIdentityReview } from './workflows/requests/identity-review.js';
@@ -75,7 +75,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     policies,
     privacyRequests,
     fileRequest,
-    requestActions: createPrivacyRequestActions({ db, clock }),
+    requestActions: bindRequestActions({ db, clock }),
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
     /** The review of requests for an identity nothing matched (PRODUCT §2.13). */

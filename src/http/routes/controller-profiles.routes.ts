@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ControllerService } from '../../workflows/controllers/controller.service.js';
-import type { PrivacyRequestActions } from '../../workflows/requests/operator-actions.js';
+import type { PrivacyRequestActions } from '../../workflows/requests/request-actions.js';
 import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/controller.schemas.js';
 import { workspaceDocumentRoutes } from './workspace-document.js';

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { PrivacyRequestActions } from '../../workflows/requests/operator-actions.js';
+import type { PrivacyRequestActions } from '../../workflows/requests/request-actions.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import { runBulkAction } from '../../workflows/requests/bulk-action.js';
 import type { RequestNotesService } from '../../workflows/requests/request-notes.service.js';

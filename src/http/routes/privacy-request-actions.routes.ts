@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAction } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
-import type { PrivacyRequestActions } from '../../workflows/requests/operator-actions.js';
+import type { PrivacyRequestActions } from '../../workflows/requests/request-actions.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 import { bearerRoutes } from './bearer-route.js';

@@ -1,5 +1,5 @@
 import type { Principal } from '../../modules/principals/principal.js';
-import type { PrivacyRequestActions } from './operator-actions.js';
+import type { PrivacyRequestActions } from './request-actions.js';
 
 /** A bulk action (PRODUCT §2.16): one operator action over several requests, each on its own. */
 export interface BulkAction {

@@ -1,0 +1,25 @@
+import type { Executor } from '../../db/executor.js';
+import { type Bound, bindDeps } from '../../lib/bind-deps.js';
+import type { Clock } from '../../lib/clock.js';
+import { actOnRequest } from './act-on-request.js';
+import { assignRequest } from './assignment.js';
+import { resumeControllerNamed } from './resume-controller-named.js';
+
+/** The operator's actions on requests, bound to the database and clock: what routes call. */
+export interface PrivacyRequestActions {
+  /** Approve, reject, cancel, extend, corrections: {@link actOnRequest}. */
+  readonly act: Bound<typeof actOnRequest>;
+  /** Assign to an operator or to nobody: {@link assignRequest}. */
+  readonly assign: Bound<typeof assignRequest>;
+  /** Requests waiting for a named controller run on: {@link resumeControllerNamed}. */
+  readonly controllerNamed: Bound<typeof resumeControllerNamed>;
+}
+
+/** Binds the operator actions to `deps` (src/services.ts wires them once). */
+export function bindRequestActions(deps: { db: Executor; clock: Clock }): PrivacyRequestActions {
+  return {
+    act: bindDeps(actOnRequest, deps),
+    assign: bindDeps(assignRequest, deps),
+    controllerNamed: bindDeps(resumeControllerNamed, deps),
+  };
+}
