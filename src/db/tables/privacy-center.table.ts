@@ -16,7 +16,7 @@ export interface PrivacyCenterSubmissionTable {
   workspace_id: string;
   request_type: string;
   email: string;
-  /** Keyed hash of the 6-digit code (modules/privacy-center/codes.fns.ts). */
+  /** Keyed hash of the 6-digit code (modules/privacy-center/privacy-center.fns.ts). */
   code_hash: string;
   code_expires_at: string;
   attempts_left: number;

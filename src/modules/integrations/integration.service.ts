@@ -192,10 +192,10 @@ export function createIntegrationService(deps: {
     },
 
     /**
-     * The integration a delivery names with `integrationId` (`?integration=`), or, without one,
-     * the only identity integration; with its secret (plaintext HMAC secret, or the SHA-256 of a
-     * GitLab token).
-     * @returns null when none matches (or the id is of another kind).
+     * The integration a delivery names with `integrationId` (`?integration=`), with its secret
+     * (plaintext HMAC secret, or the SHA-256 of a GitLab token). A delivery without one is routed
+     * by {@link identityCandidates} or its payload's namespaces instead.
+     * @returns null without an id, when none matches, or when the id is of another kind.
      */
     async forDelivery(kind: IntegrationKind, target: { integrationId?: string }): Promise<DeliveryTarget | null> {
       if (target.integrationId !== undefined && !storableKey(target.integrationId)) return null;
