@@ -16,7 +16,7 @@ import { createPolicyService } from './modules/policies/policy.service.js';
 import { bindRequestActions } from './workflows/requests/request-actions.js';
 import { createRequestNotesService } from './workflows/requests/request-notes.service.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
-import { createIdentityReview } from './workflows/requests/identity-review.js';
+import { bindIdentityReview } from './workflows/identity-review/identity-review.js';
 import { createTaskResults } from './workflows/tasks/task-result.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { createRequestResultsService } from './workflows/results/request-results.service.js';
@@ -79,7 +79,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     requestNotes: createRequestNotesService({ db, clock }),
     requestReports: createRequestReportService({ db }),
     /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
-    identityReview: createIdentityReview({
+    identityReview: bindIdentityReview({
       db,
       clock,
       publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',

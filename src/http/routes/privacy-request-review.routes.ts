@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { IdentityReview } from '../../workflows/requests/identity-review.js';
+import type { IdentityReview } from '../../workflows/identity-review/identity-review.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 import { bearerRoutes } from './bearer-route.js';
