@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { createTaskResults } from '../src/workflows/tasks/task-result.js';
+import { bindTaskResults } from '../src/workflows/tasks/task-results.js';
 import { seedDataTasks } from './seed-tasks.js';
 import { taskResultBody } from './task-result-body.js';
 
@@ -33,7 +33,7 @@ const database = createDatabase(url);
 await migrateToLatest(database.db);
 const ids = await seedDataTasks(url, `loop${process.pid}`, SYSTEMS * Number(process.env.PROBE_REQUESTS ?? 6), SYSTEMS);
 const body = JSON.parse(taskResultBody(65536)) as never;
-const results = createTaskResults({ db: database.db, clock: () => new Date() });
+const results = bindTaskResults({ db: database.db, clock: () => new Date() });
 const principal = { id: 'token:bench', name: 'bench', scopes: new Set(['tasks:write']), workspaces: '*' as const };
 
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;

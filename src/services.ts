@@ -17,7 +17,7 @@ import { bindRequestActions } from './workflows/requests/request-actions.js';
 import { createRequestNotesService } from './workflows/requests/request-notes.service.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
 import { bindIdentityReview } from './workflows/identity-review/identity-review.js';
-import { createTaskResults } from './workflows/tasks/task-result.js';
+import { bindTaskResults } from './workflows/tasks/task-results.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
 import { createRequestResultsService } from './workflows/results/request-results.service.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
@@ -104,7 +104,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     connectors: deps.config.connectors,
     dataTasks: createDataTaskService({ db, clock }),
     /** A data task's result, which may end its request (the request lifecycle's). */
-    taskResults: createTaskResults({ db, clock, limits: deps.config.taskDataLimits }),
+    taskResults: bindTaskResults({ db, clock, limits: deps.config.taskDataLimits }),
     oidc: deps.config.oidc ? createOidcVerifier(deps.config.oidc) : null,
     webhookEndpoints: createWebhookEndpointService({
       db,

@@ -17,7 +17,7 @@ import type { TaskResultInput } from '../modules/data-systems/data-task-result.f
 import { type DataTaskExecutor, type TaskRunContext, TaskRunError } from '../workflows/data-systems/data-task-executor.js';
 import { DATA_TASK_EXECUTORS } from '../workflows/data-systems/executors.js';
 import { retryDelayMs } from '../modules/privacy-requests/lifecycle/lifecycle.fns.js';
-import type { TaskResults } from '../workflows/tasks/task-result.js';
+import type { TaskResults } from '../workflows/tasks/task-results.js';
 import { failureReason } from './attempt-errors.js';
 import { createIdleWait, type IdleWait } from './idle-wait.js';
 

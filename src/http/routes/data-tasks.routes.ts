@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DataTaskService } from '../../modules/data-systems/data-task.service.js';
-import type { TaskResults } from '../../workflows/tasks/task-result.js';
+import type { TaskResults } from '../../workflows/tasks/task-results.js';
 import { listedWorkspaces } from '../auth/authenticate.js';
 import { sentBody } from '../validation/validate-request.js';
 import { DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';

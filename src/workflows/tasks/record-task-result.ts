@@ -17,8 +17,6 @@ import {
   storedResult,
   type TaskResultInput,
 } from '../../modules/data-systems/data-task-result.fns.js';
-import { mayReadTask } from '../../modules/data-systems/data-task.service.js';
-import type { Principal } from '../../modules/principals/principal.js';
 import { noteHash } from '../../modules/request-notes/request-notes.fns.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
 import { lockRequest } from '../../modules/privacy-requests/privacy-request.repository.js';
@@ -67,7 +65,7 @@ function resultToStore(input: TaskResultInput, keepData: boolean): string {
  *
  * @returns the updated request, or null when it does not end now.
  */
-export async function endRequestIfDone(
+async function endRequestIfDone(
   unit: UnitOfWork,
   request: PrivacyRequestRow,
   actor: ActorRef,
@@ -131,80 +129,61 @@ function taskAudit(task: DataTaskRow, input: TaskResultInput) {
   };
 }
 
+/** What recording a task's result needs. */
+export interface TaskResultDeps {
+  readonly db: Executor;
+  readonly clock: Clock;
+  /** Bounds of reported data (`TASK_DATA_MAX_BYTES`, `REQUEST_DATA_MAX_BYTES`); default {@link DEFAULT_TASK_DATA_LIMITS}. */
+  readonly limits?: TaskDataLimits | undefined;
+}
+
 /**
  * A data task's result (PRODUCT §2.9), reported by its system (`tasks:write`), an operator, or
  * the worker for a task the service runs itself: final and immutable, audited
  * (`data_task.<outcome>`, the request id, counts and categories in `details`, never the data);
  * the request ends when it was the last pending task and the request's own step is done
  * ({@link endRequestIfDone}), in the same unit of work.
+ *
+ * Records `input` as the result of task `id`, in one unit of work under the request's lock,
+ * once `allowed(task)` says the actor may report it.
  */
-export function createTaskResults(deps: { db: Executor; clock: Clock; limits?: TaskDataLimits }) {
+export async function recordTaskResult(
+  deps: TaskResultDeps,
+  id: string,
+  input: TaskResultInput,
+  actor: ActorRef,
+  allowed: (task: DataTaskRow) => boolean,
+  sent: unknown = input,
+): Promise<DataTaskResource> {
   const { db, clock } = deps;
   const limits = deps.limits ?? DEFAULT_TASK_DATA_LIMITS;
-
-  /**
-   * Records `input` as the result of task `id`, in one unit of work under the request's lock,
-   * once `allowed(task)` says the actor may report it.
-   */
-  async function record(
-    id: string,
-    input: TaskResultInput,
-    actor: ActorRef,
-    allowed: (task: DataTaskRow) => boolean,
-    sent: unknown = input,
-  ) {
-    return runUnitOfWork(db, async (unit) => {
-      const { tx } = unit;
-      const seen = await findTask(tx, id);
-      if (!seen || !allowed(seen)) throw new DataTaskNotFoundError(id);
-      // The request's row first (the worker recording the request's own step takes it too).
-      const request = await lockRequest(tx, seen.request_id);
-      const task = await findTask(tx, id);
-      if (!task || !request) throw new DataTaskNotFoundError(id);
-      if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
-      const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package', sent);
-      if (problems.length > 0) throw new TaskResultRefusedError(problems);
-      await checkDataSize(tx, task, input, limits);
-      const at = toTimestamp(clock());
-      const result = resultToStore(input, await packageAwaitsData(tx, request));
-      if (!(await finishTask(tx, id, { status: input.outcome, result, completed_at: at, updated_at: at })))
-        throw new TaskAlreadyFinalError('final');
-      recordAudit(unit, {
-        ...actorFields(actor),
-        requestId: task.request_id,
-        action: `data_task.${input.outcome}`,
-        targetType: 'data_task',
-        targetId: id,
-        workspaceId: task.workspace_id,
-        details: taskAudit(task, input),
-        occurredAt: at,
-      });
-      await endRequestIfDone(unit, request, actor, at);
-      return toTaskResource({ ...task, status: input.outcome, result, completed_at: at, updated_at: at }, at);
+  return runUnitOfWork(db, async (unit) => {
+    const { tx } = unit;
+    const seen = await findTask(tx, id);
+    if (!seen || !allowed(seen)) throw new DataTaskNotFoundError(id);
+    // The request's row first (the worker recording the request's own step takes it too).
+    const request = await lockRequest(tx, seen.request_id);
+    const task = await findTask(tx, id);
+    if (!task || !request) throw new DataTaskNotFoundError(id);
+    if (task.status !== 'pending') throw new TaskAlreadyFinalError(task.status);
+    const problems = resultProblems(task, input, traitsOf(task.request_type).result === 'package', sent);
+    if (problems.length > 0) throw new TaskResultRefusedError(problems);
+    await checkDataSize(tx, task, input, limits);
+    const at = toTimestamp(clock());
+    const result = resultToStore(input, await packageAwaitsData(tx, request));
+    if (!(await finishTask(tx, id, { status: input.outcome, result, completed_at: at, updated_at: at })))
+      throw new TaskAlreadyFinalError('final');
+    recordAudit(unit, {
+      ...actorFields(actor),
+      requestId: task.request_id,
+      action: `data_task.${input.outcome}`,
+      targetType: 'data_task',
+      targetId: id,
+      workspaceId: task.workspace_id,
+      details: taskAudit(task, input),
+      occurredAt: at,
     });
-  }
-
-  return {
-    /**
-     * Records the result of task `id`, reported by `principal` (its workspace, and its system
-     * when the token is limited to systems). `sent`: the body as the client sent it, echoed as the
-     * `input` of a refusal at `["body"]` (default: `input`).
-     * @throws DataTaskNotFoundError, TaskAlreadyFinalError, TaskResultRefusedError,
-     *   TaskDataTooLargeError.
-     */
-    async report(principal: Principal, id: string, input: TaskResultInput, sent?: unknown): Promise<DataTaskResource> {
-      return record(id, input, principal, (task) => mayReadTask(principal, task), sent);
-    },
-
-    /**
-     * Records the answer of a task the service ran itself (jobs/task-runner.ts), audited as the
-     * `worker`, only while `owner` holds its lease.
-     * @throws DataTaskNotFoundError when the lease is not (or no longer) `owner`'s, and as {@link report}.
-     */
-    async recordRun(owner: string, id: string, input: TaskResultInput): Promise<DataTaskResource> {
-      return record(id, input, 'worker', (task) => task.lease_owner === owner);
-    },
-  };
+    await endRequestIfDone(unit, request, actor, at);
+    return toTaskResource({ ...task, status: input.outcome, result, completed_at: at, updated_at: at }, at);
+  });
 }
-
-export type TaskResults = ReturnType<typeof createTaskResults>;
