@@ -29,7 +29,7 @@ import { createPrivacyCenterSettingsService } from './modules/privacy-center/set
 import { createSubmissionService } from './modules/privacy-center/submission.service.js';
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
-import { createCenterIntake } from './workflows/filing/center-intake.js';
+import { bindCenterIntake } from './workflows/filing/center-intake.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
 export type Services = Readonly<ReturnType<typeof createServices>>;
@@ -127,7 +127,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     /** Privacy-center submissions before verification. */
     centerSubmissions,
     /** A verified submission becomes a privacy request. */
-    centerIntake: createCenterIntake({
+    centerIntake: bindCenterIntake({
       submissions: centerSubmissions,
       privacyRequests,
       fileRequest,

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
-import type { CenterIntake, CenterVerifyOutcome } from '../../workflows/filing/center-intake.js';
+import type { CenterIntake } from '../../workflows/filing/center-intake.js';
+import type { CenterVerifyOutcome } from '../../workflows/filing/verify-center-submission.js';
 import { errors } from '../errors/error-catalogue.js';
 import { ErrorResponse, ValidationErrorResponse } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-center.schemas.js';

@@ -1,75 +1,13 @@
-import type { Principal } from '../../modules/principals/principal.js';
-import { subjectPseudonym } from '../../modules/privacy-center/privacy-center.fns.js';
-import type { VerifyOutcome } from '../../modules/privacy-center/privacy-center.types.js';
-import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
-import type { FileRequest } from './file-privacy-request.js';
-import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
+import { type Bound, bindDeps } from '../../lib/bind-deps.js';
+import { type CenterIntakeDeps, verifyCenterSubmission } from './verify-center-submission.js';
 
-/** The privacy center's filing scope: every category of the person's data. */
-const CENTER_SCOPE = ['user'];
-
-/** What verifying a privacy-center submission came to: the request filed (its status), or why not. */
-export type CenterVerifyOutcome =
-  Exclude<VerifyOutcome, { kind: 'verified' }> | { kind: 'filed'; requestId: string; status: string };
-
-/**
- * The person acting through the privacy center, as a principal of one workspace: its id is
- * `subject:<keyed pseudonym of the address>` and its name "data subject" (PRODUCT §2.15), so the
- * audit never holds the address.
- */
-export function subjectPrincipal(pseudonymKey: string, workspaceId: string, email: string): Principal {
-  return {
-    id: `subject:${subjectPseudonym(pseudonymKey, email)}`,
-    name: 'data subject',
-    scopes: new Set(),
-    workspaces: new Set([workspaceId]),
-  };
+/** The privacy center's intake, bound: a verified submission filed as a privacy request (PRODUCT §2.15). */
+export interface CenterIntake {
+  /** {@link verifyCenterSubmission}. */
+  readonly verify: Bound<typeof verifyCenterSubmission>;
 }
 
-/**
- * Turns a verified privacy-center submission into a privacy request (PRODUCT §2.15), through the
- * one filing path (`fileRequest`): `subject_provider: "email"`, `received_at` = the
- * submission's time, `intake_ref: "privacy-center"`, notified at the address with a status link.
- * Idempotent: the submission id is the Idempotency-Key and `privacy-center:<id>` the
- * `client_request_id`, so verifying twice (or again after a crash between the two steps) files one
- * request and answers the same.
- */
-export function createCenterIntake(deps: {
-  submissions: SubmissionService;
-  privacyRequests: Pick<PrivacyRequestService, 'get'>;
-  fileRequest: FileRequest;
-  pseudonymKey: string;
-}) {
-  const { submissions, privacyRequests, fileRequest, pseudonymKey } = deps;
-  return {
-    /** Tries `code` on submission `id` of `workspaceId`; files the request once it is verified. */
-    async verify(workspaceId: string, id: string, code: string): Promise<CenterVerifyOutcome> {
-      const outcome = await submissions.verify(workspaceId, id, code);
-      if (outcome.kind !== 'verified') return outcome;
-      const s = outcome.submission;
-      const filing = await fileRequest(
-        subjectPrincipal(pseudonymKey, workspaceId, s.email),
-        s.id,
-        {
-          request_type: s.requestType,
-          scope: CENTER_SCOPE,
-          subject_id: s.email,
-          subject_provider: 'email',
-          workspace_id: workspaceId,
-          client_request_id: `privacy-center:${s.id}`,
-          intake_ref: 'privacy-center',
-          received_at: s.submittedAt,
-          notify_email: s.email,
-        },
-        { statusLink: true },
-      );
-      const requestId = filing.kind === 'filed' ? filing.request.id : filing.existingId;
-      if (requestId === null) return { kind: 'not_found' };
-      if (s.requestId === null) await submissions.linkRequest(s.id, requestId);
-      const current = filing.kind === 'filed' && !filing.replayed ? filing.request : await privacyRequests.get(requestId);
-      return { kind: 'filed', requestId, status: current?.status ?? 'queued' };
-    },
-  };
+/** Binds the intake to `deps` (src/services.ts wires it once). */
+export function bindCenterIntake(deps: CenterIntakeDeps): CenterIntake {
+  return { verify: bindDeps(verifyCenterSubmission, deps) };
 }
-
-export type CenterIntake = ReturnType<typeof createCenterIntake>;
