@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics.js';
 import type { PrivacyRequestRow } from '../modules/request-model/request-model.js';
 import { findResult } from '../modules/privacy-requests/result.repository.js';
 import type { HandlerContext, HandlerOutcome, RequestHandler } from '../workflows/request-types/handler.types.js';
-import type { OwnStepRecorder } from '../workflows/requests/own-step.js';
+import type { OwnStepRecorder } from '../workflows/own-step/own-step.js';
 import { WalCheckpointBusy } from './attempt-errors.js';
 import { serializeOutcome } from './serialize-outcome.js';
 

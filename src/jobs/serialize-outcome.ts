@@ -1,6 +1,6 @@
 import { stringifyYielding } from '../lib/yielding.js';
 import type { HandlerOutcome } from '../workflows/request-types/handler.types.js';
-import type { SerializedResult } from '../workflows/requests/own-step.js';
+import type { SerializedResult } from '../workflows/own-step/record-own-step.js';
 
 /**
  * The outcome's package and report as JSON text, serialized in slices ({@link stringifyYielding})

@@ -10,7 +10,7 @@ import type { PrivacyRequestRow } from '../modules/request-model/request-model.j
 import type { HandlerOutcome, RequestHandler } from '../workflows/request-types/handler.types.js';
 import { nextTurn } from '../lib/yielding.js';
 import { claimNext, extendLease, releaseClaim } from '../modules/privacy-requests/lifecycle/request-state.repository.js';
-import { createOwnStepRecorder } from '../workflows/requests/own-step.js';
+import { bindOwnStep } from '../workflows/own-step/own-step.js';
 import { LeaseLost } from '../modules/privacy-requests/privacy-request.errors.js';
 import { REQUEST_HANDLERS } from '../workflows/request-types/request-handlers.js';
 import { WorkerStopping, failureReason } from './attempt-errors.js';
@@ -92,7 +92,7 @@ export function createWorker(deps: {
   }
 
   const handlers = deps.handlers ?? REQUEST_HANDLERS;
-  const recorder = createOwnStepRecorder({
+  const recorder = bindOwnStep({
     clock,
     owner,
     publicBaseUrl,
