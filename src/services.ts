@@ -5,16 +5,16 @@ import { filingRecordCodec } from './http/replay/filing-record.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService } from './modules/audit/audit.service.js';
-import { createControllerService } from './workflows/controllers/controller.service.js';
+import { bindControllerProfiles } from './workflows/controllers/controller-profiles.js';
 import { createChangeEventService } from './workflows/change-events/change-event.service.js';
 import { createDataSystemService } from './modules/data-systems/data-system.service.js';
-import { createDataSystemConnectorService } from './workflows/data-systems/data-system-connector.service.js';
+import { bindDatabaseDryRuns } from './workflows/data-systems/database-dry-runs.js';
 import { createDataTaskService } from './modules/data-systems/data-task.service.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createIntegrationService } from './modules/integrations/integration.service.js';
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { bindRequestActions } from './workflows/requests/request-actions.js';
-import { createRequestNotesService } from './workflows/requests/request-notes.service.js';
+import { bindRequestNotes } from './workflows/request-notes/request-notes.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
 import { bindIdentityReview } from './workflows/identity-review/identity-review.js';
 import { bindTaskResults } from './workflows/tasks/task-results.js';
@@ -76,7 +76,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     privacyRequests,
     fileRequest,
     requestActions: bindRequestActions({ db, clock }),
-    requestNotes: createRequestNotesService({ db, clock }),
+    requestNotes: bindRequestNotes({ db, clock }),
     requestReports: createRequestReportService({ db }),
     /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
     identityReview: bindIdentityReview({
@@ -91,10 +91,10 @@ export function createServices(deps: { config: Config; database: Database; keys:
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
     changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     audit: createAuditService({ db }),
-    controllers: createControllerService({ db, clock }),
+    controllers: bindControllerProfiles({ db, clock }),
     dataSystems: createDataSystemService({ db, clock, secretBox, connectors: deps.config.connectors }),
     /** Preview and test of database systems (PRODUCT §2.14). */
-    dataSystemConnectors: createDataSystemConnectorService({
+    dataSystemConnectors: bindDatabaseDryRuns({
       db,
       secretBox,
       connectors: deps.config.connectors,

@@ -7,7 +7,7 @@ import type { Wakeups } from '../db/wakeup.js';
 import { createIdleWait } from './idle-wait.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { ControllerService } from '../workflows/controllers/controller.service.js';
+import type { ControllerService } from '../workflows/controllers/controller-profiles.js';
 import {
   claimDueMails,
   dropMail,

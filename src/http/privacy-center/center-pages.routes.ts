@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import { regulationsOf, whenDeclined } from '../../modules/subject-data/rights.fns.js';
-import type { ControllerService } from '../../workflows/controllers/controller.service.js';
+import type { ControllerService } from '../../workflows/controllers/controller-profiles.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
 import type { CenterStatusService } from '../../modules/privacy-center/status.service.js';

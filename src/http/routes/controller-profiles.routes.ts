@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ControllerService } from '../../workflows/controllers/controller.service.js';
+import type { ControllerService } from '../../workflows/controllers/controller-profiles.js';
 import type { PrivacyRequestActions } from '../../workflows/requests/request-actions.js';
 import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/controller.schemas.js';

@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ProcessingField, UpdateDataSystemInput } from '../../modules/data-systems/data-system.types.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
-import type { DataSystemConnectorService } from '../../workflows/data-systems/data-system-connector.service.js';
+import type { DataSystemConnectorService } from '../../workflows/data-systems/database-dry-runs.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';

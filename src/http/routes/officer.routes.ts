@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PrivacyRequestActions } from '../../workflows/requests/request-actions.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import { runBulkAction } from '../../workflows/requests/bulk-action.js';
-import type { RequestNotesService } from '../../workflows/requests/request-notes.service.js';
+import type { RequestNotesService } from '../../workflows/request-notes/request-notes.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { fromDomainError } from '../errors/domain-errors.js';

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { ControllerProfileTable } from '../../db/tables/controller.table.js';
-import { readProfileFields } from './controller.fns.js';
-import type { ControllerProfileFields } from './controller.types.js';
+import { readProfileFields, toControllerProfile } from './controller.fns.js';
+import type { ControllerProfile, ControllerProfileFields } from './controller.types.js';
 
 export type ControllerProfileRow = Selectable<ControllerProfileTable>;
 
@@ -42,4 +42,10 @@ export async function writeControllerProfile(db: Executor, row: ControllerProfil
 export async function workspaceController(db: Executor, workspaceId: string): Promise<ControllerProfileFields | null> {
   const row = await findControllerProfile(db, workspaceId);
   return row ? readProfileFields(row.profile) : null;
+}
+
+/** The workspace's controller profile (PRODUCT §2.10), or null when none is set. */
+export async function readControllerProfile(db: Executor, workspaceId: string): Promise<ControllerProfile | null> {
+  const row = await findControllerProfile(db, workspaceId);
+  return row ? toControllerProfile(row) : null;
 }

@@ -2,7 +2,7 @@ import type { ControllerProfile } from '../../modules/controllers/controller.typ
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
 import type { PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 import type { KeptItem } from '../../modules/subject-data/erasure-report.fns.js';
-import type { ControllerService } from '../controllers/controller.service.js';
+import type { ControllerService } from '../controllers/controller-profiles.js';
 import type { RequestResultsService } from '../results/request-results.service.js';
 import { openStatus, type StatusAccessServices, statusReader } from './open-status.js';
 
