@@ -1,9 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
-import { createDatabase, type Database } from '../db/database.js';
-import { pendingMigrations, prepareSchema, SchemaNotCurrentError } from '../db/migrator.js';
-import { migrations } from '../db/migrations/index.js';
-import { openServices, type Services } from '../services.js';
+// Types only: the database layer and the services are loaded when a command opens them
+// (withDatabase, withServices), never for help, a usage error or a command that needs neither.
+import type { Database } from '../db/database.js';
+import type { Services } from '../services.js';
 
 /** One flag in a command's help: how it is written (`--workspace W`) and what it means, allowed values included. */
 export interface FlagHelp {
@@ -206,6 +206,7 @@ export async function withDatabase<T>(
   options: { mustExist?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
+  const { createDatabase } = await import('../db/database.js');
   const database = createDatabase(config.databaseUrl, { ...options, statementTimeoutMs: config.pgStatementTimeoutMs });
   try {
     return await fn(database, config);
@@ -221,6 +222,7 @@ export async function withDatabase<T>(
  */
 export async function withServices<T>(fn: (services: Services, config: Config) => Promise<T>): Promise<T> {
   return withDatabase(async (database, config) => {
+    const [{ prepareSchema }, { openServices }] = await Promise.all([import('../db/migrator.js'), import('../services.js')]);
     await prepareSchema(database.db, config.migrateOnStart);
     return fn(await openServices({ config, database }), config);
   });
@@ -237,12 +239,17 @@ export async function withServices<T>(fn: (services: Services, config: Config) =
 export async function withExistingServices<T>(fn: (services: Services, config: Config) => Promise<T>): Promise<T> {
   return withDatabase(
     async (database, config) => {
+      const [{ pendingMigrations, SchemaNotCurrentError }, { migrations }] = await Promise.all([
+        import('../db/migrator.js'),
+        import('../db/migrations/index.js'),
+      ]);
       const pending = await pendingMigrations(database.db);
       if (pending.length === Object.keys(migrations).length)
         throw new CommandFailure(
           'the database has no schema: it was never migrated (check DATABASE_URL; `privacyctl migrate` creates it)',
         );
       if (pending.length > 0) throw new SchemaNotCurrentError(pending);
+      const { openServices } = await import('../services.js');
       return fn(await openServices({ config, database }), config);
     },
     { mustExist: true },

@@ -2,37 +2,17 @@
  * privacyctl (PRODUCT.md §3): the operator CLI, thin over the same services as the HTTP API.
  * Exit codes: 0 success, 1 failure (reason on stderr), 2 bad usage (usage on stderr). `--help` or
  * `-h` after any command or subcommand prints its usage, what it does and every flag with its
- * meaning and allowed values on stdout, exit 0.
+ * meaning and allowed values on stdout, exit 0. A command's module is loaded only when that
+ * command runs or shows its help (command-table.ts).
  *
  * @module
  */
 import { ConfigError } from '../config.js';
-import { type Command, cell, HelpRequested, helpText, UsageError } from './command.js';
-import { integrationCommand } from './commands/integration.command.js';
-import { endpointCommand } from './commands/endpoint.command.js';
-import { migrateCommand } from './commands/migrate.command.js';
-import { policyCommand } from './commands/policy.command.js';
-import { serveCommand } from './commands/serve.command.js';
-import { systemCommand } from './commands/system.command.js';
-import { tokenCommand } from './commands/token.command.js';
-import { auditCommand } from './commands/audit.command.js';
-import { datasetCommand } from './commands/dataset.command.js';
-import { workerCommand } from './commands/worker.command.js';
+import { cell, HelpRequested, helpText, UsageError } from './command.js';
+import { type CommandEntry, COMMANDS } from './command-table.js';
 
-const COMMANDS: Readonly<Record<string, Command>> = {
-  migrate: migrateCommand,
-  serve: serveCommand,
-  worker: workerCommand,
-  token: tokenCommand,
-  policy: policyCommand,
-  integration: integrationCommand,
-  endpoint: endpointCommand,
-  system: systemCommand,
-  audit: auditCommand,
-  dataset: datasetCommand,
-};
-
-const ALL_USAGE = [...Object.values(COMMANDS).flatMap((c) => c.usage), 'help'];
+const TABLE: Readonly<Record<string, CommandEntry>> = COMMANDS;
+const ALL_USAGE = [...Object.values(TABLE).flatMap((c) => c.usage), 'help'];
 const HELP = new Set(['help', '--help', '-h']);
 const HELP_FOOTER = [
   'Every command reads DATABASE_URL (sqlite:PATH or postgres://…); `serve` also HOST, PORT, LOG_LEVEL.',
@@ -71,13 +51,14 @@ export async function run(argv: readonly string[]): Promise<number> {
     console.log(`${usageText()}\n\n${HELP_FOOTER}`);
     return 0;
   }
-  const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (name === undefined || command === undefined) {
+  const entry = name !== undefined && Object.hasOwn(TABLE, name) ? TABLE[name] : undefined;
+  if (name === undefined || entry === undefined) {
     return report(
       'privacyctl',
       new UsageError(name === undefined ? 'missing command' : `unknown command '${cell(name)}'`, ALL_USAGE),
     );
   }
+  const command = await entry.load();
   const printHelp = (usage: readonly string[]) => {
     const help = helpText(usage, command.help);
     console.log(help === '' ? usageText(usage) : `${usageText(usage)}\n\n${help}`);

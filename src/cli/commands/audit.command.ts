@@ -1,4 +1,3 @@
-import { verifyAuditChain } from '../../modules/audit/audit-read.repository.js';
 import {
   type Command,
   CommandFailure,
@@ -9,8 +8,9 @@ import {
   printLine,
   withExistingServices,
 } from '../command.js';
+import { USAGE_LINES } from '../usage-lines.js';
 
-const USAGE = ['audit verify'];
+const USAGE = USAGE_LINES.audit;
 
 /**
  * `privacyctl audit verify`: recomputes the audit hash chain. Exit 0 with `audit chain intact: N
@@ -34,6 +34,7 @@ export const auditCommand: Command = {
     limitPositionals(positionals, 1, USAGE);
     await withExistingServices(async (services) => {
       // The same check as GET /api/v1/audit-events/verify: in pages, in one read snapshot.
+      const { verifyAuditChain } = await import('../../modules/audit/audit-read.repository.js');
       const { entries, problem } = await verifyAuditChain(services.database.db);
       if (problem)
         throw new CommandFailure(`audit chain broken at entry ${problem.seq}: ${problem.problem.replaceAll('_', ' ')}`);

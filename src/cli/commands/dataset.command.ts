@@ -1,11 +1,10 @@
-import { parseAllowedHosts } from '../../lib/allowed-hosts.js';
-import { ConnectorError, generateDataset } from '../../modules/connectors/connectors.js';
 import { type Command, CommandFailure, cell, limitPositionals, parseCommandArgs, readStdin, UsageError } from '../command.js';
+import { USAGE_LINES } from '../usage-lines.js';
 
-const USAGE = ['dataset generate (--url URL | --url-stdin) [--schema S]'];
+const USAGE = USAGE_LINES.dataset;
 
 /** Every address: the operator running the CLI chooses the database (CONNECTOR_ALLOWED_HOSTS binds the API's systems). */
-const ANY_HOST = parseAllowedHosts('0.0.0.0/0, ::/0').hosts;
+const ANY_HOSTS = '0.0.0.0/0, ::/0';
 
 /**
  * `privacyctl dataset generate --url URL [--schema S]` (PRODUCT §2.14, §2.17): prints a draft Fides
@@ -51,9 +50,15 @@ export const datasetCommand: Command = {
     const kind =
       scheme === 'postgres' || scheme === 'postgresql' ? 'postgres' : scheme === 'mysql' || scheme === 'mariadb' ? 'mysql' : null;
     if (kind === null) throw new UsageError('--url must start with postgres://, postgresql://, mysql:// or mariadb://', USAGE);
+    // Loaded once the arguments are checked: the connectors and their drivers are the heavy part.
+    const [{ parseAllowedHosts }, { ConnectorError, generateDataset }] = await Promise.all([
+      import('../../lib/allowed-hosts.js'),
+      import('../../modules/connectors/connectors.js'),
+    ]);
+    const allowedHosts = parseAllowedHosts(ANY_HOSTS).hosts;
     try {
       process.stdout.write(
-        await generateDataset({ kind, url, ...(values.schema ? { schema: values.schema } : {}), allowedHosts: ANY_HOST }),
+        await generateDataset({ kind, url, ...(values.schema ? { schema: values.schema } : {}), allowedHosts }),
       );
     } catch (error) {
       if (error instanceof ConnectorError)

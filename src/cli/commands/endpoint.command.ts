@@ -1,6 +1,3 @@
-import { CreateEndpointBody } from '../../http/schemas/webhook-endpoint.schemas.js';
-import { ForbiddenDestinationError } from '../../modules/outbound-events/address-guard.js';
-import { EndpointNotFoundError } from '../../modules/outbound-events/webhook-endpoint.service.js';
 import type { CreateEndpointInput, WebhookEndpointResource } from '../../modules/outbound-events/webhook-endpoint.types.js';
 import { EVENT_TYPES } from '../../modules/outbound-events/event-types.js';
 import {
@@ -13,16 +10,17 @@ import {
   UsageError,
   withServices,
 } from '../command.js';
+import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';
 import { falseWhen, listInWorkspaces, listRemoveHelp, printJson, removeById, positionalId } from '../resource-commands.js';
 
-const USAGE = [
-  'endpoint add --workspace W --url URL [--event-types T[,T…]]… [--description D]',
-  'endpoint list [--workspace W] [--json]',
-  'endpoint remove ID',
-  'endpoint rotate ID',
-];
+const USAGE = USAGE_LINES.endpoint;
+
+// The API's schema and the service's errors are loaded when a form needs them: help and usage
+// errors load neither (command-table.ts).
+const endpointSchemas = () => import('../../http/schemas/webhook-endpoint.schemas.js');
+const endpointService = () => import('../../modules/outbound-events/webhook-endpoint.service.js');
 
 /** The operator who acts through the CLI, as audit events name it. */
 const ACTOR = 'cli';
@@ -69,8 +67,9 @@ const ADD_OPTIONS = {
  * `--event-types` may be repeated and each value may list types separated by commas.
  * @throws UsageError listing every invalid or missing flag at once.
  */
-function addBody(args: string[]): CreateEndpointInput {
+async function addBody(args: string[]): Promise<CreateEndpointInput> {
   const values = parseFlags(args, ADD_OPTIONS, USAGE);
+  const { CreateEndpointBody } = await endpointSchemas();
   const types = values['event-types']?.flatMap((v) => v.split(',').map((t) => t.trim()));
   const fields: Record<string, unknown> = {
     workspace_id: values.workspace,
@@ -86,7 +85,8 @@ function addBody(args: string[]): CreateEndpointInput {
  * the secret is shown. @throws UsageError (exit 2) for bad flags or a URL that is not allowed.
  */
 async function add(args: string[]): Promise<void> {
-  const input = addBody(args);
+  const input = await addBody(args);
+  const { ForbiddenDestinationError } = await import('../../modules/outbound-events/address-guard.js');
   const created = await withServices(async (services) => {
     try {
       return await services.webhookEndpoints.create(input, ACTOR);
@@ -114,6 +114,7 @@ async function list(args: string[]): Promise<void> {
 
 /** Runs `work`; an unknown endpoint is a CommandFailure (exit 1). */
 async function onEndpoint<T>(id: string, work: () => Promise<T>): Promise<T> {
+  const { EndpointNotFoundError } = await endpointService();
   try {
     return await work();
   } catch (error) {
@@ -124,9 +125,10 @@ async function onEndpoint<T>(id: string, work: () => Promise<T>): Promise<T> {
 
 /** Removes an endpoint and its messages. */
 async function remove(args: string[]): Promise<void> {
-  await removeById(args, USAGE, 'webhook endpoint', (services, id) =>
-    falseWhen(services.webhookEndpoints.remove(id, ACTOR, everywhere), EndpointNotFoundError),
-  );
+  await removeById(args, USAGE, 'webhook endpoint', async (services, id) => {
+    const { EndpointNotFoundError } = await endpointService();
+    return falseWhen(services.webhookEndpoints.remove(id, ACTOR, everywhere), EndpointNotFoundError);
+  });
 }
 
 /** Rotates an endpoint's secret and prints only the new one (the old one signs too for 24 h). */

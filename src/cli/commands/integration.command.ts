@@ -1,7 +1,5 @@
-import { CreateIntegrationBody } from '../../http/schemas/integration.schemas.js';
 import type { ErrorItem } from '../../http/validation/error-item.js';
 import { validateValue } from '../../http/validation/validate-value.js';
-import { IntegrationInputError, NamespaceTakenError } from '../../modules/integrations/integration.service.js';
 import type { CreateIntegrationInput, IntegrationResource } from '../../modules/integrations/integration.types.js';
 import { INTEGRATION_KINDS, IDENTITY_FORMATS } from '../../modules/integrations/integration.types.js';
 import { flagOfField } from '../flag-body.js';
@@ -16,13 +14,10 @@ import {
   UsageError,
   withServices,
 } from '../command.js';
+import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 
-const USAGE = [
-  'integration add --kind github|gitlab|identity --workspace W [--namespace N] [--format standard|clerk|workos] [--subject-provider P] --secret S|--secret-stdin',
-  'integration list [--workspace W] [--json]',
-  'integration remove ID',
-];
+const USAGE = USAGE_LINES.integration;
 
 /** The operator who acts through the CLI, as audit events name it. */
 const ACTOR = 'cli';
@@ -104,6 +99,8 @@ export async function addBody(args: string[]): Promise<{ input: CreateIntegratio
     secret,
   };
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  // The API's schema, loaded only here: help and usage errors need none (command-table.ts).
+  const { CreateIntegrationBody } = await import('../../http/schemas/integration.schemas.js');
   const errors: ErrorItem[] = [];
   const validated = validateValue(CreateIntegrationBody, body, ['body'], 'strict', errors);
   if (errors.length > 0)
@@ -120,6 +117,7 @@ export async function addBody(args: string[]): Promise<{ input: CreateIntegratio
  */
 async function add(args: string[]): Promise<void> {
   const { input, secretFromStdin } = await addBody(args);
+  const { IntegrationInputError, NamespaceTakenError } = await import('../../modules/integrations/integration.service.js');
   const created = await withServices(async (services) => {
     try {
       return await services.integrations.create(input, ACTOR);

@@ -1,4 +1,3 @@
-import { migrateToLatest } from '../../db/migrator.js';
 import { printLine, withDatabase } from '../command.js';
 import { commandWithoutArguments } from '../flag-args.js';
 
@@ -10,7 +9,10 @@ export const migrateCommand = commandWithoutArguments(
   'migrate',
   'brings the schema of DATABASE_URL up to date (creating a SQLite file and its folder when missing) and prints each migration it applied, or "up to date". serve and worker do this at start unless MIGRATE_ON_START=false.',
   async () => {
-    const applied = await withDatabase((database) => migrateToLatest(database.db));
+    const applied = await withDatabase(async (database) => {
+      const { migrateToLatest } = await import('../../db/migrator.js');
+      return migrateToLatest(database.db);
+    });
     if (applied.length === 0) printLine('up to date');
     for (const name of applied) printLine(`applied ${name}`);
   },

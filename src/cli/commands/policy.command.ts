@@ -1,4 +1,3 @@
-import { PolicyLayerBody } from '../../http/schemas/policy.schemas.js';
 import { type ErrorItem, pydanticError } from '../../http/validation/error-item.js';
 import { parseJsonLikePython } from '../../http/validation/python-json.js';
 import { validateValue } from '../../http/validation/validate-value.js';
@@ -12,9 +11,10 @@ import {
   withExistingServices,
   withServices,
 } from '../command.js';
+import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 
-const USAGE = ['policy get --workspace W [--repository R]', "policy set --workspace W [--repository R] --json '{…}'"];
+const USAGE = USAGE_LINES.policy;
 
 const TARGET_FLAGS = [
   { flag: '--workspace W', meaning: 'the workspace (1–200 characters). Required.' },
@@ -55,9 +55,11 @@ function target(values: { workspace?: string; repository?: string }) {
  *
  * @throws UsageError listing each `loc: msg`.
  */
-export function parseLayerSettings(text: string): PolicyLayerSettings {
+export async function parseLayerSettings(text: string): Promise<PolicyLayerSettings> {
   const parsed = parseJsonLikePython(text, { markFloats: true });
   if (!parsed.ok) throw new UsageError(`--json is not valid JSON: ${parsed.msg} at position ${parsed.pos}`, USAGE);
+  // The API's schema, loaded only here: help and usage errors need none (command-table.ts).
+  const { PolicyLayerBody } = await import('../../http/schemas/policy.schemas.js');
   const errors: ErrorItem[] = [];
   // As FastAPI: a JSON null body is a missing body.
   if (parsed.value === null) errors.push(pydanticError.missing(['body'], null));
@@ -80,7 +82,7 @@ async function set(args: string[]): Promise<void> {
   const values = parseFlags(args, { ...TARGET, json: { type: 'string' } }, USAGE);
   const { workspace, repository } = target(values);
   if (values.json === undefined) throw new UsageError('--json is required', USAGE);
-  const settings = parseLayerSettings(values.json);
+  const settings = await parseLayerSettings(values.json);
   const layer = await withServices((services) => services.policies.putLayer(workspace, repository ?? null, settings, 'cli'));
   printLine(JSON.stringify(layer, null, 2));
 }

@@ -1,24 +1,18 @@
-import { CreateDataSystemBody } from '../../http/schemas/data-system.schemas.js';
-import {
-  type CreateDataSystemInput,
-  type DataSystemResource,
-  DataSystemNotFoundError,
-  EndpointNotInWorkspaceError,
-  SystemKeyTakenError,
-} from '../../modules/data-systems/data-system.types.js';
+import type { CreateDataSystemInput, DataSystemResource } from '../../modules/data-systems/data-system.types.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import { commandGroup, type CommandHelp, CommandFailure, cell, printTable, UsageError, withServices } from '../command.js';
+import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';
 import { falseWhen, listInWorkspaces, listRemoveHelp, printJson, removeById } from '../resource-commands.js';
 
-const USAGE = [
-  'system add --workspace W --key K --name N --categories C [--categories C2] --request-types T [--request-types T2] [--endpoint-id EP] [--due-days D]',
-  'system list [--workspace W] [--json]',
-  'system remove ID',
-];
+const USAGE = USAGE_LINES.system;
+
+// The API's schema and the data systems' errors are loaded when a form needs them: help and
+// usage errors load neither (command-table.ts).
+const dataSystemTypes = () => import('../../modules/data-systems/data-system.types.js');
 
 /** The operator acting through the CLI: every workspace, as audit events name it. */
 const CLI: Principal = { id: 'cli', name: 'cli', scopes: new Set(['admin']), workspaces: '*' };
@@ -77,8 +71,9 @@ function integerFlag(value: string | undefined): number | string | undefined {
  * The `POST /api/v1/data-systems` body from the flags, validated with the API's own schema.
  * @throws UsageError listing every invalid or missing flag at once.
  */
-export function addBody(args: string[]): CreateDataSystemInput {
+export async function addBody(args: string[]): Promise<CreateDataSystemInput> {
   const values = parseFlags(args, ADD_OPTIONS, USAGE);
+  const { CreateDataSystemBody } = await import('../../http/schemas/data-system.schemas.js');
   const fields: Record<string, unknown> = {
     workspace_id: values.workspace,
     key: values.key,
@@ -97,7 +92,8 @@ export function addBody(args: string[]): CreateDataSystemInput {
  *   (exit 1) when the workspace already has (or had) a system with the key.
  */
 async function add(args: string[]): Promise<void> {
-  const input = addBody(args);
+  const input = await addBody(args);
+  const { EndpointNotInWorkspaceError, SystemKeyTakenError } = await dataSystemTypes();
   const created = await withServices(async (services) => {
     try {
       return await services.dataSystems.create(input, CLI.id);
@@ -135,9 +131,10 @@ async function list(args: string[]): Promise<void> {
 
 /** Deletes one data system by id (its open tasks stay). @throws CommandFailure when there is no live one. */
 async function remove(args: string[]): Promise<void> {
-  await removeById(args, USAGE, 'data system', (services, id) =>
-    falseWhen(services.dataSystems.remove(CLI, id), DataSystemNotFoundError),
-  );
+  await removeById(args, USAGE, 'data system', async (services, id) => {
+    const { DataSystemNotFoundError } = await dataSystemTypes();
+    return falseWhen(services.dataSystems.remove(CLI, id), DataSystemNotFoundError);
+  });
 }
 
 /** `privacyctl system add|list|remove`: data systems (PRODUCT.md §2.9), flags named as the API fields. */

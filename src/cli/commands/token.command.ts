@@ -1,4 +1,5 @@
 import { SCOPES } from '../../modules/principals/scopes.js';
+import { USAGE_LINES } from '../usage-lines.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
 import {
   commandGroup,
@@ -15,11 +16,7 @@ import {
 import { parseFlags } from '../flag-args.js';
 import { positionalId, printJson } from '../resource-commands.js';
 
-const USAGE = [
-  "token create --workspace W|'*' [--workspace W2] --scope S [--scope S2] [--system KEY [--system KEY2]] [--name N]",
-  'token list [--json]',
-  'token revoke ID',
-];
+const USAGE = USAGE_LINES.token;
 
 const HELP: Record<string, CommandHelp> = {
   'token create': {

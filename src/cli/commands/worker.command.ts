@@ -1,18 +1,14 @@
-import pino from 'pino';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { prepareSchema } from '../../db/migrator.js';
-import { SqliteFileInUse, lockDatabaseUrl } from '../../db/sqlite-process-lock.js';
-import { startWorker } from '../../jobs/start-worker.js';
-import { loggerOptions } from '../../logger.js';
-import { createMetrics } from '../../metrics.js';
-import { openServices } from '../../services.js';
 import { CommandFailure, withDatabase } from '../command.js';
 import { commandWithoutArguments } from '../flag-args.js';
-import { startMetricsServer } from '../worker-metrics-server.js';
+
+// The worker's modules (the services, the jobs, pino, the metrics) are loaded when it runs, once
+// its signal handlers are in place: `worker --help` and a usage error load none (command-table.ts).
 
 /** The SQLite file's process lock (db/sqlite-process-lock.ts); a refusal becomes exit 1 with its message. */
-function lockOrFail(url: string) {
+async function lockOrFail(url: string) {
+  const { SqliteFileInUse, lockDatabaseUrl } = await import('../../db/sqlite-process-lock.js');
   try {
     return lockDatabaseUrl(url);
   } catch (error) {
@@ -38,6 +34,23 @@ async function runUntilSignal(database: Database, config: Config): Promise<void>
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  const [
+    { default: pino },
+    { prepareSchema },
+    { startWorker },
+    { loggerOptions },
+    { createMetrics },
+    { openServices },
+    { startMetricsServer },
+  ] = await Promise.all([
+    import('pino'),
+    import('../../db/migrator.js'),
+    import('../../jobs/start-worker.js'),
+    import('../../logger.js'),
+    import('../../metrics.js'),
+    import('../../services.js'),
+    import('../worker-metrics-server.js'),
+  ]);
   await prepareSchema(database.db, config.migrateOnStart);
   const services = await openServices({ config, database });
   const log = pino(loggerOptions(config.logLevel));
@@ -72,7 +85,7 @@ export const workerCommand = commandWithoutArguments(
   'runs the request worker alone, without HTTP, until SIGTERM or SIGINT: processes privacy requests, delivers outbound events and runs the retention sweeper. On SQLite only one serve or worker may hold the file; on PostgreSQL any number. Settings: WORKER_POLL_MS, WORKER_LEASE_MS, WORKER_MAX_ATTEMPTS, WORKER_METRICS_PORT.',
   () =>
     withDatabase(async (database, config) => {
-      const lock = lockOrFail(config.databaseUrl);
+      const lock = await lockOrFail(config.databaseUrl);
       try {
         await runUntilSignal(database, config);
       } finally {

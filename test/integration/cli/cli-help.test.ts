@@ -7,7 +7,10 @@
  * spelling, the old `--workspace-id` still read with a note.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type BuiltCli, buildPrivacyctl } from '../../helpers/privacyctl.js';
@@ -206,6 +209,42 @@ for (const dialect of dialects()) {
         assert.match(result.stderr, /\nusage: privacyctl /);
       }
       await assertUntouched();
+    });
+
+    once('help, a usage error and dataset generate load neither the services nor the database layer', () => {
+      // A module hook (its own thread) appends the URL of every module loaded to a file.
+      const dir = mkdtempSync(join(tmpdir(), 'privacyctl-modules-'));
+      const log = join(dir, 'loaded.txt');
+      const hooks = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
+      const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+      try {
+        for (const args of [
+          ['--help'],
+          ['token', 'create', '--help'],
+          ['system', 'add', '--frobnicate'],
+          ['dataset', 'generate', '--url', 'http://x'],
+        ]) {
+          rmSync(log, { force: true });
+          const result = spawnSync(
+            process.execPath,
+            ['--import', `data:text/javascript,${encodeURIComponent(register)}`, cli.bin, ...args],
+            {
+              encoding: 'utf8',
+              env: { ...process.env, DATABASE_URL: database.url },
+            },
+          );
+          assert.notEqual(result.status, 1, `${args.join(' ')}: ${result.stderr}`);
+          const loaded = readFileSync(log, 'utf8').split('\n');
+          assert.ok(
+            loaded.some((url) => url.endsWith('/dist/cli/main.js')),
+            `${args.join(' ')}: the hook saw no module`,
+          );
+          for (const heavy of ['/dist/services.js', '/dist/db/database.js', '/dist/modules/connectors/connectors.js'])
+            assert.ok(!loaded.some((url) => url.endsWith(heavy)), `${args.join(' ')} loaded ${heavy}`);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     once('after `--`, --help is a value, not a request for help', () => {
