@@ -163,6 +163,20 @@ class CreatePrivacyRequest(BaseModel):
         return _subject_identity(self)
 
 
+def _calendar_day(value: str) -> str:
+    """A policy's `holidays` item (PRODUCT §2.18): `YYYY-MM-DD` (the pattern has passed) naming a
+    real calendar day, an AfterValidator raising ValueError."""
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError("not a real calendar day") from None
+    return value
+
+
+CalendarDay = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), NoNul,
+                        AfterValidator(_calendar_day)]
+
+
 class _Inherit:
     """Default for PolicyLayer fields: absent means "inherit". Never validated, so an explicit
     JSON null still fails with the field's own type error (the annotations are not Optional)."""
@@ -190,6 +204,7 @@ class PolicyLayer(BaseModel):
     require_approval: bool = INHERIT
     auto_erase_on_deprovision: bool = INHERIT
     confirm_no_data: bool = INHERIT
+    holidays: Annotated[list[CalendarDay], Field(max_length=200), Unique] = INHERIT
 
 
 # Controller profile (PRODUCT §2.10). The e-mail address and the URLs are plain string patterns
@@ -1093,6 +1108,14 @@ def build_policy_cases() -> None:
     put("valid every field", full)
     put("valid confirm_no_data false", {"confirm_no_data": False})
     put("confirm_no_data not a boolean", {"confirm_no_data": "no"})
+    put("valid holidays", {"holidays": ["2026-12-25", "2027-01-01", "2028-02-29", "0050-01-01"]})
+    put("valid holidays empty", {"holidays": []})
+    put("holidays not real days, and one not a date",
+        {"holidays": ["2026-02-30", "2026-13-01", "0000-01-01", "25/12/2026", "2026-12-25T00:00:00Z"]})
+    put("holidays duplicated", {"holidays": ["2026-12-25", "2026-12-25"]})
+    put("holidays 201 items (only too_long)", {"holidays": ["2026-12-25"] * 201})
+    put("holidays not a list, items not strings", {"holidays": "2026-12-25"})
+    put("holidays item a number", {"holidays": [20261225, None]})
     put("valid bounds: retention 1, empty excluded_paths, one regulation",
         {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
          "excluded_paths": [], "regulations": ["ccpa"]})

@@ -51,6 +51,9 @@ describe('opt-out deadlines', () => {
   it('knows a real calendar day', () => {
     assert.equal(isCalendarDate('2026-12-25'), true);
     assert.equal(isCalendarDate('2028-02-29'), true);
+    assert.equal(isCalendarDate('0050-01-01'), true, 'year 50, not 1950');
+    assert.equal(isCalendarDate('0001-01-01'), true);
+    assert.equal(isCalendarDate('0000-01-01'), false, 'no year 0');
     for (const bad of ['2026-02-29', '2026-13-01', '2026-12-32', '2026-1-01', '2026-12-25T00:00:00Z', ''])
       assert.equal(isCalendarDate(bad), false, bad);
   });

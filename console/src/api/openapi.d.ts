@@ -3283,6 +3283,7 @@ export interface operations {
                             auto_erase_on_deprovision: boolean;
                             confirm_no_data: boolean;
                             excluded_paths: string[];
+                            holidays: string[];
                             processing_allowed: boolean;
                             regulations: ("gdpr" | "ccpa")[];
                             require_approval: boolean;
@@ -3394,6 +3395,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3499,6 +3502,8 @@ export interface operations {
                     auto_erase_on_deprovision?: boolean;
                     confirm_no_data?: boolean;
                     excluded_paths?: string[];
+                    /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                    holidays?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
                     require_approval?: boolean;
@@ -3521,6 +3526,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3721,6 +3728,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3827,6 +3836,8 @@ export interface operations {
                     auto_erase_on_deprovision?: boolean;
                     confirm_no_data?: boolean;
                     excluded_paths?: string[];
+                    /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                    holidays?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
                     require_approval?: boolean;
@@ -3849,6 +3860,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
