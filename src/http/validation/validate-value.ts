@@ -1,5 +1,6 @@
 import { subjectIdProblem } from '../../modules/subject-data/request-identity.fns.js';
 import { isCalendarDate } from '../../modules/opt-outs/deadline.fns.js';
+import { optInSourceProblem } from '../../modules/opt-outs/opt-out.fns.js';
 import { pydanticError as E, type ErrorItem, type Loc } from './error-item.js';
 
 /**
@@ -86,6 +87,19 @@ function subjectIdentity(value: Record<string, unknown>, loc: Loc): ErrorItem[] 
  */
 export const MODEL_CHECKS = {
   'subject-identity': subjectIdentity,
+  /**
+   * An opt-out (PRODUCT §2.18): the subject's identity as `subject-identity`, then an `opt_in`
+   * only from a source that may give one (`optInSourceProblem`): `value_error` at the object's
+   * `source`, without `ctx`.
+   */
+  'opt-out': (value: Record<string, unknown>, loc: Loc): ErrorItem[] => {
+    const identity = subjectIdentity(value, loc);
+    if (identity.length > 0) return identity;
+    const { choice, source } = value;
+    if (typeof choice !== 'string' || typeof source !== 'string') return [];
+    const problem = optInSourceProblem(choice, source);
+    return problem === null ? [] : [{ type: 'value_error', loc: [...loc, 'source'], msg: problem, input: source }];
+  },
 } as const;
 export type ModelCheck = keyof typeof MODEL_CHECKS;
 
