@@ -7207,8 +7207,12 @@ export interface operations {
                         due_within_7_days: number;
                         /** @description Requests in a non-final status */
                         open: number;
+                        /** @description Opt-outs queued or processing (PRODUCT §2.18) */
+                        open_opt_outs: number;
                         /** @description Open requests past their binding due date */
                         overdue: number;
+                        /** @description Open opt-outs past their due date */
+                        overdue_opt_outs: number;
                         pending_approval: number;
                         /** @description Open requests assigned to nobody */
                         unassigned_open: number;

@@ -367,5 +367,43 @@ for (const dialect of dialects()) {
       assert.match(String(res.headers['content-type']), /^application\/json/);
       assert.deepEqual(res.json(), { gpc: true, lastUpdate: '2026-12-07' });
     });
+
+    it('stats count open and overdue opt-outs of the caller’s workspaces (0 through the API: each is completed when filed)', async () => {
+      const stats = async () => {
+        const res = await get('/api/v1/privacy/requests/stats');
+        assert.equal(res.statusCode, 200, res.body);
+        const { open_opt_outs, overdue_opt_outs } = res.json();
+        return { open_opt_outs, overdue_opt_outs };
+      };
+      assert.deepEqual(await stats(), { open_opt_outs: 0, overdue_opt_outs: 0 });
+      // Open ones, as propagation will leave them while data systems work: written here by hand.
+      const open = (workspace: string, dueAt: string) => ({
+        id: newId('oo'),
+        workspace_id: workspace,
+        subject_provider: 'email',
+        subject_id: `zq-open-${next()}@example.test`,
+        kind: 'sale_sharing',
+        choice: 'opt_out',
+        source: 'form',
+        client_request_id: `crm-open-${next()}`,
+        status: 'queued',
+        received_at: NOW,
+        created_at: NOW,
+        due_at: dueAt,
+        completed_at: null,
+        filed_by: 'test',
+      });
+      await db()
+        .insertInto('opt_outs')
+        .values([
+          open('acme', '2026-12-01T00:00:00.000Z'),
+          open('acme', '2026-12-25T15:30:00.000Z'),
+          open('globex', '2026-12-01T00:00:00.000Z'),
+        ])
+        .execute();
+      assert.deepEqual(await stats(), { open_opt_outs: 2, overdue_opt_outs: 1 });
+      const listed = await get('/api/v1/privacy/opt-outs?status=open');
+      assert.equal(listed.json().items.length, 2);
+    });
   });
 }
