@@ -135,10 +135,16 @@ for (const dialect of dialects()) {
       const first = await file(payload);
       assert.equal(first.statusCode, 202, first.body);
       const before = await stored();
-      const second = await file({ ...payload, kind: 'direct_marketing' });
+      const key = `oo-key-${next()}`;
+      const second = await file({ ...payload, kind: 'direct_marketing' }, key);
       assert.equal(second.statusCode, 409, second.body);
       assert.equal(second.headers.location, first.headers.location);
       assert.deepEqual(await stored(), before);
+      // The 409 is the key's answer: replayed as such.
+      const replayed = await file({ ...payload, kind: 'direct_marketing' }, key);
+      assert.equal(replayed.statusCode, 409, replayed.body);
+      assert.equal(replayed.headers['idempotent-replayed'], 'true');
+      assert.equal(replayed.headers.location, first.headers.location);
     });
 
     it('refuses bad input in the Pydantic shape, naming the field, and stores nothing', async () => {
