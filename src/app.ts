@@ -21,6 +21,8 @@ import { officerRoutes } from './http/routes/officer.routes.js';
 import { reportRoutes } from './http/routes/reports.routes.js';
 import { whoamiRoutes } from './http/routes/whoami.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
+import { optOutRoutes } from './http/routes/opt-outs.routes.js';
+import { gpcRoutes } from './http/routes/gpc.routes.js';
 import { privacyCenterSettingsRoutes } from './http/privacy-center/center-settings.routes.js';
 import { centerParts, privacyCenterPlugin } from './http/privacy-center/privacy-center.plugin.js';
 import { registerRateLimits, trustProxyOption } from './http/protection/rate-limits.js';
@@ -121,6 +123,7 @@ const SERVICE_ROUTES: readonly (readonly [ServiceRoutes, string])[] = [
   [dataSystemRoutes, '/data-systems'],
   [dataTaskRoutes, '/data-tasks'],
   [dataCategoryRoutes, '/data-categories'],
+  [optOutRoutes, '/privacy'],
 ];
 
 /**
@@ -155,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics: deps.metrics,
     metricsToken: deps.metricsToken ?? null,
   });
+  await app.register(gpcRoutes);
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
   await app.register(privacyCenterPlugin, { services: deps.services, counter: center.counter });
   await app.register(consolePlugin, {

@@ -2,6 +2,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createOidcVerifier } from './http/auth/oidc-verifier.js';
 import { filingRecordCodec } from './http/replay/filing-record.js';
+import { optOutRecordCodec } from './http/replay/opt-out-record.js';
+import { bindDeps } from './lib/bind-deps.js';
+import { bindOptOutUseCases } from './workflows/opt-outs/opt-out-use-cases.js';
+import { readQueueStats } from './workflows/opt-outs/read-queue-stats.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService } from './modules/audit/audit.service.js';
@@ -135,6 +139,18 @@ export function createServices(deps: { config: Config; database: Database; keys:
     }),
     /** The status page's capability tokens. */
     centerStatus: createCenterStatusService({ db }),
+    /** What the opt-out use cases use (src/workflows/opt-outs/, PRODUCT §2.18). */
+    /** The queue's counts (PRODUCT §2.16) with the opt-outs' (§2.18). */
+    queueStats: bindDeps(readQueueStats, { db, clock, privacyRequests }),
+    optOuts: bindOptOutUseCases({
+      db,
+      clock,
+      // Like a filing's, an opt-out's unit only defers its writes (opt-out-filing.ts, idempotency/key-claims.ts).
+      transact: deps.database.transactDeferred,
+      idempotency,
+      policies,
+      optOutRecord: optOutRecordCodec,
+    }),
   };
 }
 

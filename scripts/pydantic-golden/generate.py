@@ -163,6 +163,20 @@ class CreatePrivacyRequest(BaseModel):
         return _subject_identity(self)
 
 
+def _calendar_day(value: str) -> str:
+    """A policy's `holidays` item (PRODUCT §2.18): `YYYY-MM-DD` (the pattern has passed) naming a
+    real calendar day, an AfterValidator raising ValueError."""
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError("not a real calendar day") from None
+    return value
+
+
+CalendarDay = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), NoNul,
+                        AfterValidator(_calendar_day)]
+
+
 class _Inherit:
     """Default for PolicyLayer fields: absent means "inherit". Never validated, so an explicit
     JSON null still fails with the field's own type error (the annotations are not Optional)."""
@@ -190,6 +204,36 @@ class PolicyLayer(BaseModel):
     require_approval: bool = INHERIT
     auto_erase_on_deprovision: bool = INHERIT
     confirm_no_data: bool = INHERIT
+    holidays: Annotated[list[CalendarDay], Field(max_length=200), Unique] = INHERIT
+
+
+def _opt_out(model: BaseModel) -> BaseModel:
+    """An opt-out (PRODUCT §2.18): the subject's identity, then an opt_in only with source "api"
+    (src/modules/opt-outs/opt-out.fns.ts `optInSourceProblem`): a value_error at `source`."""
+    _subject_identity(model)
+    if model.choice == "opt_in" and model.source != "api":
+        message = (f'an opt_in is accepted only with source "api" (an operator\'s, audited); '
+                   f'not from "{model.source}"')
+        raise ValidationError.from_exception_data(type(model).__name__, [InitErrorDetails(
+            type=PydanticCustomError("value_error", message), loc=("source",), input=model.source)])
+    return model
+
+
+class CreateOptOut(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    workspace_id: Str(min_length=1, max_length=200)
+    subject_provider: Str(min_length=1, max_length=100)
+    subject_id: Str(min_length=1, max_length=300)
+    kind: Literal["sale_sharing", "sensitive_use", "direct_marketing"]
+    choice: Literal["opt_out", "opt_in"]
+    source: Literal["form", "gpc", "agent", "api"]
+    client_request_id: Str(min_length=8, max_length=200)
+    received_at: Annotated[str, Field(pattern=RFC3339_PATTERN), NoNul, AfterValidator(_received_at)] = None
+
+    @model_validator(mode="after")
+    def _rules(self) -> "CreateOptOut":
+        return _opt_out(self)
 
 
 # Controller profile (PRODUCT §2.10). The e-mail address and the URLs are plain string patterns
@@ -542,6 +586,14 @@ ROUTES: dict[str, dict[str, Any]] = {
         "path": "/api/v1/privacy/requests/{id}/confirm-no-data",
         "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
         "body": ConfirmNoData,
+    },
+    "opt_out_create": {
+        "method": "POST",
+        "path": "/api/v1/privacy/opt-outs",
+        "params": [
+            Param("header", "idempotency_key", Str(min_length=8, max_length=200), required=True),
+        ],
+        "body": CreateOptOut,
     },
     "request_get": {
         "method": "GET",
@@ -1093,6 +1145,14 @@ def build_policy_cases() -> None:
     put("valid every field", full)
     put("valid confirm_no_data false", {"confirm_no_data": False})
     put("confirm_no_data not a boolean", {"confirm_no_data": "no"})
+    put("valid holidays", {"holidays": ["2026-12-25", "2027-01-01", "2028-02-29", "0050-01-01"]})
+    put("valid holidays empty", {"holidays": []})
+    put("holidays not real days, and one not a date",
+        {"holidays": ["2026-02-30", "2026-13-01", "0000-01-01", "25/12/2026", "2026-12-25T00:00:00Z"]})
+    put("holidays duplicated", {"holidays": ["2026-12-25", "2026-12-25"]})
+    put("holidays 201 items (only too_long)", {"holidays": ["2026-12-25"] * 201})
+    put("holidays not a list, items not strings", {"holidays": "2026-12-25"})
+    put("holidays item a number", {"holidays": [20261225, None]})
     put("valid bounds: retention 1, empty excluded_paths, one regulation",
         {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
          "excluded_paths": [], "regulations": ["ccpa"]})
@@ -1211,6 +1271,48 @@ def build_review_cases() -> None:
     confirm("reason missing", {})
     confirm("reason too long", {"reason": "r" * 1001})
     confirm("malformed JSON", None, raw='{"reason": "x",}')
+
+
+def build_opt_out_cases() -> None:
+    valid = {"workspace_id": "acme", "subject_provider": "email", "subject_id": "zq@example.test",
+             "kind": "sale_sharing", "choice": "opt_out", "source": "form",
+             "client_request_id": "crm-oo-0001"}
+
+    def oo(name: str, body: Any, *, raw: Optional[str] = None, idem: Optional[str] = IDEM) -> None:
+        headers = dict(JSON_CT)
+        if idem is not None:
+            headers["idempotency-key"] = idem
+        add("opt_out_create: " + name, "opt_out_create", headers=headers,
+            body=raw if raw is not None else dumps(body))
+
+    def v(**changes: Any) -> dict:
+        out = dict(valid)
+        for k, value in changes.items():
+            if value is DROP:
+                out.pop(k, None)
+            else:
+                out[k] = value
+        return out
+
+    oo("valid opt_out from the form", valid)
+    oo("valid opt_in from api", v(choice="opt_in", source="api", client_request_id="crm-oo-0002"))
+    for kind in ("sensitive_use", "direct_marketing"):
+        oo(f"valid {kind} by gpc", v(kind=kind, source="gpc", client_request_id=f"crm-oo-{kind}"))
+    oo("unknown kind", v(kind="sale"))
+    oo("unknown choice", v(choice="maybe"))
+    oo("unknown source", v(source="email"))
+    oo("kind, choice and source unknown at once", v(kind="SALE_SHARING", choice=None, source=5))
+    for source in ("form", "gpc", "agent"):
+        oo(f"opt_in from {source}", v(choice="opt_in", source=source))
+    oo("opt_in from an unknown source (only literal_error)", v(choice="opt_in", source="center"))
+    oo("opt_in from form with a bad phone (identity first)",
+       v(choice="opt_in", subject_provider="phone", subject_id="12"))
+    oo("every field missing", {})
+    oo("missing idempotency key", valid, idem=None)
+    oo("client_request_id too short, workspace_id empty", v(client_request_id="short", workspace_id=""))
+    oo("received_at not RFC 3339", v(received_at="2026-12-04"))
+    oo("array body", None, raw="[]")
+    oo("malformed JSON", None, raw='{"kind": "sale_sharing",}')
 
 
 def build_request_get_cases() -> None:
@@ -1471,6 +1573,7 @@ def main() -> None:
     build_effective_cases()
     build_policy_cases()
     build_request_get_cases()
+    build_opt_out_cases()
     build_review_cases()
     build_controller_cases()
     build_data_task_cases()

@@ -5,6 +5,7 @@ import type { DataSystemTable, DataTaskTable } from './tables/data-system.table.
 import type { IdempotencyTable } from './tables/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from './tables/integration.table.js';
 import type { OutboundMessageTable, WebhookEndpointTable } from './tables/outbound-event.table.js';
+import type { OptOutTable, PrivacyPreferenceTable } from './tables/opt-out.table.js';
 import type { PolicyLayerTable, PolicyLayerVersionTable } from './tables/policy.table.js';
 import type { PrivacyRequestTable, RequestResultTable } from './tables/privacy-request.table.js';
 import type { RequestNoteTable } from './tables/request-note.table.js';
@@ -48,4 +49,6 @@ export interface DB {
   privacy_center_status_tokens: PrivacyCenterStatusTokenTable;
   privacy_center_mails: PrivacyCenterMailTable;
   request_notify_addresses: RequestNotifyAddressTable;
+  opt_outs: OptOutTable;
+  privacy_preferences: PrivacyPreferenceTable;
 }

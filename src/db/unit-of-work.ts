@@ -14,6 +14,8 @@ export const DEFERRED_WRITE_PLACES = {
   'idempotency claims': 1,
   /** workflows/filing/filing-batch.ts: the batch's request rows, one multi-row insert. */
   'filed requests': 2,
+  /** modules/opt-outs/opt-out-filing.ts: the batch's opt-outs and the preferences they set. */
+  'filed opt-outs': 2,
   /** modules/audit/audit.repository.ts: the audit chain's appends. */
   'audit trail': 3,
   /** modules/outbound-events/outbox.repository.ts: the outbound messages (outbox). */

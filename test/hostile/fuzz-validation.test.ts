@@ -56,7 +56,28 @@ const POLICY_FIELDS = [
   'require_approval',
   'auto_erase_on_deprovision',
   'confirm_no_data',
+  'holidays',
 ];
+const OPT_OUT_FIELDS = [
+  'workspace_id',
+  'subject_provider',
+  'subject_id',
+  'kind',
+  'choice',
+  'source',
+  'client_request_id',
+  'received_at',
+];
+/** A valid opt-out (PRODUCT §2.18); the generator may repeat it, whose client_request_id is then taken (409). */
+const VALID_OPT_OUT = {
+  workspace_id: 'acme',
+  subject_provider: 'email',
+  subject_id: 'zq-fuzz@example.test',
+  kind: 'sale_sharing',
+  choice: 'opt_out',
+  source: 'form',
+  client_request_id: 'crm-fuzz-opt-out',
+};
 
 /** A body close to `valid`: some fields replaced by any JSON value, some removed. */
 function nearValid(valid: Record<string, unknown>, fields: string[]) {
@@ -132,6 +153,26 @@ for (const dialect of dialects()) {
           const headers: Record<string, string> = { authorization: auth, 'idempotency-key': `fuzz-body-${++n}-key` };
           if (type) headers['content-type'] = type;
           await sendChecked('create', { method: 'POST', url: '/api/v1/privacy/requests', headers, payload });
+        }),
+        RUNS,
+      );
+    });
+
+    it('POST /privacy/opt-outs: any JSON value, near-valid bodies (an opt_in from any source), any bytes or text', async () => {
+      const body = fc.oneof(
+        anyBody(VALID_OPT_OUT, OPT_OUT_FIELDS),
+        fc
+          .constantFrom('form', 'gpc', 'agent', 'api', 'center')
+          .map((source) => JSON.stringify({ ...VALID_OPT_OUT, choice: 'opt_in', source })),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (payload) => {
+          const headers = {
+            authorization: auth,
+            'idempotency-key': `fuzz-opt-out-${++n}-key`,
+            'content-type': 'application/json',
+          };
+          await sendChecked('opt-out', { method: 'POST', url: '/api/v1/privacy/opt-outs', headers, payload });
         }),
         RUNS,
       );

@@ -21,6 +21,8 @@ const TABLES = [
   'audit_head',
   'data_systems',
   'data_tasks',
+  'opt_outs',
+  'privacy_preferences',
 ] as const;
 
 /** `{table: rows}` for every table of src/db/schema.ts, in one query. */

@@ -45,6 +45,8 @@ describe('mergePolicy: each field, both directions', () => {
     ['regulations', ['gdpr'], ['ccpa'], ['gdpr', 'ccpa'], 'repository'],
     ['excluded_paths', ['a/**'], ['b/**'], ['a/**', 'b/**'], 'repository'], // union
     ['excluded_paths', ['a/**', 'b/**'], [], ['a/**', 'b/**'], 'workspace'],
+    ['holidays', ['2026-12-25'], ['2026-12-24', '2026-12-25'], ['2026-12-25', '2026-12-24'], 'repository'], // union
+    ['holidays', ['2026-12-25'], [], ['2026-12-25'], 'workspace'],
   ];
   for (const [field, ws, repo, expected, source] of cases) {
     test(`${field}: workspace ${JSON.stringify(ws)}, repository ${JSON.stringify(repo)} → ${JSON.stringify(expected)} from ${source}`, () => {
@@ -84,6 +86,7 @@ describe('mergePolicy: sources', () => {
         require_approval: true,
         auto_erase_on_deprovision: true,
         confirm_no_data: false,
+        holidays: ['2026-12-25'],
       },
       {
         processing_allowed: false,
@@ -94,6 +97,7 @@ describe('mergePolicy: sources', () => {
         require_approval: true,
         auto_erase_on_deprovision: true,
         confirm_no_data: false,
+        holidays: ['2026-12-25'],
       },
     );
     assert.ok(
@@ -158,9 +162,9 @@ describe('mergePolicy: union order, dedup, no aliasing', () => {
 
 describe('effectiveVersion and normalizeRepository', () => {
   test('effectiveVersion is d<defaults>.w<n>.r<n>', () => {
-    assert.equal(effectiveVersion(3, 7), 'd2.w3.r7');
-    assert.equal(effectiveVersion(0, 0), 'd2.w0.r0');
-    assert.equal(effectiveVersion(12, 0), 'd2.w12.r0');
+    assert.equal(effectiveVersion(3, 7), 'd3.w3.r7');
+    assert.equal(effectiveVersion(0, 0), 'd3.w0.r0');
+    assert.equal(effectiveVersion(12, 0), 'd3.w12.r0');
     assert.notEqual(effectiveVersion(1, 12), effectiveVersion(11, 2));
   });
 
@@ -222,6 +226,10 @@ function randomLayer(rand: () => number): PolicyLayerSettings | null {
     'confirm_no_data',
     maybe(() => rand() < 0.5),
   );
+  set(
+    'holidays',
+    maybe(() => sub(['2026-12-24', '2026-12-25', '2027-01-01'])),
+  );
   return layer;
 }
 
@@ -242,6 +250,7 @@ describe('property: a repository layer never loosens the workspace-only result',
       assert.ok(both.require_approval || !base.require_approval, ctx);
       assert.ok(both.auto_erase_on_deprovision || !base.auto_erase_on_deprovision, ctx);
       assert.ok(both.confirm_no_data || !base.confirm_no_data, ctx);
+      for (const h of base.holidays) assert.ok(both.holidays.includes(h), ctx);
       // "repository" is the source exactly when it changed the value.
       for (const field of Object.keys(DEFAULT_POLICY) as (keyof Policy)[]) {
         const changed = JSON.stringify(both[field]) !== JSON.stringify(base[field]);

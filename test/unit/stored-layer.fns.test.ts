@@ -21,6 +21,7 @@ describe('readStoredSettings', () => {
       require_approval: true,
       auto_erase_on_deprovision: false,
       confirm_no_data: false,
+      holidays: ['2026-12-25', '2027-01-01'],
     };
     assert.deepEqual(readStoredSettings(JSON.stringify(layer)), layer);
   });
@@ -44,6 +45,9 @@ describe('readStoredSettings', () => {
       ['require_approval', 1],
       ['auto_erase_on_deprovision', null],
       ['confirm_no_data', 'no'],
+      ['holidays', ['2026-02-30']],
+      ['holidays', ['25/12/2026']],
+      ['holidays', '2026-12-25'],
     ];
     for (const [field, value] of cases) {
       const kept = field === 'author_identity' ? { retention_days: 30 } : { author_identity: 'none' };

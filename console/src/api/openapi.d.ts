@@ -2,6 +2,26 @@
 // document with openapi-typescript. Do not edit: change the route schemas and regenerate.
 
 export interface paths {
+    "/.well-known/gpc.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Global Privacy Control support
+         * @description The GPC well-known resource: `{"gpc": true, "lastUpdate": "YYYY-MM-DD"}`, the date this service began honouring the signal. No token.
+         */
+        get: operations["getGpcWellKnown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit-events": {
         parameters: {
             query?: never;
@@ -353,6 +373,70 @@ export interface paths {
          * @description Versioned and audited. Scope `policy:write`.
          */
         delete: operations["deleteRepositoryPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/opt-outs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List opt-outs
+         * @description Newest first, with cursor pagination; filters `workspace_id` (repeatable; absent: every workspace the caller may read), `subject_provider`, `subject_id`, `status` (repeatable, `open` for the non-final ones). Scope `privacy:read`.
+         */
+        get: operations["listOptOuts"];
+        put?: never;
+        /**
+         * File an opt-out or opt-in
+         * @description An opt-out of sale/sharing or of the use of sensitive data (CCPA) or an objection to direct marketing (GDPR Art. 21), or an opt-in (`source: "api"` only, audited as the operator’s). 202 + Location with `{id, status, due_at}`. Honoured at once: the subject’s preference of that kind is set (unless a choice received later stands) and `privacy_preference.changed` is sent. `Idempotency-Key` as for privacy requests; the same `client_request_id` in the workspace under another key is a 409. Scope `privacy:write`.
+         */
+        post: operations["createOptOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/opt-outs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an opt-out
+         * @description An opt-out or opt-in by id; 404 outside the caller’s workspaces. Scope `privacy:read`.
+         */
+        get: operations["getOptOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subject’s opt-out preferences
+         * @description Per kind (`sale_sharing`, `sensitive_use`, `direct_marketing`) the standing choice (`opt_out`, `opt_in` or `not_set`), its source and when it was set. Scope `privacy:read`.
+         */
+        get: operations["getPrivacyPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1042,6 +1126,30 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getGpcWellKnown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gpc: boolean;
+                        /** Format: date */
+                        lastUpdate: string;
+                    };
+                };
+            };
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -3283,6 +3391,7 @@ export interface operations {
                             auto_erase_on_deprovision: boolean;
                             confirm_no_data: boolean;
                             excluded_paths: string[];
+                            holidays: string[];
                             processing_allowed: boolean;
                             regulations: ("gdpr" | "ccpa")[];
                             require_approval: boolean;
@@ -3394,6 +3503,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3499,6 +3610,8 @@ export interface operations {
                     auto_erase_on_deprovision?: boolean;
                     confirm_no_data?: boolean;
                     excluded_paths?: string[];
+                    /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                    holidays?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
                     require_approval?: boolean;
@@ -3521,6 +3634,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3721,6 +3836,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3827,6 +3944,8 @@ export interface operations {
                     auto_erase_on_deprovision?: boolean;
                     confirm_no_data?: boolean;
                     excluded_paths?: string[];
+                    /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                    holidays?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
                     require_approval?: boolean;
@@ -3849,6 +3968,8 @@ export interface operations {
                             auto_erase_on_deprovision?: boolean;
                             confirm_no_data?: boolean;
                             excluded_paths?: string[];
+                            /** @description Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union. */
+                            holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
                             require_approval?: boolean;
@@ -3997,6 +4118,501 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listOptOuts: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                /** @description Repeatable; `open` stands for `queued` and `processing` */
+                status?: ("queued" | "processing" | "completed" | "failed" | "canceled" | "open")[];
+                subject_id?: string;
+                subject_provider?: string;
+                workspace_id?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            choice: "opt_out" | "opt_in";
+                            client_request_id: string;
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description sale_sharing, sensitive_use: the 15th business day after the day of receipt (Mon–Fri UTC, less the policy’s holidays); direct_marketing: one month. The time of day of receipt.
+                             */
+                            due_at: string;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sale_sharing" | "sensitive_use" | "direct_marketing";
+                            /** Format: date-time */
+                            received_at: string;
+                            /** @enum {string} */
+                            source: "form" | "gpc" | "agent" | "api";
+                            /** @enum {string} */
+                            status: "queued" | "processing" | "completed" | "failed" | "canceled";
+                            subject_id: string;
+                            subject_provider: string;
+                            workspace_id: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    createOptOut: {
+        parameters: {
+            query?: never;
+            header: {
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description subject_provider "phone": subject_id is a phone number in E.164; choice "opt_in" only with source "api" (11 CCR §7028: the person confirms an opt-in; the center and agent paths come later). Otherwise a 422 value_error at the field. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    choice: "opt_out" | "opt_in";
+                    client_request_id: string;
+                    /** @enum {string} */
+                    kind: "sale_sharing" | "sensitive_use" | "direct_marketing";
+                    /** @description When the controller received it (RFC 3339; not in the future, at most 365 days ago); the deadline counts from it. Default: now. */
+                    received_at?: string;
+                    /** @enum {string} */
+                    source: "form" | "gpc" | "agent" | "api";
+                    subject_id: string;
+                    subject_provider: string;
+                    workspace_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        due_at: string;
+                        /** @description `oo_…` */
+                        id: string;
+                        /** @enum {string} */
+                        status: "queued" | "processing" | "completed" | "failed" | "canceled";
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getOptOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        choice: "opt_out" | "opt_in";
+                        client_request_id: string;
+                        /** Format: date-time */
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description sale_sharing, sensitive_use: the 15th business day after the day of receipt (Mon–Fri UTC, less the policy’s holidays); direct_marketing: one month. The time of day of receipt.
+                         */
+                        due_at: string;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sale_sharing" | "sensitive_use" | "direct_marketing";
+                        /** Format: date-time */
+                        received_at: string;
+                        /** @enum {string} */
+                        source: "form" | "gpc" | "agent" | "api";
+                        /** @enum {string} */
+                        status: "queued" | "processing" | "completed" | "failed" | "canceled";
+                        subject_id: string;
+                        subject_provider: string;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getPrivacyPreferences: {
+        parameters: {
+            query: {
+                subject_id: string;
+                subject_provider: string;
+                workspace_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        direct_marketing: {
+                            /** @enum {string} */
+                            choice: "opt_out" | "opt_in" | "not_set";
+                            /** @enum {string|null} */
+                            source: "form" | "gpc" | "agent" | "api" | null;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                        };
+                        sale_sharing: {
+                            /** @enum {string} */
+                            choice: "opt_out" | "opt_in" | "not_set";
+                            /** @enum {string|null} */
+                            source: "form" | "gpc" | "agent" | "api" | null;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                        };
+                        sensitive_use: {
+                            /** @enum {string} */
+                            choice: "opt_out" | "opt_in" | "not_set";
+                            /** @enum {string|null} */
+                            source: "form" | "gpc" | "agent" | "api" | null;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
@@ -6591,8 +7207,12 @@ export interface operations {
                         due_within_7_days: number;
                         /** @description Requests in a non-final status */
                         open: number;
+                        /** @description Opt-outs queued or processing (PRODUCT §2.18) */
+                        open_opt_outs: number;
                         /** @description Open requests past their binding due date */
                         overdue: number;
+                        /** @description Open opt-outs past their due date */
+                        overdue_opt_outs: number;
                         pending_approval: number;
                         /** @description Open requests assigned to nobody */
                         unassigned_open: number;
@@ -6809,7 +7429,7 @@ export interface operations {
                             disabled: boolean;
                             /** Format: date-time */
                             disabled_at: string | null;
-                            event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[] | null;
+                            event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[] | null;
                             /** Format: date-time */
                             failing_since: string | null;
                             id: string;
@@ -6898,7 +7518,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     /** @description Subscribed event types; absent or null: every type. */
-                    event_types?: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[];
+                    event_types?: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[];
                     /** @description `https://` (PRODUCT §2.8); checked again at every delivery. */
                     url: string;
                     workspace_id: string;
@@ -6919,7 +7539,7 @@ export interface operations {
                         disabled: boolean;
                         /** Format: date-time */
                         disabled_at: string | null;
-                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[] | null;
+                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[] | null;
                         /** Format: date-time */
                         failing_since: string | null;
                         id: string;
@@ -7054,7 +7674,7 @@ export interface operations {
                         disabled: boolean;
                         /** Format: date-time */
                         disabled_at: string | null;
-                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[] | null;
+                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[] | null;
                         /** Format: date-time */
                         failing_since: string | null;
                         id: string;
@@ -7231,7 +7851,7 @@ export interface operations {
                     description?: string | null;
                     disabled?: boolean;
                     /** @description Subscribed event types; absent or null: every type. */
-                    event_types?: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[] | null;
+                    event_types?: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[] | null;
                     /** @description `https://` (PRODUCT §2.8); checked again at every delivery. */
                     url?: string;
                 };
@@ -7251,7 +7871,7 @@ export interface operations {
                         disabled: boolean;
                         /** Format: date-time */
                         disabled_at: string | null;
-                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[] | null;
+                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[] | null;
                         /** Format: date-time */
                         failing_since: string | null;
                         id: string;
@@ -7771,7 +8391,7 @@ export interface operations {
                         disabled: boolean;
                         /** Format: date-time */
                         disabled_at: string | null;
-                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled")[] | null;
+                        event_types: ("privacy_request.created" | "privacy_request.status_changed" | "privacy_request.completed" | "privacy_request.due_soon" | "privacy_request.overdue" | "data_task.created" | "data_task.overdue" | "webhook_endpoint.disabled" | "privacy_preference.changed")[] | null;
                         /** Format: date-time */
                         failing_since: string | null;
                         id: string;

@@ -29,6 +29,7 @@ import * as taskRunProgress from './2026-12-07T0101-task-run-progress.js';
 import * as dataSystemProcessing from './2026-12-07T0401-data-system-processing.js';
 import * as mailLeaseToken from './2026-12-07T0501-mail-lease-token.js';
 import * as emailSubjectSearch from './2026-12-07T0701-email-subject-search.js';
+import * as optOuts from './2026-12-07T0801-opt-outs.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07T0401-data-system-processing': dataSystemProcessing,
   '2026-12-07T0501-mail-lease-token': mailLeaseToken,
   '2026-12-07T0701-email-subject-search': emailSubjectSearch,
+  '2026-12-07T0801-opt-outs': optOuts,
 };

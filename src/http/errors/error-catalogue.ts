@@ -29,6 +29,8 @@ export const errors = {
     new HttpError(409, 'A request with this Idempotency-Key is still being processed; retry later', { 'Retry-After': '1' }),
   clientRequestIdTaken: (location: string) =>
     new HttpError(409, 'A privacy request with this client_request_id already exists in the workspace', { Location: location }),
+  optOutClientRequestIdTaken: (location: string) =>
+    new HttpError(409, 'An opt-out with this client_request_id already exists in the workspace', { Location: location }),
   bodyTooLarge: () => new HttpError(413, 'Request body is too large'),
   unsupportedMediaType: () => new HttpError(415, 'Unsupported media type: send application/json'),
   tooManyRequests: (retryAfterSeconds: number) =>

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PrivacyRequestActions } from '../../workflows/requests/request-actions.js';
-import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import { runBulkAction } from '../../workflows/requests/bulk-action.js';
 import type { RequestNotesService } from '../../workflows/request-notes/request-notes.js';
 import type { Principal } from '../../modules/principals/principal.js';
@@ -14,6 +13,8 @@ import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as O from '../schemas/officer.schemas.js';
 import { PrivacyRequestResource, RequestIdParams } from '../schemas/privacy-request.schemas.js';
 import { bearerRoutes } from './bearer-route.js';
+import type { Bound } from '../../lib/bind-deps.js';
+import type { readQueueStats } from '../../workflows/opt-outs/read-queue-stats.js';
 
 type BulkBody = (typeof O.BulkBody)['static'];
 
@@ -46,21 +47,22 @@ export async function officerRoutes(
   app: FastifyInstance,
   opts: {
     services: {
-      privacyRequests: PrivacyRequestService;
       requestActions: PrivacyRequestActions;
       requestNotes: RequestNotesService;
+      /** The queue's counts with the opt-outs': {@link readQueueStats}. */
+      queueStats: Bound<typeof readQueueStats>;
     };
   },
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { privacyRequests, requestActions, requestNotes } = opts.services;
+  const { requestActions, requestNotes, queueStats } = opts.services;
   const tags = ['privacy requests'];
   const route = bearerRoutes(tags, 'privacy:write');
 
   typed.get(
     '/stats',
     route({ querystring: O.QueueStatsQuery, response: withErrors({ 200: O.QueueStats }) }, 'privacy:read'),
-    async (request) => privacyRequests.stats(readableWorkspaces(request, request.query.workspace_id)),
+    async (request) => queueStats(readableWorkspaces(request, request.query.workspace_id)),
   );
 
   typed.post(

@@ -24,6 +24,8 @@ export const QueueStats = Type.Object({
   pending_approval: Type.Integer(),
   action_required: Type.Integer(),
   unassigned_open: Type.Integer({ description: 'Open requests assigned to nobody' }),
+  open_opt_outs: Type.Integer({ description: 'Opt-outs queued or processing (PRODUCT §2.18)' }),
+  overdue_opt_outs: Type.Integer({ description: 'Open opt-outs past their due date' }),
 });
 
 /** `POST …/{id}/assign` body: the operator's name (as the audit trail shows it), or null to unassign. */

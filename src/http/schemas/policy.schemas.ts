@@ -4,6 +4,12 @@ import { StringEnum } from './common.schemas.js';
 const AUTHOR_IDENTITY = ['full', 'pseudonymous', 'none'] as const;
 const REGULATIONS = ['gdpr', 'ccpa'] as const;
 
+/** A calendar day, `YYYY-MM-DD` (then checked to be a real one: `calendar-day`). */
+const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+
+/** Most `holidays` one layer lists (ten years of a dozen a year, and room). */
+export const MAX_HOLIDAYS = 200;
+
 /**
  * A layer's settings: every field optional (absent inherits). PRODUCT.md §2.4. The set fields
  * take no duplicates, `regulations` at least one; unknown fields are refused (`extra_forbidden`):
@@ -21,6 +27,14 @@ export const PolicyLayerBody = Type.Object(
     require_approval: Type.Optional(Type.Boolean()),
     auto_erase_on_deprovision: Type.Optional(Type.Boolean()),
     confirm_no_data: Type.Optional(Type.Boolean()),
+    holidays: Type.Optional(
+      Type.Array(Type.String({ pattern: DAY_PATTERN, 'x-after': 'calendar-day' }), {
+        maxItems: MAX_HOLIDAYS,
+        uniqueItems: true,
+        description:
+          'Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -35,6 +49,7 @@ export const PolicySchema = Type.Object({
   require_approval: Type.Boolean(),
   auto_erase_on_deprovision: Type.Boolean(),
   confirm_no_data: Type.Boolean(),
+  holidays: Type.Array(Type.String()),
 });
 
 const LayerName = StringEnum(['default', 'workspace', 'repository'] as const);

@@ -1,4 +1,6 @@
 import { subjectIdProblem } from '../../modules/subject-data/request-identity.fns.js';
+import { isCalendarDate } from '../../modules/opt-outs/deadline.fns.js';
+import { optInSourceProblem } from '../../modules/opt-outs/opt-out.fns.js';
 import { pydanticError as E, type ErrorItem, type Loc } from './error-item.js';
 
 /**
@@ -62,8 +64,18 @@ export const AFTER_CHECKS = {
     if (at < now - 365 * DAY_MS) return 'received_at is more than 365 days ago';
     return null;
   },
+  /** A `YYYY-MM-DD` text (the pattern has passed) naming a real calendar day (a policy's `holidays`). */
+  'calendar-day': (text: string): string | null => (isCalendarDate(text) ? null : 'not a real calendar day'),
 } as const;
 export type AfterCheck = keyof typeof AFTER_CHECKS;
+
+/** `subject-identity` of {@link MODEL_CHECKS}. */
+function subjectIdentity(value: Record<string, unknown>, loc: Loc): ErrorItem[] {
+  const { subject_provider: provider, subject_id: id } = value;
+  if (typeof provider !== 'string' || typeof id !== 'string') return [];
+  const problem = subjectIdProblem(provider, id);
+  return problem === null ? [] : [{ type: 'value_error', loc: [...loc, 'subject_id'], msg: problem, input: id }];
+}
 
 /**
  * Checks of a whole object that no JSON Schema keyword says, by name (`x-model-after`), run only
@@ -74,11 +86,19 @@ export type AfterCheck = keyof typeof AFTER_CHECKS;
  * `PhoneNumber` words it, without `ctx`.
  */
 export const MODEL_CHECKS = {
-  'subject-identity': (value: Record<string, unknown>, loc: Loc): ErrorItem[] => {
-    const { subject_provider: provider, subject_id: id } = value;
-    if (typeof provider !== 'string' || typeof id !== 'string') return [];
-    const problem = subjectIdProblem(provider, id);
-    return problem === null ? [] : [{ type: 'value_error', loc: [...loc, 'subject_id'], msg: problem, input: id }];
+  'subject-identity': subjectIdentity,
+  /**
+   * An opt-out (PRODUCT §2.18): the subject's identity as `subject-identity`, then an `opt_in`
+   * only from a source that may give one (`optInSourceProblem`): `value_error` at the object's
+   * `source`, without `ctx`.
+   */
+  'opt-out': (value: Record<string, unknown>, loc: Loc): ErrorItem[] => {
+    const identity = subjectIdentity(value, loc);
+    if (identity.length > 0) return identity;
+    const { choice, source } = value;
+    if (typeof choice !== 'string' || typeof source !== 'string') return [];
+    const problem = optInSourceProblem(choice, source);
+    return problem === null ? [] : [{ type: 'value_error', loc: [...loc, 'source'], msg: problem, input: source }];
   },
 } as const;
 export type ModelCheck = keyof typeof MODEL_CHECKS;

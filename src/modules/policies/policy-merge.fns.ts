@@ -10,10 +10,11 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   require_approval: false,
   auto_erase_on_deprovision: false,
   confirm_no_data: true,
+  holidays: [],
 });
 
 /** Revision of {@link DEFAULT_POLICY}; part of every effective policy version. */
-export const DEFAULTS_REVISION = 2;
+export const DEFAULTS_REVISION = 3;
 
 const PRIVACY_RANK: Record<AuthorIdentity, number> = { full: 0, pseudonymous: 1, none: 2 };
 
@@ -31,6 +32,7 @@ const STRICTER: { [K in keyof Policy]: (a: Policy[K], b: Policy[K]) => Policy[K]
   require_approval: (a, b) => a || b,
   auto_erase_on_deprovision: (a, b) => a || b,
   confirm_no_data: (a, b) => a || b,
+  holidays: union,
 };
 
 const FIELDS = Object.keys(DEFAULT_POLICY) as (keyof Policy)[];
@@ -53,8 +55,8 @@ export interface MergedPolicy {
  * Merges defaults < workspace < repository (PRODUCT.md §2.4). The workspace layer replaces a
  * default field by field (its owner decides, e.g. `regulations: ["ccpa"]` or 365 retention days);
  * the repository layer can only tighten what that gives: AND for `processing_allowed`, minimum
- * `retention_days`, the most private `author_identity`, union of `excluded_paths` and
- * `regulations`, OR for `require_approval`, `auto_erase_on_deprovision` and `confirm_no_data`.
+ * `retention_days`, the most private `author_identity`, union of `excluded_paths`,
+ * `regulations` and `holidays`, OR for `require_approval`, `auto_erase_on_deprovision` and `confirm_no_data`.
  *
  * @param layers - each layer's settings, or null when it is not set. Inputs are not mutated.
  */

@@ -23,6 +23,11 @@ export interface Policy {
    * (PRODUCT §2.13); false lets it complete without review.
    */
   confirm_no_data: boolean;
+  /**
+   * Days that are not business days (`YYYY-MM-DD`, UTC), besides Saturdays and Sundays: an
+   * opt-out's 15 business days skip them (PRODUCT §2.18). Merged as a union.
+   */
+  holidays: string[];
 }
 
 /** One layer's settings: the fields it sets; an absent field inherits. */

@@ -1,5 +1,6 @@
 import type { Regulation } from './policy.types.js';
 import type { AuthorIdentity, PolicyLayerSettings } from './policy.types.js';
+import { isCalendarDate } from '../opt-outs/deadline.fns.js';
 
 const AUTHOR_IDENTITIES: readonly AuthorIdentity[] = ['full', 'pseudonymous', 'none'];
 const REGULATIONS: readonly Regulation[] = ['gdpr', 'ccpa'];
@@ -15,6 +16,8 @@ const arrayOf =
 const isPath = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isRegulation = (value: unknown): value is Regulation => REGULATIONS.includes(value as Regulation);
 const isPaths = arrayOf(isPath);
+const isDay = (value: unknown): value is string => typeof value === 'string' && isCalendarDate(value);
+const isDays = arrayOf(isDay);
 const isRegulations = arrayOf(isRegulation);
 
 /**
@@ -31,6 +34,7 @@ const STORED_FIELD: { [K in keyof Required<PolicyLayerSettings>]: (value: unknow
   require_approval: isBoolean,
   auto_erase_on_deprovision: isBoolean,
   confirm_no_data: isBoolean,
+  holidays: isDays,
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {

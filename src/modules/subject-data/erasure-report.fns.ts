@@ -51,6 +51,8 @@ export interface ErasureCounts {
   packagesHeld: string[];
   idempotencyRecords: number;
   tombstones: number;
+  /** Opt-outs and opt-ins of the subject's identities, kept (PRODUCT §2.18). */
+  optOutsKept: number;
 }
 
 /** All zero: the report of a subject the service holds nothing about. */
@@ -71,6 +73,7 @@ export function zeroCounts(): ErasureCounts {
     packagesHeld: [],
     idempotencyRecords: 0,
     tombstones: 0,
+    optOutsKept: 0,
   };
 }
 
@@ -86,6 +89,12 @@ const AUDIT_KEPT = { what: 'audit trail entries of the requests (no personal dat
 const TOMBSTONES_KEPT = {
   what: TOMBSTONES_WHAT,
   why: 'so later events about these accounts are stored without identity (GDPR Art. 17); a keyed hash, not the identity (Art. 4(5))',
+};
+/** The `what` of the entry a report keeps when the subject had opted out or in (PRODUCT §2.18). */
+export const OPT_OUTS_WHAT = "opt-out records of the subject's identities (kind, choice, source, dates)";
+const OPT_OUTS_KEPT = {
+  what: OPT_OUTS_WHAT,
+  why: 'to keep honouring the opt-out: a deleted identity would otherwise be sold, shared or marketed to again (Cal. Civ. Code §1798.120, GDPR Art. 21(3))',
 };
 const DECISIONS_KEPT = {
   what: 'change event policy decisions, without author or title',
@@ -171,7 +180,7 @@ function categoryReport(category: DataCategory, scope: readonly DataCategory[], 
 /**
  * The erasure report of the categories in scope (in {@link DataCategory} order) from what was
  * counted. What every erasure keeps (the request records, the audit trail, tombstones, and each
- * answer in transit with its request id) is stated once, in the first category.
+ * answer in transit with its request id, and the subject's opt-outs when there are any) is stated once, in the first category.
  */
 export function buildErasureReport(scope: readonly DataCategory[], c: ErasureCounts): ErasureReport {
   const categories: ErasureReport['categories'] = {};
@@ -181,6 +190,7 @@ export function buildErasureReport(scope: readonly DataCategory[], c: ErasureCou
     REQUESTS_KEPT,
     AUDIT_KEPT,
     ...(c.tombstones > 0 ? [TOMBSTONES_KEPT] : []),
+    ...(c.optOutsKept > 0 ? [OPT_OUTS_KEPT] : []),
     ...c.packagesHeld.map(heldPackageKept),
   );
   return { format: ERASURE_REPORT_FORMAT, categories };

@@ -1,6 +1,6 @@
 import { categoryName } from '../../modules/data-categories/data-categories.fns.js';
 import type { Regulation } from '../../modules/request-model/request-model.js';
-import { heldAnswerOf, type KeptItem, TOMBSTONES_WHAT } from '../../modules/subject-data/erasure-report.fns.js';
+import { heldAnswerOf, type KeptItem, OPT_OUTS_WHAT, TOMBSTONES_WHAT } from '../../modules/subject-data/erasure-report.fns.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,13 +54,15 @@ function systemsKept(report: Record<string, unknown>): KeptItem[] {
  * What a completed deletion kept, and why, in plain words to the person (PRODUCT §2.13, §2.17):
  * the record of the request itself (proof of the answer, GDPR Art. 5(2) / 11 CCR §7101, by the
  * request's `regulations`), each answer in transit left whole until fetched, the keyed hashes
- * that keep later notices about erased accounts anonymous, and every record a data system kept
+ * that keep later notices about erased accounts anonymous, the person's opt-outs (only when they
+ * had any; PRODUCT §2.18), and every record a data system kept
  * with the reason it gave. Read from the stored deletion report (`report`, parsed: its
  * categories' `kept` and its `systems`); the report's own `kept` entries stay for the officer.
  */
 export function keptForPerson(report: unknown, regulations: readonly Regulation[]): KeptItem[] {
   const stored = isObject(report) ? report : {};
   const tombstones = ownKept(stored).some((k) => k.what === TOMBSTONES_WHAT);
+  const optOuts = ownKept(stored).some((k) => k.what === OPT_OUTS_WHAT);
   return [
     {
       what: 'The record of this request: what you asked for, when, and how we answered it',
@@ -72,6 +74,14 @@ export function keptForPerson(report: unknown, regulations: readonly Regulation[
           {
             what: 'A scrambled code of each identity of yours we erased (such as your e-mail address), from which it cannot be read back',
             why: 'So that anything we receive about it later is stored without your identity.',
+          },
+        ]
+      : []),
+    ...(optOuts
+      ? [
+          {
+            what: 'Your opt-out choices: which kind, your choice, where it came from, and when',
+            why: 'To keep honouring your opt-out: without it, we could sell, share or market to you again.',
           },
         ]
       : []),

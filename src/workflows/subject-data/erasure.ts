@@ -19,6 +19,7 @@ import { categoriesInScope, type DataCategory, parseScope } from '../../modules/
 import { gatherSubjectData, SUBJECT_PAGE_SIZE } from '../../modules/subject-data/subject-data.repository.js';
 import type { SubjectData } from '../../modules/subject-data/subject-data.types.js';
 import { redactSentMessages } from '../../modules/outbound-events/message-log.repository.js';
+import { countOptOutsOf } from '../../modules/opt-outs/opt-out.repository.js';
 
 const PROFILE_FIELDS = { 'user.contact.email': 'email', 'user.name': 'name' } as const;
 
@@ -144,7 +145,8 @@ function erasedCategories(scope: readonly DataCategory[]): DataCategory[] {
  * With `user.account` or `user.content` in scope, a tombstone (keyed hash) is written for every
  * account of the set, even for a subject the service has never seen, so later change events
  * about it are stored without identity. Privacy request records and the audit trail stay
- * (Art. 5(2), 17(3)(b)).
+ * (Art. 5(2), 17(3)(b)), and so do the subject's opt-outs and preferences (PRODUCT §2.18), listed
+ * as kept when there are any.
  *
  * One transaction, so the report is exact and nothing is half erased; inside it the history is
  * read in pages and written in batches with `pause` awaited between them (the event loop stays
@@ -191,5 +193,10 @@ export async function eraseSubjectData(
     await writes.insertTombstones(tx, request.workspace_id, hashes, at);
     counts.tombstones = hashes.length;
   }
+  // Opt-outs are not erased (PRODUCT §2.18): the record is what keeps the choice honoured.
+  counts.optOutsKept = await countOptOutsOf(tx, request.workspace_id, [
+    { provider: request.subject_provider, id: request.subject_id },
+    ...data.accounts.map((a) => ({ provider: a.provider, id: a.account_id })),
+  ]);
   return buildErasureReport(scope, counts);
 }

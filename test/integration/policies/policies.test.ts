@@ -43,10 +43,11 @@ for (const dialect of dialects()) {
         require_approval: false,
         auto_erase_on_deprovision: false,
         confirm_no_data: true,
+        holidays: [],
       });
       assert.ok(Object.values(body.sources).every((s) => s === 'default'));
-      assert.equal(body.version, 'd2.w0.r0');
-      assert.equal(res.headers.etag, '"d2.w0.r0"');
+      assert.equal(body.version, 'd3.w0.r0');
+      assert.equal(res.headers.etag, '"d3.w0.r0"');
       assert.equal(body.repository, 'acme/api');
     });
 
@@ -74,6 +75,7 @@ for (const dialect of dialects()) {
         require_approval: false,
         auto_erase_on_deprovision: false,
         confirm_no_data: true,
+        holidays: [],
       });
       assert.deepEqual(body.sources, {
         processing_allowed: 'workspace',
@@ -84,8 +86,9 @@ for (const dialect of dialects()) {
         require_approval: 'default',
         auto_erase_on_deprovision: 'default',
         confirm_no_data: 'default',
+        holidays: 'default',
       });
-      assert.equal(body.version, 'd2.w1.r1');
+      assert.equal(body.version, 'd3.w1.r1');
     });
 
     it('answers 304 to a matching If-None-Match, and 200 once a layer changes', async () => {
@@ -121,7 +124,7 @@ for (const dialect of dialects()) {
         headers: { authorization: auth },
       });
       assert.equal(again.statusCode, 404);
-      assert.equal((await effective('acme/api')).json().version, 'd2.w2.r0');
+      assert.equal((await effective('acme/api')).json().version, 'd3.w2.r0');
       const rewritten = await put('acme/repositories/acme%2Fapi', { retention_days: 7 });
       assert.equal(rewritten.json().version, 3, 'version 1 written, 2 deleted, 3 written');
       const missing = await t.app.inject({

@@ -169,6 +169,8 @@ for (const dialect of dialects()) {
         pending_approval: 1,
         action_required: 1,
         unassigned_open: 3,
+        open_opt_outs: 0,
+        overdue_opt_outs: 0,
       });
       // Without workspace_id: every workspace of the token (acme and beta).
       assert.deepEqual(await stats('', tokens.bob!), {
@@ -178,6 +180,8 @@ for (const dialect of dialects()) {
         pending_approval: 1,
         action_required: 1,
         unassigned_open: 4,
+        open_opt_outs: 0,
+        overdue_opt_outs: 0,
       });
       assert.equal((await stats('', tokens.carol!)).open, 4);
       assert.equal((await stats('', tokens.reader!)).open, 4);

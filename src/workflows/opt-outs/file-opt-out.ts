@@ -1,0 +1,153 @@
+import { isUniqueViolation } from '../../db/errors.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { toTimestamp } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { recordAudit } from '../../modules/audit/audit.repository.js';
+import { fingerprint } from '../../modules/idempotency/idempotency.fns.js';
+import { IdempotencyConflict, KEY_ATTEMPTS, type KeyUse } from '../../modules/idempotency/idempotency.service.js';
+import { optOutDueAt } from '../../modules/opt-outs/deadline.fns.js';
+import { fileOptOutAtCommit } from '../../modules/opt-outs/opt-out-filing.js';
+import type {
+  OptOutChoice,
+  OptOutFiling,
+  OptOutKind,
+  OptOutSource,
+  PreferenceChange,
+} from '../../modules/opt-outs/opt-out.types.js';
+import { enqueueEvent } from '../../modules/outbound-events/outbox.repository.js';
+import type { Principal } from '../../modules/principals/principal.js';
+import type { OptOutDeps } from './deps.js';
+
+/** An opt-out or opt-in as filed (PRODUCT §2.18); validated by the caller (the route's schema). */
+export interface FileOptOutInput {
+  workspace_id: string;
+  subject_provider: string;
+  subject_id: string;
+  kind: OptOutKind;
+  choice: OptOutChoice;
+  source: OptOutSource;
+  client_request_id: string;
+  /** RFC 3339; default: now. */
+  received_at?: string | undefined;
+}
+
+/** A filing's outcome, and whether it is the replay of an earlier filing with the same key. */
+export type OptOutFilingOutcome = OptOutFiling & { replayed: boolean };
+
+/**
+ * Files an opt-out or opt-in under an Idempotency-Key (PRODUCT §2.18), as a privacy request is
+ * filed (docs/development.md, "The write path"): a replay is answered from the key's record;
+ * otherwise ONE unit of work, all of it deferred to the commit, claims the key and adds the row,
+ * the subject's preference, the audit entries and the `privacy_preference.changed` event, and the
+ * key's record with the outcome. No data system can declare an opt-out kind yet, so an opt-out
+ * has no tasks: it is accepted and honoured at once (`completed`), and its preference set then
+ * unless a choice received later stands. `due_at` follows the kind (deadline.fns.ts) and the
+ * workspace policy's `holidays`.
+ *
+ * @throws IdempotencyConflict for a reused or in-flight key.
+ */
+export async function fileOptOut(
+  deps: Pick<OptOutDeps, 'clock' | 'transact' | 'idempotency' | 'policies' | 'optOutRecord'>,
+  principal: Principal,
+  idempotencyKey: string,
+  input: FileOptOutInput,
+): Promise<OptOutFilingOutcome> {
+  const { policy } = await deps.policies.effective(input.workspace_id, '');
+  const use: KeyUse = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fileOnce(deps, use, (unit) => addOptOut(deps, unit, principal, input, policy.holidays));
+    } catch (error) {
+      // Another process stored the same key after our claim: read it again.
+      if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** One try: the key's record replayed, or one unit that claims the key and adds the opt-out. */
+async function fileOnce(
+  deps: Pick<OptOutDeps, 'transact' | 'idempotency' | 'optOutRecord'>,
+  use: KeyUse,
+  add: (unit: UnitOfWork) => () => OptOutFiling,
+): Promise<OptOutFilingOutcome> {
+  const stored = await deps.idempotency.peek(use);
+  if (stored) return { ...deps.optOutRecord.decode(stored), replayed: true };
+  const { key, outcome } = await deps.transact(async (unit) => {
+    const key = deps.idempotency.claim(unit, use);
+    const outcome = add(key.unit);
+    deps.idempotency.record(key, () => deps.optOutRecord.encode(outcome()));
+    return { key, outcome };
+  });
+  const claim = key.outcome();
+  if (claim.kind === 'conflict') throw new IdempotencyConflict(claim.reason);
+  if (claim.kind === 'replay') return { ...deps.optOutRecord.decode(claim.response), replayed: true };
+  return { ...outcome(), replayed: false };
+}
+
+/**
+ * Adds the opt-out to `unit`, accepted (completed) now, with what it writes besides its row: the
+ * `opt_out.created` audit entry (kind, choice, source; never the subject's identity), and when it
+ * set the subject's preference, the `privacy_preference.changed` entry and event.
+ */
+function addOptOut(
+  deps: Pick<OptOutDeps, 'clock'>,
+  unit: UnitOfWork,
+  principal: Principal,
+  input: FileOptOutInput,
+  holidays: readonly string[],
+): () => OptOutFiling {
+  const filed = deps.clock();
+  const now = toTimestamp(filed);
+  const received = input.received_at === undefined ? filed : new Date(input.received_at);
+  const row = {
+    id: newId('oo', filed.getTime()),
+    workspace_id: input.workspace_id,
+    subject_provider: input.subject_provider,
+    subject_id: input.subject_id,
+    kind: input.kind,
+    choice: input.choice,
+    source: input.source,
+    client_request_id: input.client_request_id,
+    // Honoured at once: no data system takes an opt-out kind yet, so there is no task to wait for.
+    status: 'completed',
+    received_at: toTimestamp(received),
+    created_at: now,
+    due_at: toTimestamp(optOutDueAt(input.kind, received, holidays)),
+    completed_at: now,
+    filed_by: principal.id,
+  };
+  const audit = { actor: principal.id, actorName: principal.name, targetType: 'opt_out', targetId: row.id };
+  const details = { kind: row.kind, choice: row.choice, source: row.source };
+  return fileOptOutAtCommit(unit, row, ({ stored, preferenceSet }) => {
+    recordAudit(stored, {
+      ...audit,
+      action: 'opt_out.created',
+      workspaceId: row.workspace_id,
+      details: { ...details, status: row.status },
+      occurredAt: now,
+    });
+    recordAudit(preferenceSet, {
+      ...audit,
+      action: 'privacy_preference.changed',
+      workspaceId: row.workspace_id,
+      details,
+      occurredAt: now,
+    });
+    const change: PreferenceChange = {
+      workspace_id: row.workspace_id,
+      subject_provider: row.subject_provider,
+      subject_id: row.subject_id,
+      kind: input.kind,
+      choice: input.choice,
+      source: input.source,
+      opt_out_id: row.id,
+      updated_at: now,
+    };
+    enqueueEvent(preferenceSet, {
+      workspaceId: row.workspace_id,
+      type: 'privacy_preference.changed',
+      data: change,
+      occurredAt: now,
+    });
+  });
+}
