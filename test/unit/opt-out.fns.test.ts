@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addBusinessDays, isCalendarDate, optOutDueAt } from '../../src/modules/opt-outs/deadline.fns.js';
+import { isCalendarDate } from '../../src/lib/calendar-day.js';
+import { addBusinessDays, optOutDueAt } from '../../src/modules/opt-outs/deadline.fns.js';
 import { expandOptOutStatuses, optInSourceProblem, preferencesOf } from '../../src/modules/opt-outs/opt-out.fns.js';
 
 const at = (iso: string) => new Date(iso);

@@ -1,5 +1,5 @@
 import { subjectIdProblem } from '../../modules/subject-data/request-identity.fns.js';
-import { isCalendarDate } from '../../modules/opt-outs/deadline.fns.js';
+import { isCalendarDate } from '../../lib/calendar-day.js';
 import { optInSourceProblem } from '../../modules/opt-outs/opt-out.fns.js';
 import { pydanticError as E, type ErrorItem, type Loc } from './error-item.js';
 

@@ -1,6 +1,6 @@
 import type { Regulation } from './policy.types.js';
 import type { AuthorIdentity, PolicyLayerSettings } from './policy.types.js';
-import { isCalendarDate } from '../opt-outs/deadline.fns.js';
+import { isCalendarDate } from '../../lib/calendar-day.js';
 
 const AUTHOR_IDENTITIES: readonly AuthorIdentity[] = ['full', 'pseudonymous', 'none'];
 const REGULATIONS: readonly Regulation[] = ['gdpr', 'ccpa'];
