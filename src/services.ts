@@ -10,7 +10,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { bindControllerProfiles } from './workflows/controllers/controller-profiles.js';
-import { createChangeEventService } from './workflows/change-events/change-event.service.js';
+import { bindChangeEvents } from './workflows/change-events/change-events.js';
 import { createDataSystemService } from './modules/data-systems/data-system.service.js';
 import { bindDatabaseDryRuns } from './workflows/data-systems/database-dry-runs.js';
 import { createDataTaskService } from './modules/data-systems/data-task.service.js';
@@ -23,7 +23,7 @@ import { createRequestReportService } from './modules/privacy-requests/request-r
 import { bindIdentityReview } from './workflows/identity-review/identity-review.js';
 import { bindTaskResults } from './workflows/tasks/task-results.js';
 import { createPrivacyRequestService } from './modules/privacy-requests/privacy-request.service.js';
-import { createRequestResultsService } from './workflows/results/request-results.service.js';
+import { bindRequestResults } from './workflows/results/request-results.js';
 import { loadServiceKeys, type ServiceKeys } from './modules/service-keys/service-key.service.js';
 import { createSubjectService } from './modules/subjects/subject.service.js';
 import { createTokenService } from './modules/tokens/token.service.js';
@@ -89,11 +89,11 @@ export function createServices(deps: { config: Config; database: Database; keys:
       publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',
       seal: (text: string) => secretBox.seal(text),
     }),
-    requestResults: createRequestResultsService({ db, clock }),
+    requestResults: bindRequestResults({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),
-    changeEvents: createChangeEventService({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
+    changeEvents: bindChangeEvents({ db, transact, clock, policies, pseudonymKey: deps.keys.pseudonymKey }),
     audit: createAuditService({ db }),
     controllers: bindControllerProfiles({ db, clock }),
     dataSystems: createDataSystemService({ db, clock, secretBox, connectors: deps.config.connectors }),

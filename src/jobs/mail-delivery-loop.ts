@@ -22,7 +22,7 @@ import {
 import { countNotSearchable } from '../modules/data-systems/data-task-result.repository.js';
 import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
 import { CODE_TTL_MS } from '../modules/privacy-center/privacy-center.fns.js';
-import type { RequestResultsService } from '../workflows/results/request-results.service.js';
+import type { RequestResultsService } from '../workflows/results/request-results.js';
 import type { Mailer } from '../modules/privacy-center/mailer.js';
 
 /** Mails claimed per round. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RequestResultsService } from '../../workflows/results/request-results.service.js';
+import type { RequestResultsService } from '../../workflows/results/request-results.js';
 import { openStatus, type StatusAccessServices, statusReader } from '../../workflows/privacy-center/open-status.js';
 
 /** The JSON answers of the package link besides the package: `{"detail"}` as the API's errors. */

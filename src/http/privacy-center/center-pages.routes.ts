@@ -8,7 +8,7 @@ import type { CenterStatusService } from '../../modules/privacy-center/status.se
 import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
 import type { CenterIntake } from '../../workflows/filing/center-intake.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
-import type { RequestResultsService } from '../../workflows/results/request-results.service.js';
+import type { RequestResultsService } from '../../workflows/results/request-results.js';
 import { CONSOLE_CSP } from '../console/console-csp.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import { renderAccessLetter } from '../letters/access-letter.js';

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor, toPage } from '../../lib/cursor.js';
 import { normalizeRepository } from '../../modules/policies/policy-merge.fns.js';
-import type { ChangeEventService } from '../../workflows/change-events/change-event.service.js';
+import type { ChangeEventService } from '../../workflows/change-events/change-events.js';
 import { assertWorkspace } from '../auth/authenticate.js';
 import { errors } from '../errors/error-catalogue.js';
 import * as S from '../schemas/change-event.schemas.js';

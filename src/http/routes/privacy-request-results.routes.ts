@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ResultKind, ResultRead } from '../../workflows/results/request-results.service.js';
+import type { ResultKind, ResultRead } from '../../workflows/results/read-result.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
-import type { RequestResultsService } from '../../workflows/results/request-results.service.js';
+import type { RequestResultsService } from '../../workflows/results/request-results.js';
 import { errors } from '../errors/error-catalogue.js';
 import { renderAccessLetter } from '../letters/access-letter.js';
 import { letterInput } from '../letters/letter-input.js';

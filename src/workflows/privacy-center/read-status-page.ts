@@ -3,7 +3,7 @@ import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/
 import type { PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 import type { KeptItem } from '../../modules/subject-data/erasure-report.fns.js';
 import type { ControllerService } from '../controllers/controller-profiles.js';
-import type { RequestResultsService } from '../results/request-results.service.js';
+import type { RequestResultsService } from '../results/request-results.js';
 import { openStatus, type StatusAccessServices, statusReader } from './open-status.js';
 
 /** What the status page reads. */
