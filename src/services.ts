@@ -34,6 +34,7 @@ import { createSubmissionService } from './modules/privacy-center/submission.ser
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
+import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
 export type Services = Readonly<ReturnType<typeof createServices>>;
@@ -71,6 +72,15 @@ export function createServices(deps: { config: Config; database: Database; keys:
     hashKey: deps.keys.pseudonymKey,
     seal: (text: string) => secretBox.seal(text),
     settings: privacyCenter,
+  });
+  const optOuts = bindOptOutUseCases({
+    db,
+    clock,
+    // Like a filing's, an opt-out's unit only defers its writes (opt-out-filing.ts, idempotency/key-claims.ts).
+    transact: deps.database.transactDeferred,
+    idempotency,
+    policies,
+    optOutRecord: optOutRecordCodec,
   });
   return {
     database: deps.database,
@@ -139,17 +149,17 @@ export function createServices(deps: { config: Config; database: Database; keys:
     }),
     /** The status page's capability tokens. */
     centerStatus: createCenterStatusService({ db }),
-    /** What the opt-out use cases use (src/workflows/opt-outs/, PRODUCT §2.18). */
     /** The queue's counts (PRODUCT §2.16) with the opt-outs' (§2.18). */
     queueStats: bindDeps(readQueueStats, { db, clock, privacyRequests }),
-    optOuts: bindOptOutUseCases({
-      db,
+    /** The opt-out use cases (src/workflows/opt-outs/, PRODUCT §2.18). */
+    optOuts,
+    /** What a person submits at the center: a request (and with `Sec-GPC: 1` the `gpc` opt-out), the opt-out form (§2.18). */
+    centerSubmit: bindCenterSubmit({
+      optOuts,
+      settings: privacyCenter,
+      submissions: centerSubmissions,
       clock,
-      // Like a filing's, an opt-out's unit only defers its writes (opt-out-filing.ts, idempotency/key-claims.ts).
-      transact: deps.database.transactDeferred,
-      idempotency,
-      policies,
-      optOutRecord: optOutRecordCodec,
+      pseudonymKey: deps.keys.pseudonymKey,
     }),
   };
 }
