@@ -994,6 +994,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/privacy-center/v1/{workspace_id}/opt-outs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt out as the person (no token, no code)
+         * @description PRODUCT §2.18: one opt-out per kind in `kinds` for the address (`subject_provider` `email`, the address lower-cased), `source` `form`, honoured at once; the same kinds from the same address on the same UTC day file once. With `Sec-GPC: 1` also a `sale_sharing` opt-out with `source` `gpc`, once per address and workspace. `choice` `opt_in` is a 422 at `choice` (an opt-in needs the mailed code, not offered yet). 404 when the center is off; 429 over 5 submissions a minute per client; the CAPTCHA as for requests.
+         */
+        post: operations["submitPrivacyCenterOptOuts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/privacy-center/v1/{workspace_id}/requests": {
         parameters: {
             query?: never;
@@ -1005,7 +1025,7 @@ export interface paths {
         put?: never;
         /**
          * File a request as the person (no token)
-         * @description A person files their own request: a 6-digit code is mailed to the address (valid 10 minutes, 3 attempts). The answer is the same whether the address is known or not. Not a privacy request until verified. 404 when the center is off; 422 for a request type it does not take; 429 over 5 submissions a minute per client or 3 codes an hour per address.
+         * @description A person files their own request: a 6-digit code is mailed to the address (valid 10 minutes, 3 attempts). With `Sec-GPC: 1` a `sale_sharing` opt-out with `source` `gpc` is recorded for the address too (PRODUCT §2.18; once per address and workspace). The answer is the same whether the address is known or not. Not a privacy request until verified. 404 when the center is off; 422 for a request type it does not take; 429 over 5 submissions a minute per client or 3 codes an hour per address.
          */
         post: operations["submitPrivacyCenterRequest"];
         delete?: never;
@@ -9059,6 +9079,119 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    submitPrivacyCenterOptOuts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    captcha_token?: string;
+                    /** @enum {string} */
+                    choice?: "opt_out" | "opt_in";
+                    email: string;
+                    kinds: ("sale_sharing" | "sensitive_use" | "direct_marketing")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        opt_outs: {
+                            /** @enum {string} */
+                            choice: "opt_out";
+                            /**
+                             * Format: date-time
+                             * @description when it is to be passed on
+                             */
+                            due_at: string;
+                            /** @description `oo_…` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sale_sharing" | "sensitive_use" | "direct_marketing";
+                            /** @enum {string} */
+                            source: "form" | "gpc";
+                            /** @enum {string} */
+                            status: "queued" | "processing" | "completed" | "failed" | "canceled";
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };

@@ -15,6 +15,11 @@ export interface CenterGuards {
    * never the address itself). @throws the catalogue's 429 (with Retry-After) or 422.
    */
   admit(request: FastifyRequest, body: { email: string; captcha_token?: string | undefined }): Promise<void>;
+  /**
+   * A submission that mails no code (the opt-out form, PRODUCT §2.18): the same per-IP limit and
+   * CAPTCHA as {@link admit}, without the per-address limit on codes. @throws as {@link admit}.
+   */
+  admitWithoutCode(request: FastifyRequest, body: { captcha_token?: string | undefined }): Promise<void>;
 }
 
 /** Asks a Turnstile/hCaptcha `siteverify` endpoint whether `token` was solved (form POST; `{success}`). */
@@ -41,17 +46,26 @@ export function createCenterGuards(config: PrivacyCenterConfig, counter: WindowC
     const { count, resetMs } = await counter.hit(key, windowMs);
     if (count > max) throw errors.tooManyRequests(Math.max(1, Math.ceil(resetMs / 1000)));
   }
-  return {
-    async admit(request, body) {
-      await limit(`pc:ip:${request.ip}`, config.submissionsPerMinute, MINUTE_MS);
-      if (config.captchaVerifyUrl !== null && config.captchaSecret !== null) {
-        if (body.captcha_token === undefined) throw errors.captchaMissing();
-        if (!(await captchaSolved(config.captchaVerifyUrl, config.captchaSecret, body.captcha_token, request.ip))) {
-          throw errors.captchaFailed();
-        }
+  async function admitWithoutCode(request: FastifyRequest, body: { captcha_token?: string | undefined }): Promise<void> {
+    await limit(`pc:ip:${request.ip}`, config.submissionsPerMinute, MINUTE_MS);
+    if (config.captchaVerifyUrl !== null && config.captchaSecret !== null) {
+      if (body.captcha_token === undefined) throw errors.captchaMissing();
+      if (!(await captchaSolved(config.captchaVerifyUrl, config.captchaSecret, body.captcha_token, request.ip))) {
+        throw errors.captchaFailed();
       }
+    }
+  }
+  return {
+    admitWithoutCode,
+    async admit(request, body) {
+      await admitWithoutCode(request, body);
       const address = createHmac('sha256', hashKey).update(`rate:${body.email.trim().toLowerCase()}`).digest('base64url');
       await limit(`pc:email:${address}`, config.codesPerHour, HOUR_MS);
     },
   };
+}
+
+/** Whether the request carries a Global Privacy Control signal (`Sec-GPC: 1`, PRODUCT §2.18). */
+export function gpcSignal(request: FastifyRequest): boolean {
+  return request.headers['sec-gpc'] === '1';
 }

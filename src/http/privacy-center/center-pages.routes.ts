@@ -5,8 +5,9 @@ import type { ControllerService } from '../../workflows/controllers/controller-p
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
 import type { CenterStatusService } from '../../modules/privacy-center/status.service.js';
-import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
 import type { CenterIntake } from '../../workflows/filing/center-intake.js';
+import type { CenterSubmit } from '../../workflows/privacy-center/center-submit.js';
+import { OPT_OUT_KINDS, type OptOutKind } from '../../modules/opt-outs/opt-out.types.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
 import type { RequestResultsService } from '../../workflows/results/request-results.js';
 import { CONSOLE_CSP } from '../console/console-csp.js';
@@ -15,10 +16,22 @@ import { renderAccessLetter } from '../letters/access-letter.js';
 import { letterInput, notSearchedInReport } from '../letters/letter-input.js';
 import { LETTER_CSP } from '../letters/letter-style.js';
 import { EMAIL_PATTERN } from '../schemas/controller.schemas.js';
-import type { CenterGuards } from './center-guards.js';
+import { type CenterGuards, gpcSignal } from './center-guards.js';
 import { verifyError, PUBLIC_BODY_LIMIT } from './center-public.routes.js';
 import { CENTER_CSS } from './center-style.js';
-import { codePage, type DeadCode, deadCodePage, deadEndPage, formPage, page, statusPage, verifiedPage } from './center-pages.js';
+import {
+  codePage,
+  type DeadCode,
+  deadCodePage,
+  deadEndPage,
+  formPage,
+  type OptOutFormState,
+  optOutRecordedPage,
+  page,
+  statusPage,
+  verifiedPage,
+  withGpcNotice,
+} from './center-pages.js';
 import { centerPackageRoute, packagePath } from './center-package.routes.js';
 import { openStatus, statusReader } from '../../workflows/privacy-center/open-status.js';
 import { readStatusPage } from '../../workflows/privacy-center/read-status-page.js';
@@ -29,7 +42,7 @@ const HIDDEN = { hide: true };
 /** What the pages need. */
 export interface CenterPageServices {
   privacyCenter: PrivacyCenterSettingsService;
-  centerSubmissions: SubmissionService;
+  centerSubmit: CenterSubmit;
   centerIntake: CenterIntake;
   centerStatus: CenterStatusService;
   privacyRequests: PrivacyRequestService;
@@ -38,13 +51,48 @@ export interface CenterPageServices {
   dataSystems: DataSystemService;
 }
 
+/**
+ * Sends a page; to a request with `Sec-GPC: 1` with the "Opt-Out Request Honored" notice (11 CCR
+ * §7025(c)(6)): every center page goes through here.
+ */
 function html(reply: FastifyReply, status: number, body: string, csp = CONSOLE_CSP) {
   return reply
     .code(status)
     .header('Content-Security-Policy', csp)
+    .header('Vary', 'Sec-GPC')
     .type('text/html; charset=utf-8')
     .serializer((p: string) => p)
-    .send(body);
+    .send(gpcSignal(reply.request) ? withGpcNotice(body) : body);
+}
+
+/** A form's fields: a field sent more than once (the opt-out form's `kinds`) holds every value, in order. */
+type FormFields = Record<string, string | string[]>;
+
+/** The fields of an `application/x-www-form-urlencoded` body. */
+function formFields(body: string): FormFields {
+  const fields: FormFields = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const had = fields[name];
+    fields[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+  }
+  return fields;
+}
+
+/**
+ * A field's value (the last, when sent more than once), '' when absent. As text whatever was
+ * posted: a JSON body reaches these routes as it was parsed.
+ */
+function field(fields: FormFields, name: string): string {
+  const value: unknown = fields[name];
+  if (Array.isArray(value)) return String(value.at(-1) ?? '');
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** Every value of a field, in order, as text. */
+function fieldValues(fields: FormFields, name: string): string[] {
+  const value: unknown = fields[name];
+  if (value === undefined || value === null) return [];
+  return (Array.isArray(value) ? value : [value]).map((v) => String(v));
 }
 
 /** The message of an error a page shows (the catalogue's sentence, or the first validation message). */
@@ -77,7 +125,7 @@ export async function centerPageRoutes(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: PUBLIC_BODY_LIMIT },
     (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      done(null, formFields(body as string));
     },
   );
 
@@ -97,7 +145,7 @@ export async function centerPageRoutes(
   const formOf = (
     workspaceId: string,
     c: Center,
-    again: { problem?: string; values?: { request_type: string; email: string } } = {},
+    again: { problem?: string; values?: { request_type: string; email: string }; optOut?: OptOutFormState } = {},
   ) =>
     formPage({
       workspaceId,
@@ -120,26 +168,26 @@ export async function centerPageRoutes(
   interface CenterPost {
     ws: string;
     c: Center;
-    body: Record<string, string>;
+    body: FormFields;
     request: FastifyRequest;
     reply: FastifyReply;
   }
   /** Registers a form POST under `/:workspace_id{path}`; a workspace without an enabled center is a 404 page. */
   const centerPost = (path: string, handle: (post: CenterPost) => Promise<FastifyReply>) =>
-    app.post<{ Params: { workspace_id: string }; Body: Record<string, string> }>(
+    app.post<{ Params: { workspace_id: string }; Body: FormFields }>(
       `/:workspace_id${path}`,
       { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
       async (request, reply) => {
         const ws = request.params.workspace_id;
         const c = await center(ws);
         if (!c) return off(reply);
-        return handle({ ws, c, body: (request.body ?? {}) as Record<string, string>, request, reply });
+        return handle({ ws, c, body: request.body ?? {}, request, reply });
       },
     );
 
   centerPost('/', async ({ ws, c, body, request, reply }) => {
-    const requestType = String(body.request_type ?? '');
-    const email = String(body.email ?? '').trim();
+    const requestType = field(body, 'request_type');
+    const email = field(body, 'email').trim();
     const again = (status: number, text: string, headers: Record<string, string> = {}) =>
       html(reply.headers(headers), status, formOf(ws, c, { problem: text, values: { request_type: requestType, email } }));
     if (!(REQUEST_TYPES as readonly string[]).includes(requestType) || !c.settings.request_types.includes(requestType as never)) {
@@ -148,7 +196,7 @@ export async function centerPageRoutes(
     if (email.length > 254 || !EMAIL.test(email))
       return again(422, 'Please enter a valid e-mail address, like name@example.com.');
     try {
-      const captcha = body.captcha_token ? { captcha_token: body.captcha_token } : {};
+      const captcha = field(body, 'captcha_token') ? { captcha_token: field(body, 'captcha_token') } : {};
       await guards.admit(request, { email, ...captcha });
     } catch (error) {
       const m = messageOf(error);
@@ -159,14 +207,42 @@ export async function centerPageRoutes(
         m.headers,
       );
     }
-    const outcome = await s.centerSubmissions.submit(ws, { request_type: requestType as never, email });
+    const outcome = await s.centerSubmit.request(ws, { request_type: requestType as never, email }, { gpc: gpcSignal(request) });
     if (outcome.kind !== 'submitted') return again(422, 'Please choose one of the listed requests.');
     return html(reply, 200, codePage({ workspaceId: ws, title: c.title, submissionId: outcome.id }));
   });
 
+  // The opt-out form (PRODUCT §2.18): no code; each problem at its field, nothing recorded then.
+  centerPost('/opt-outs', async ({ ws, c, body, request, reply }) => {
+    const kinds = fieldValues(body, 'kinds');
+    const email = field(body, 'email').trim();
+    const values = { kinds, email };
+    const again = (status: number, problems: NonNullable<OptOutFormState['problems']>, headers: Record<string, string> = {}) =>
+      html(reply.headers(headers), status, formOf(ws, c, { optOut: { problems, values } }));
+    const problems: NonNullable<OptOutFormState['problems']> = {};
+    if (kinds.length === 0) problems.kinds = 'Please choose at least one.';
+    else if (!kinds.every((k) => (OPT_OUT_KINDS as readonly string[]).includes(k)))
+      problems.kinds = 'Please choose from the listed choices.';
+    if (email.length > 254 || !EMAIL.test(email)) problems.email = 'Please enter a valid e-mail address, like name@example.com.';
+    if (problems.kinds !== undefined || problems.email !== undefined) return again(422, problems);
+    try {
+      const captcha = field(body, 'captcha_token');
+      await guards.admitWithoutCode(request, captcha ? { captcha_token: captcha } : {});
+    } catch (error) {
+      const m = messageOf(error);
+      if (!m) throw error;
+      const text = m.status === 429 ? 'Too many requests from here right now; please try again later.' : m.text;
+      return again(m.status, { form: text }, m.headers);
+    }
+    const unique = [...new Set(kinds)] as OptOutKind[];
+    const outcome = await s.centerSubmit.optOuts(ws, { email, kinds: unique, gpc: gpcSignal(request) });
+    if (outcome.kind === 'center_off') return off(reply);
+    return html(reply, 202, optOutRecordedPage({ workspaceId: ws, title: c.title, email, recorded: outcome.opt_outs }));
+  });
+
   centerPost('/verify', async ({ ws, c, body, reply }) => {
-    const id = String(body.id ?? '');
-    const code = String(body.code ?? '').trim();
+    const id = field(body, 'id');
+    const code = field(body, 'code').trim();
     const again = (status: number, text: string, headers: Record<string, string> = {}) =>
       html(reply.headers(headers), status, codePage({ workspaceId: ws, title: c.title, submissionId: id, problem: text }));
     const dead = (why: DeadCode, status: number, headers: Record<string, string> = {}) =>

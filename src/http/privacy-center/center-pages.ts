@@ -2,6 +2,7 @@ import { escapeHtml } from '../letters/escape.js';
 import { readableTime } from '../letters/html.js';
 import { type NotSearchedPart, notSearchedSentence } from '../letters/not-searched-part.js';
 import type { KeptItem } from '../../modules/subject-data/erasure-report.fns.js';
+import { OPT_OUT_KINDS, type OptOutKind } from '../../modules/opt-outs/opt-out.types.js';
 
 /** Words for each request type, as a person reads them. */
 export const TYPE_LABELS: Record<string, string> = {
@@ -39,6 +40,125 @@ export function problem(text: string): string {
   return `<div class="problem" role="alert"><p>${e(text)}</p></div>`;
 }
 
+/** Each opt-out kind as a person reads it (PRODUCT §2.18), what it changes now and who is told by when. */
+export const OPT_OUT_LABELS: Record<OptOutKind, { label: string; now: string; passedOn: string }> = {
+  sale_sharing: {
+    label: 'Do not sell or share my personal information',
+    now: 'From now on we do not sell or share your personal information.',
+    passedOn: 'We tell those we sold or shared it with by',
+  },
+  sensitive_use: {
+    label: 'Limit the use of my sensitive personal information',
+    now: 'From now on we use your sensitive personal information only for what you asked us for.',
+    passedOn: 'We tell those who use it for us by',
+  },
+  direct_marketing: {
+    label: 'Do not use my data for direct marketing',
+    now: 'From now on we do not use your data for direct marketing.',
+    passedOn: 'We tell those who market for us by',
+  },
+};
+
+/** The visible notice of a page fetched with `Sec-GPC: 1` (11 CCR §7025(c)(6)). */
+export const GPC_NOTICE =
+  `<div class="gpc" role="status"><p><strong>Opt-Out Request Honored</strong></p>` +
+  `<p>Your browser sent a Global Privacy Control signal. We honour it as your request to opt out of the sale and sharing of your personal information; ` +
+  `when you send us your e-mail address on this site, we record that opt-out for it too.</p></div>`;
+
+/** `html` with {@link GPC_NOTICE} after its first heading (or at the start of its body). */
+export function withGpcNotice(html: string): string {
+  const heading = html.indexOf('</h1>');
+  if (heading !== -1) return html.slice(0, heading + 5) + GPC_NOTICE + html.slice(heading + 5);
+  const body = html.indexOf('<body>');
+  return body === -1 ? GPC_NOTICE + html : html.slice(0, body + 6) + GPC_NOTICE + html.slice(body + 6);
+}
+
+/** The path of workspace `workspaceId`'s opt-out form's POST, landing on the form again when it has a problem. */
+export function optOutPath(workspaceId: string): string {
+  return `/privacy-center/${encodeURIComponent(workspaceId)}/opt-outs`;
+}
+
+/** What the opt-out form shows again after a problem: the problems at their fields, and the values. */
+export interface OptOutFormState {
+  /** At the kinds, at the address, or about the whole form (a limit, the CAPTCHA). */
+  problems?: { kinds?: string; email?: string; form?: string };
+  values?: { kinds: readonly string[]; email: string };
+}
+
+/** A problem shown at its field, named by the field's `aria-describedby`. */
+function fieldProblem(id: string, text: string | undefined): string {
+  return text === undefined ? '' : `<p class="field-problem" id="${e(id)}">${e(text)}</p>`;
+}
+
+/**
+ * The opt-out form (PRODUCT §2.18): no code, one checkbox per kind, the address; posts to
+ * {@link optOutPath} (its `#opt-out` brings the answer's page back to this form). A problem is
+ * shown at its field (`aria-invalid`, `aria-describedby`), and announced.
+ */
+function optOutForm(workspaceId: string, captchaSiteKey: string | null | undefined, state: OptOutFormState): string {
+  const p = state.problems ?? {};
+  const chosen = new Set(state.values?.kinds ?? []);
+  const boxes = OPT_OUT_KINDS.map(
+    (k) =>
+      `<div class="choice"><input type="checkbox" id="oo-kind-${k}" name="kinds" value="${k}"${chosen.has(k) ? ' checked' : ''}>` +
+      `<label for="oo-kind-${k}">${e(OPT_OUT_LABELS[k].label)}</label></div>`,
+  ).join('');
+  const any = p.kinds !== undefined || p.email !== undefined || p.form !== undefined;
+  const emailDescribed = ['oo-email-hint', ...(p.email === undefined ? [] : ['oo-email-problem'])].join(' ');
+  return (
+    `<section id="opt-out" aria-labelledby="opt-out-heading"><h2 id="opt-out-heading">Do not sell or share my personal information</h2>` +
+    `<p>Tell us what to stop. This needs no code: it takes effect as soon as you send it.</p>` +
+    (any ? problem(p.form ?? 'Please check the marked fields below.') : '') +
+    `<form method="post" action="${e(optOutPath(workspaceId))}#opt-out">` +
+    `<fieldset${p.kinds === undefined ? '' : ' aria-describedby="oo-kinds-problem" aria-invalid="true"'}><legend>What should we stop?</legend>` +
+    fieldProblem('oo-kinds-problem', p.kinds) +
+    `${boxes}</fieldset>` +
+    `<label for="oo-email">E-mail address</label>` +
+    fieldProblem('oo-email-problem', p.email) +
+    `<input id="oo-email" name="email" type="email" autocomplete="email" required maxlength="254" value="${e(state.values?.email ?? '')}" aria-describedby="${emailDescribed}"${p.email === undefined ? '' : ' aria-invalid="true"'}>` +
+    `<p class="hint" id="oo-email-hint">We record your choice for this address.</p>` +
+    (captchaSiteKey
+      ? `<label for="oo-captcha_token">Anti-abuse check</label><input id="oo-captcha_token" name="captcha_token" required>`
+      : '') +
+    `<button type="submit">Record my choice</button></form></section>`
+  );
+}
+
+/** An opt-out the center recorded, as its page shows it. */
+export interface RecordedOptOut {
+  kind: OptOutKind;
+  source: 'form' | 'gpc';
+  due_at: string;
+}
+
+/**
+ * The page after the opt-out form: exactly what was recorded, each kind with that it takes effect
+ * now and the date by which it is passed on; a `gpc` one (the browser's signal) named as such.
+ */
+export function optOutRecordedPage(input: {
+  workspaceId: string;
+  title: string;
+  email: string;
+  recorded: readonly RecordedOptOut[];
+}): string {
+  const items = input.recorded
+    .map((r) => {
+      const words = OPT_OUT_LABELS[r.kind];
+      const why = r.source === 'gpc' ? ' (your browser’s Global Privacy Control signal)' : '';
+      return (
+        `<li><strong>${e(words.label)}${e(why)}.</strong> Takes effect now. ${e(words.now)} ` +
+        `${e(words.passedOn)} ${e(readableTime(r.due_at))}.</li>`
+      );
+    })
+    .join('');
+  const body =
+    `<div class="done" role="status"><p>We recorded your choice for ${e(input.email)}.</p></div>` +
+    `<h2>What we recorded</h2><ul class="recorded">${items}</ul>` +
+    `<p>You need to do nothing else, and no code is needed.</p>` +
+    backToForm(input.workspaceId, 'Back to the privacy center');
+  return page(input.title, body, 'Your choice is recorded');
+}
+
 /** The path of workspace `workspaceId`'s form: where every dead end of the center leads back to. */
 export function formPath(workspaceId: string): string {
   return `/privacy-center/${encodeURIComponent(workspaceId)}/`;
@@ -57,6 +177,8 @@ export function formPage(input: {
   problem?: string;
   values?: { request_type?: string; email?: string };
   captchaSiteKey?: string | null;
+  /** The opt-out form's problems and values, after a POST to it that had one. */
+  optOut?: OptOutFormState;
 }): string {
   const chosen = input.types.length === 1 ? input.types[0] : input.values?.request_type;
   const options = input.types
@@ -79,7 +201,8 @@ export function formPage(input: {
       ? `<label for="captcha_token">Anti-abuse check</label><input id="captcha_token" name="captcha_token" required>`
       : '') +
     `<button type="submit">Send me a code</button></form>` +
-    `<footer><p>Without a code nothing happens: someone who types your address cannot file a request in your name.</p></footer>`;
+    `<p class="hint">Without a code nothing happens: someone who types your address cannot file a request in your name.</p>` +
+    optOutForm(input.workspaceId, input.captchaSiteKey, input.optOut ?? {});
   return page(input.title, body);
 }
 

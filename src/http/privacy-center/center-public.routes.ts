@@ -1,15 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
 import type { CenterIntake } from '../../workflows/filing/center-intake.js';
 import type { CenterVerifyOutcome } from '../../workflows/filing/verify-center-submission.js';
+import type { CenterSubmit } from '../../workflows/privacy-center/center-submit.js';
 import { errors } from '../errors/error-catalogue.js';
+import { RequestValidationError } from '../errors/http-error.js';
 import { ErrorResponse, ValidationErrorResponse } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-center.schemas.js';
-import type { CenterGuards } from './center-guards.js';
+import { type CenterGuards, gpcSignal } from './center-guards.js';
 
 /** Largest body the public routes accept, bytes: a submission is a few hundred. */
 export const PUBLIC_BODY_LIMIT = 4096;
+
+/** What the center answers an opt-in (PRODUCT §2.18: it needs the e-mailed code, a later slice). */
+export const CENTER_OPT_IN_REFUSED =
+  'an opt-in through the privacy center needs the code we e-mail to the address, which the center does not offer yet; only "opt_out" is accepted';
 
 /** The answer of a verification that did not file, as the catalogue's error. */
 export function verifyError(outcome: Exclude<CenterVerifyOutcome, { kind: 'filed' }>): Error {
@@ -27,14 +32,16 @@ export function verifyError(outcome: Exclude<CenterVerifyOutcome, { kind: 'filed
 
 /**
  * The privacy center's JSON API (PRODUCT §2.15), no bearer token: a person submits a request and
- * verifies it with the mailed code. Answers never depend on whether the address is known.
+ * verifies it with the mailed code, or opts out (§2.18, no code). Answers never depend on whether
+ * the address is known. A submission with `Sec-GPC: 1` also records the `gpc` opt-out of sale and
+ * sharing for its address.
  */
 export async function privacyCenterPublicRoutes(
   app: FastifyInstance,
-  opts: { services: { centerSubmissions: SubmissionService; centerIntake: CenterIntake }; guards: CenterGuards },
+  opts: { services: { centerSubmit: CenterSubmit; centerIntake: CenterIntake }; guards: CenterGuards },
 ) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { centerSubmissions, centerIntake } = opts.services;
+  const { centerSubmit, centerIntake } = opts.services;
   const { guards } = opts;
 
   typed.post(
@@ -50,10 +57,34 @@ export async function privacyCenterPublicRoutes(
     },
     async (request, reply) => {
       await guards.admit(request, request.body);
-      const outcome = await centerSubmissions.submit(request.params.workspace_id, request.body);
+      const outcome = await centerSubmit.request(request.params.workspace_id, request.body, { gpc: gpcSignal(request) });
       if (outcome.kind === 'center_off') throw errors.privacyCenterOff();
       if (outcome.kind === 'type_not_enabled') throw errors.requestTypeNotOffered(request.body.request_type, outcome.offered);
       return reply.code(202).send({ id: outcome.id, status: 'identity_unverified' });
+    },
+  );
+
+  typed.post(
+    '/:workspace_id/opt-outs',
+    {
+      bodyLimit: PUBLIC_BODY_LIMIT,
+      schema: {
+        tags: ['privacy-center'],
+        params: S.CenterParams,
+        body: S.CenterOptOutBody,
+        response: { 202: S.CenterOptOutResponse, 404: ErrorResponse, 422: ValidationErrorResponse, 429: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { email, kinds, choice, captcha_token } = request.body;
+      if (choice === 'opt_in')
+        throw new RequestValidationError([
+          { type: 'value_error', loc: ['body', 'choice'], msg: CENTER_OPT_IN_REFUSED, input: choice },
+        ]);
+      await guards.admitWithoutCode(request, { captcha_token });
+      const outcome = await centerSubmit.optOuts(request.params.workspace_id, { email, kinds, gpc: gpcSignal(request) });
+      if (outcome.kind === 'center_off') throw errors.privacyCenterOff();
+      return reply.code(202).send({ opt_outs: outcome.opt_outs.map((o) => ({ ...o, choice: 'opt_out' as const })) });
     },
   );
 

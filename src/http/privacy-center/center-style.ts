@@ -1,6 +1,7 @@
 /**
  * The privacy center pages' one stylesheet, served from the service's own origin
  * (`/privacy-center/assets/center.css`) so the console's CSP (`style-src 'self'`) applies unchanged.
+ * The notice of a Global Privacy Control signal (`.gpc`, 11 CCR §7025(c)(6)) and a problem at its field (`.field-problem`).
  * Readable at 390 px (the request types are radio buttons whose labels wrap: a `<select>` cuts them); contrast at least 4.5:1 (WCAG 2.2 SC 1.4.3); visible focus.
  */
 export const CENTER_CSS = `
@@ -26,6 +27,11 @@ button:hover { background: #084298; }
 .hint { color: #57606a; font-size: 0.95rem; margin-top: 0.25rem; }
 .problem { border-left: 4px solid #b42318; background: #fef3f2; padding: 0.6rem 0.9rem; margin: 1rem 0; }
 .done { border-left: 4px solid #1a7f37; background: #f0fff4; padding: 0.6rem 0.9rem; margin: 1rem 0; }
+.gpc { border-left: 4px solid #1a7f37; background: #f0fff4; padding: 0.6rem 0.9rem; margin: 1rem 0; }
+.field-problem { color: #b42318; font-weight: 600; margin: 0.25rem 0; }
+[aria-invalid="true"] { border-color: #b42318; }
+#opt-out { margin-top: 2.5rem; padding-top: 1.5rem; border-top: 1px solid #d0d7de; }
+.recorded li { margin: 0.5rem 0; }
 dl { margin: 1rem 0; }
 dl div { display: flex; flex-wrap: wrap; gap: 0 1rem; padding: 0.4rem 0; border-bottom: 1px solid #eaeef2; }
 dt { font-weight: 600; min-width: 10rem; }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { OPT_OUT_CHOICES, OPT_OUT_KINDS, OPT_OUT_STATUSES } from '../../modules/opt-outs/opt-out.types.js';
 import { REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
 import { EMAIL_PATTERN } from './controller.schemas.js';
 import { StringEnum } from './common.schemas.js';
@@ -45,4 +46,30 @@ export const CenterParams = Type.Object({ workspace_id: Type.String({ minLength:
 export const SubmissionParams = Type.Object({
   workspace_id: Type.String({ minLength: 1, maxLength: 200 }),
   id: Type.String({ minLength: 1, maxLength: 40 }),
+});
+
+/**
+ * `POST /privacy-center/v1/{workspace_id}/opt-outs` body (PRODUCT §2.18): the kinds to opt out
+ * of, no code. `choice: "opt_in"` passes the schema and is refused by the route (a 422 at
+ * `choice`: an opt-in needs the e-mailed code, which the center does not take yet).
+ */
+export const CenterOptOutBody = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN }),
+  kinds: Type.Array(StringEnum(OPT_OUT_KINDS), { minItems: 1, maxItems: OPT_OUT_KINDS.length, uniqueItems: true }),
+  choice: Type.Optional(StringEnum(OPT_OUT_CHOICES)),
+  captcha_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+});
+
+/** 202 of the center's opt-outs: each one recorded (a `gpc` one too, for a submission with `Sec-GPC: 1`). */
+export const CenterOptOutResponse = Type.Object({
+  opt_outs: Type.Array(
+    Type.Object({
+      id: Type.String({ description: '`oo_…`' }),
+      kind: StringEnum(OPT_OUT_KINDS),
+      choice: Type.Literal('opt_out'),
+      source: StringEnum(['form', 'gpc'] as const),
+      status: StringEnum(OPT_OUT_STATUSES),
+      due_at: Type.String({ format: 'date-time', description: 'when it is to be passed on' }),
+    }),
+  ),
 });
