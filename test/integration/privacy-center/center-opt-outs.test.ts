@@ -12,6 +12,7 @@ import { createRetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
 import { readableTime } from '../../../src/http/letters/html.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { captureLogs } from '../../helpers/log-capture.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const GPC = { 'sec-gpc': '1' };
@@ -366,6 +367,37 @@ for (const dialect of dialects()) {
       // Another workspace's center is another record: once per subject and workspace (not tested with a second center here).
       const text = JSON.stringify(await db().selectFrom('audit_events').selectAll().execute()).toLowerCase();
       assert.ok(!text.includes('eve@example.com'));
+    });
+
+    it('no log line at trace level holds the address, in any case, through the JSON route, the form, a 422 and GPC', async () => {
+      const logs = captureLogs(t.app, 'trace');
+      try {
+        const json = await optOut({ email: 'Zed.Log@Example.com', kinds: ['sale_sharing'] }, { headers: GPC });
+        assert.equal(json.statusCode, 202);
+        const form = await t.app.inject({
+          method: 'POST',
+          url: '/privacy-center/acme/opt-outs',
+          headers: { ...FORM, ...GPC },
+          payload: 'kinds=direct_marketing&email=Zed.Log%40Example.com',
+          remoteAddress: ip(),
+        });
+        assert.equal(form.statusCode, 202);
+        const bad = await optOut({ email: 'zed.log@example.com', kinds: ['nope'] });
+        assert.equal(bad.statusCode, 422);
+        const request = await t.app.inject({
+          method: 'POST',
+          url: '/privacy-center/v1/acme/requests',
+          payload: { request_type: 'access', email: 'zed.log@example.com' },
+          headers: GPC,
+          remoteAddress: ip(),
+        });
+        assert.equal(request.statusCode, 202);
+      } finally {
+        logs.restore();
+      }
+      assert.ok(logs.lines.length > 0, 'nothing was logged: the check would prove nothing');
+      assert.ok(!logs.text().toLowerCase().includes('zed.log@example.com'), 'a log line holds the address');
+      assert.equal((await rowsOf('zed.log@example.com')).length, 3, 'one gpc, two form opt-outs');
     });
   });
 }
