@@ -40,22 +40,26 @@ export function problem(text: string): string {
   return `<div class="problem" role="alert"><p>${e(text)}</p></div>`;
 }
 
-/** Each opt-out kind as a person reads it (PRODUCT §2.18), what it changes now and who is told by when. */
+/**
+ * Each opt-out kind as a person reads it (PRODUCT §2.18), what it changes now and by when those
+ * who got the data must be told (the law's deadline, `due_at`: an obligation, not a report that
+ * it was done; passing opt-outs on to data systems is not built yet, docs/opt-outs.md).
+ */
 export const OPT_OUT_LABELS: Record<OptOutKind, { label: string; now: string; passedOn: string }> = {
   sale_sharing: {
     label: 'Do not sell or share my personal information',
     now: 'From now on we do not sell or share your personal information.',
-    passedOn: 'We tell those we sold or shared it with by',
+    passedOn: 'We must tell those we sold or shared it with by',
   },
   sensitive_use: {
     label: 'Limit the use of my sensitive personal information',
     now: 'From now on we use your sensitive personal information only for what you asked us for.',
-    passedOn: 'We tell those who use it for us by',
+    passedOn: 'We must tell those who use it for us by',
   },
   direct_marketing: {
     label: 'Do not use my data for direct marketing',
     now: 'From now on we do not use your data for direct marketing.',
-    passedOn: 'We tell those who market for us by',
+    passedOn: 'We must tell those who market for us by',
   },
 };
 

@@ -109,7 +109,7 @@ for (const dialect of dialects()) {
       assert.match(text, /We recorded your choice for ida@example\.com\./);
       assert.match(text, /Do not sell or share my personal information\. Takes effect now\./);
       assert.match(text, /Do not use my data for direct marketing\. Takes effect now\./);
-      assert.match(text, /We tell those we sold or shared it with by \d{1,2} \w+ \d{4}, \d{2}:\d{2} UTC\./);
+      assert.match(text, /We must tell those we sold or shared it with by \d{1,2} \w+ \d{4}, \d{2}:\d{2} UTC\./);
       assert.doesNotMatch(text, /sensitive/);
       await inspect(page, 'oo-3-recorded');
       const rows = await t.services.database.db

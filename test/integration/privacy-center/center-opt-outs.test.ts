@@ -209,7 +209,7 @@ for (const dialect of dialects()) {
       const sale = rows.find((r) => r.kind === 'sale_sharing')!;
       const sensitive = rows.find((r) => r.kind === 'sensitive_use')!;
       assert.match(items[0]!, /Do not sell or share my personal information\.<\/strong> Takes effect now\./);
-      assert.ok(items[0]!.includes(`We tell those we sold or shared it with by ${readableTime(sale.due_at)}.`), items[0]);
+      assert.ok(items[0]!.includes(`We must tell those we sold or shared it with by ${readableTime(sale.due_at)}.`), items[0]);
       assert.match(items[1]!, /Limit the use of my sensitive personal information\.<\/strong> Takes effect now\./);
       assert.ok(items[1]!.includes(`by ${readableTime(sensitive.due_at)}.`), items[1]);
       // 15 business days after Monday 2 November 2026.
