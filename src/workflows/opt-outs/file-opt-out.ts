@@ -7,29 +7,19 @@ import { fingerprint } from '../../modules/idempotency/idempotency.fns.js';
 import { IdempotencyConflict, KEY_ATTEMPTS, type KeyUse } from '../../modules/idempotency/idempotency.service.js';
 import { optOutDueAt } from '../../modules/opt-outs/deadline.fns.js';
 import { fileOptOutAtCommit } from '../../modules/opt-outs/opt-out-filing.js';
-import type {
-  OptOutChoice,
-  OptOutFiling,
-  OptOutKind,
-  OptOutSource,
-  PreferenceChange,
-} from '../../modules/opt-outs/opt-out.types.js';
+import type { OptOutFiling, OptOutResource, PreferenceChange } from '../../modules/opt-outs/opt-out.types.js';
 import { enqueueEvent } from '../../modules/outbound-events/outbox.repository.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import type { OptOutDeps } from './deps.js';
 
 /** An opt-out or opt-in as filed (PRODUCT §2.18); validated by the caller (the route's schema). */
-export interface FileOptOutInput {
-  workspace_id: string;
-  subject_provider: string;
-  subject_id: string;
-  kind: OptOutKind;
-  choice: OptOutChoice;
-  source: OptOutSource;
-  client_request_id: string;
+export type FileOptOutInput = Pick<
+  OptOutResource,
+  'workspace_id' | 'subject_provider' | 'subject_id' | 'kind' | 'choice' | 'source' | 'client_request_id'
+> & {
   /** RFC 3339; default: now. */
   received_at?: string | undefined;
-}
+};
 
 /** A filing's outcome, and whether it is the replay of an earlier filing with the same key. */
 export type OptOutFilingOutcome = OptOutFiling & { replayed: boolean };
