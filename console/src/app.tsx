@@ -6,6 +6,7 @@ import { clearToken, saveToken, storedToken, takeNotice } from './api/session';
 import { useRoute, type Route } from './lib/router';
 import { AuditView } from './views/audit';
 import { ConnectionsView } from './views/connections';
+import { OptOutsView } from './views/opt-outs';
 import { PoliciesView } from './views/policies';
 import { QueueView } from './views/queue';
 import { ReportView } from './views/report';
@@ -15,6 +16,7 @@ import { SignIn } from './views/sign-in';
 
 const NAV: { href: string; label: string; views: Route['view'][] }[] = [
   { href: '#/queue', label: 'Queue', views: ['queue', 'request'] },
+  { href: '#/opt-outs', label: 'Opt-outs', views: ['opt-outs'] },
   { href: '#/policies', label: 'Policies', views: ['policies'] },
   { href: '#/connections', label: 'Connections', views: ['connections'] },
   { href: '#/settings', label: 'Settings', views: ['settings'] },
@@ -37,6 +39,8 @@ function CurrentView({ route }: { route: Route }) {
       return <ReportView />;
     case 'settings':
       return <SettingsView />;
+    case 'opt-outs':
+      return <OptOutsView />;
     default:
       return <QueueView />;
   }

@@ -107,3 +107,6 @@ export interface CollectionWarnings {
   cannot_mask?: { field: string; reason: string }[];
   unindexed?: { field: string; estimated_rows?: number | null }[];
 }
+export type OptOutPage = Json<'/api/v1/privacy/opt-outs', 'get', 200>;
+export type OptOut = OptOutPage['items'][number];
+export type Preferences = Json<'/api/v1/privacy/preferences', 'get', 200>;

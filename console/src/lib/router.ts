@@ -8,7 +8,8 @@ export type Route =
   | { view: 'connections' }
   | { view: 'audit' }
   | { view: 'reports' }
-  | { view: 'settings' };
+  | { view: 'settings' }
+  | { view: 'opt-outs' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\?.*$/, '');
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   if (path === '/audit') return { view: 'audit' };
   if (path === '/reports') return { view: 'reports' };
   if (path === '/settings') return { view: 'settings' };
+  if (path === '/opt-outs') return { view: 'opt-outs' };
   return { view: 'queue' };
 }
 

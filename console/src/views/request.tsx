@@ -9,6 +9,7 @@ import { deadlineText, formatTime, regulationLabel, statusLabel } from '../lib/d
 import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
 import { isWebLink } from '../lib/links';
 import { IdentityReview } from './identity-review';
+import { SubjectPreferences } from './request-preferences';
 import { RequestActions } from './request-actions';
 import { Assignment, NoteForm } from './request-notes';
 import { RequestResults } from './request-results';
@@ -119,6 +120,9 @@ export function RequestView({ id }: { id: string }) {
           </p>
           <Section title="Details">
             <Fields request={request} />
+          </Section>
+          <Section title="Subject's opt-out preferences" id="preferences">
+            <SubjectPreferences request={request} />
           </Section>
           <Section title="Actions">
             <Assignment request={request} me={me} canWrite={canWrite} onChanged={changed} />
