@@ -20,7 +20,11 @@ import { addColumns, dropColumns } from './statements.js';
 export async function up(db: Kysely<any>): Promise<void> {
   await addColumns(db, 'data_systems', [['third_party', 'integer', (c) => c.notNull().defaultTo(0)]]);
   await addColumns(db, 'data_tasks', [['opt_out_id', ID]]);
-  if (isPostgres(db)) await db.schema.alterTable('data_tasks').alterColumn('request_type', (c) => c.setDataType('varchar(30)')).execute();
+  if (isPostgres(db))
+    await db.schema
+      .alterTable('data_tasks')
+      .alterColumn('request_type', (c) => c.setDataType('varchar(30)'))
+      .execute();
 }
 
 /** Drops what {@link up} added (the widened column stays wide: narrowing could fail on stored rows). */

@@ -27,7 +27,8 @@ const RequestTypes = Type.Array(SystemRequestTypeItem, {
     'Request types (`access`, `export`, `correction`, `deletion`) and, for webhook and manual systems, opt-out kinds (`opt_out_sale_sharing`, `limit_sensitive_use`, `object_direct_marketing`) the system is told of',
 });
 const ThirdParty = Type.Boolean({
-  description: 'The system belongs to a third party the personal information was sold or shared to (11 CCR §7026(f)(2)); default false',
+  description:
+    'The system belongs to a third party the personal information was sold or shared to (11 CCR §7026(f)(2)); default false',
 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const DueDays = Type.Integer({ minimum: 1, maximum: 3650, description: 'Days a task has from its creation' });

@@ -51,9 +51,7 @@ export async function fileOptOut(
     try {
       // Read outside the unit (which sends no statement of its own), as the policy is.
       const systems = await systemsForOptOut(deps.db, input.workspace_id, input.kind);
-      return await fileOnce(deps, use, (unit) =>
-        addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }),
-      );
+      return await fileOnce(deps, use, (unit) => addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }));
     } catch (error) {
       // Another process stored the same key after our claim: read it again.
       if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;

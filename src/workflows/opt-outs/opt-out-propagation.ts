@@ -15,12 +15,7 @@ import { taskStatusesOfRequest } from '../../modules/data-systems/data-task-resu
 import { taskLocation, toTaskResource } from '../../modules/data-systems/data-task.resource.js';
 import { enqueueEvent } from '../../modules/outbound-events/outbox.repository.js';
 import { optOutLocation, optOutStatusAfterTasks } from '../../modules/opt-outs/opt-out.fns.js';
-import {
-  endOptOut,
-  lockOpenOptOutsOf,
-  type OptOutRow,
-  preferenceHolder,
-} from '../../modules/opt-outs/opt-out.repository.js';
+import { endOptOut, lockOpenOptOutsOf, type OptOutRow, preferenceHolder } from '../../modules/opt-outs/opt-out.repository.js';
 import { OPEN_OPT_OUT_STATUSES, type OptOutKind } from '../../modules/opt-outs/opt-out.types.js';
 import { executorOf, kindOf } from '../data-systems/executors.js';
 import { subjectIdentities } from '../tasks/task-fanout.js';

@@ -1,6 +1,10 @@
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type ActorRef, actorFields, recordAudit } from '../../modules/audit/audit.repository.js';
-import { DataTaskNotFoundError, TaskAlreadyFinalError, TaskResultRefusedError } from '../../modules/data-systems/data-task.errors.js';
+import {
+  DataTaskNotFoundError,
+  TaskAlreadyFinalError,
+  TaskResultRefusedError,
+} from '../../modules/data-systems/data-task.errors.js';
 import { type DataTaskRow, findTask, finishTask } from '../../modules/data-systems/data-task.repository.js';
 import { taskStatusesOfRequest } from '../../modules/data-systems/data-task-result.repository.js';
 import { type DataTaskResource, toTaskResource } from '../../modules/data-systems/data-task.resource.js';

@@ -61,7 +61,7 @@ for (const dialect of dialects()) {
     const read = async (id: string) => {
       const res = await t.app.inject({ url: `/api/v1/privacy/opt-outs/${id}`, headers: { authorization: writer } });
       assert.equal(res.statusCode, 200, res.body);
-      return res.json() as { status: string; completed_at: string | null; due_at: string };
+      return res.json() as { status: string; received_at: string; completed_at: string | null; due_at: string };
     };
     const tasksOfOptOut = (id: string) =>
       db().selectFrom('data_tasks').selectAll().where('opt_out_id', '=', id).orderBy('system_key').execute();
@@ -121,9 +121,12 @@ for (const dialect of dialects()) {
         await deliverDueMessages({ db: db(), secretBox: t.services.secretBox, allowPrivate: true, clock: () => new Date() });
       const deliveries = received.filter((r) => r.path === '/ad-network');
       assert.equal(deliveries.length, 1, 'one message: data_task.created (the endpoint subscribes to nothing else)');
-      const event = new Webhook(endpoint.secret).verify(deliveries[0]!.body, deliveries[0]!.headers as Record<string, string>) as {
+      const event = new Webhook(endpoint.secret).verify(
+        deliveries[0]!.body,
+        deliveries[0]!.headers as Record<string, string>,
+      ) as {
         type: string;
-        data: Record<string, any>;
+        data: Record<string, unknown>;
       };
       assert.equal(event.type, 'data_task.created');
       const links = {
@@ -153,7 +156,7 @@ for (const dialect of dialects()) {
         kind: 'sale_sharing',
         choice: 'opt_out',
         source: 'form',
-        received_at: (optOut as unknown as { received_at: string }).received_at,
+        received_at: optOut.received_at,
         due_at: filed.due_at,
       });
       assert.deepEqual(event.data.subject, { subject_provider: 'email', subject_id: subject });
@@ -187,9 +190,9 @@ for (const dialect of dialects()) {
         headers: { authorization: reporter },
       });
       assert.equal(listed.statusCode, 200, listed.body);
-      const mine = (listed.json().items as { id: string; opt_out_id: string | null; request_id: string | null; links: object }[]).filter(
-        (task) => task.opt_out_id === completed.id,
-      );
+      const mine = (
+        listed.json().items as { id: string; opt_out_id: string | null; request_id: string | null; links: object }[]
+      ).filter((task) => task.opt_out_id === completed.id);
       assert.equal(mine.length, 1, 'the manual task is listed where manual tasks are');
       assert.equal(mine[0]!.request_id, null);
       assert.deepEqual(mine[0]!.links, {
