@@ -123,7 +123,12 @@ function addOptOut(
       ...audit,
       action: 'opt_out.created',
       workspaceId: row.workspace_id,
-      details: { ...details, status: row.status, systems: context.systems.map((s) => s.key) },
+      details: {
+        ...details,
+        status: row.status,
+        // The systems it is to tell (keys), when there are any.
+        ...(propagates ? { systems: context.systems.map((system) => system.key) } : {}),
+      },
       occurredAt: now,
     });
     recordAudit(preferenceSet, {
