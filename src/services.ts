@@ -81,6 +81,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     idempotency,
     policies,
     optOutRecord: optOutRecordCodec,
+    publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',
   });
   return {
     database: deps.database,

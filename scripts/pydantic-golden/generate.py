@@ -270,6 +270,14 @@ RequestTypeItem = Annotated[
     BeforeValidator(_str_first),
 ]
 
+# PRODUCT §2.18: a data system may also name the opt-out kinds (webhook and manual systems only:
+# a database system naming one is the service's 422, after this model).
+SystemRequestTypeItem = Annotated[
+    Literal["access", "export", "correction", "deletion",
+            "opt_out_sale_sharing", "limit_sensitive_use", "object_direct_marketing"],
+    BeforeValidator(_str_first),
+]
+
 
 class Connection(BaseModel):
     # Issue 33 item 5: no key is ignored unawares (an unknown one is extra_forbidden).
@@ -298,7 +306,7 @@ class CreateDataSystem(BaseModel):
     # "[redacted]" as its input, so no golden case puts an error inside it.
     kind: Literal["webhook", "manual", "postgres", "mysql"] = INHERIT
     categories: Annotated[list[ScopeKey], Field(min_length=1, max_length=20)] = INHERIT
-    request_types: Annotated[list[RequestTypeItem], Field(min_length=1, max_length=4)] = INHERIT
+    request_types: Annotated[list[SystemRequestTypeItem], Field(min_length=1, max_length=7)] = INHERIT
     endpoint_id: Str(min_length=1, max_length=40) = INHERIT
     due_days: Annotated[int, Field(ge=1, le=3650)] = INHERIT
     connection: Connection = INHERIT
@@ -310,6 +318,8 @@ class CreateDataSystem(BaseModel):
     recipients: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
     retention: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
     source: Annotated[list[Statement], Field(min_length=1, max_length=20)] = INHERIT
+    # PRODUCT §2.18, 11 CCR §7026(f)(2): a third party the data was sold or shared to.
+    third_party: bool = INHERIT
 
 
 class KeptRecord(BaseModel):
@@ -1492,8 +1502,13 @@ def build_data_task_cases() -> None:
     system("unknown category and request type, non-strings",
            sc(categories=["user", "user.ssn", 5], request_types=["erase", None]))
     system("empty lists", sc(categories=[], request_types=[]))
-    system("21 categories, 5 request types",
-           sc(categories=["user"] * 21, request_types=["access"] * 5))
+    system("21 categories, 8 request types",
+           sc(categories=["user"] * 21, request_types=["access"] * 8))
+    system("valid with the opt-out kinds, a third party",
+           sc(key="ad-network", request_types=["opt_out_sale_sharing", "limit_sensitive_use", "object_direct_marketing"],
+              third_party=True))
+    system("unknown opt-out kind, third_party a string",
+           sc(request_types=["opt_out_marketing"], third_party="yes"))
     system("kind unknown", sc(kind="oracle"))
     system("kind not a string, categories empty", sc(kind=5, categories=[]))
     system("kind postgres with name too long", sc(kind="postgres", name="n" * 201))

@@ -6,8 +6,10 @@ import { committed, notifyAtCommit } from './wakeup.js';
  * Where each kind of deferred write is written at a commit, stated once: lower places first, kinds
  * of one place in the order a transaction first used them. A kind whose flush settles
  * {@link Gate}s comes before every kind it gates: a filing's key is claimed (1), then its row is
- * stored if its `client_request_id` is free (2), and only then are its audit entry, events, mails
- * and the key's record written (3), each behind both gates (docs/development.md, "The write path").
+ * stored if its `client_request_id` is free (2), an opt-out's tasks are created (3), and only
+ * then are its audit entry, events, mails and the key's record written (4), each behind the gates
+ * (docs/development.md, "The write path"). A kind's flush may defer items of a higher place
+ * (through a unit its items carry): they are written with that place.
  */
 export const DEFERRED_WRITE_PLACES = {
   /** modules/idempotency/key-claims.ts: every Idempotency-Key of the batch, claimed in one statement. */
@@ -16,18 +18,20 @@ export const DEFERRED_WRITE_PLACES = {
   'filed requests': 2,
   /** modules/opt-outs/opt-out-filing.ts: the batch's opt-outs and the preferences they set. */
   'filed opt-outs': 2,
+  /** workflows/opt-outs/opt-out-propagation.ts: an opt-out's data tasks, and earlier ones' tasks superseded. */
+  'opt-out propagation': 3,
   /** modules/audit/audit.repository.ts: the audit chain's appends. */
-  'audit trail': 3,
+  'audit trail': 4,
   /** modules/outbound-events/outbox.repository.ts: the outbound messages (outbox). */
-  'outbound events': 3,
+  'outbound events': 4,
   /** modules/outbound-events/message-log.repository.ts: sent payloads of an ended deletion redacted. */
-  'outbound payload redaction': 3,
+  'outbound payload redaction': 4,
   /** modules/privacy-center/mail-outbox.repository.ts: the privacy center's mails. */
-  mails: 3,
+  mails: 4,
   /** modules/privacy-center/mail-outbox.repository.ts: mails about a request to its notify address. */
-  'request mails': 3,
+  'request mails': 4,
   /** modules/idempotency/key-claims.ts: each claimed key's record, with the filing's outcome. */
-  'idempotency records': 3,
+  'idempotency records': 4,
 } as const;
 
 /** The name of a kind of deferred write: a key of {@link DEFERRED_WRITE_PLACES}. */
@@ -142,16 +146,28 @@ export class DeferredWriteSet {
   /**
    * Writes everything held, kind by kind by {@link DEFERRED_WRITE_PLACES} and then in the order
    * each kind was first used, then forgets it. Items behind a closed {@link Gate} are left out.
+   * Items a flush defers (through a unit its items carry) are written too, with their kind's place,
+   * when that place is not lower than the flushing kind's.
+   * @throws Error when a flush defers an item of a kind already written or of a lower place (it would be lost).
    */
   async flush(tx: Transaction<DB>): Promise<void> {
-    const kinds = [...this.lists.keys()].sort((a, b) => DEFERRED_WRITE_PLACES[a.name] - DEFERRED_WRITE_PLACES[b.name]);
-    for (const kind of kinds) {
-      const items = this.lists
-        .get(kind)!
-        .filter((entry) => entry.gate === undefined || entry.gate.open)
-        .map((e) => e.item);
+    const place = (kind: DeferredWrites<unknown>) => DEFERRED_WRITE_PLACES[kind.name];
+    /** Kind → how many of its items were handed to its flush. */
+    const written = new Map<DeferredWrites<unknown>, number>();
+    let current = 0;
+    for (;;) {
+      // Sorting is stable: kinds of one place keep the order of their first use.
+      const kind = [...this.lists.keys()].filter((k) => !written.has(k)).sort((a, b) => place(a) - place(b))[0];
+      if (kind === undefined) break;
+      if (place(kind) < current) throw new Error(`${kind.name} was deferred after its place was written`);
+      current = place(kind);
+      const list = this.lists.get(kind)!;
+      written.set(kind, list.length);
+      const items = list.filter((entry) => entry.gate === undefined || entry.gate.open).map((e) => e.item);
       if (items.length > 0) await kind.flush(tx, items);
     }
+    for (const [kind, list] of this.lists)
+      if (list.length > (written.get(kind) ?? 0)) throw new Error(`${kind.name} was deferred after its place was written`);
     this.lists.clear();
   }
 }

@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isCalendarDate } from '../../src/lib/calendar-day.js';
 import { addBusinessDays, optOutDueAt } from '../../src/modules/opt-outs/deadline.fns.js';
-import { expandOptOutStatuses, optInSourceProblem, preferencesOf } from '../../src/modules/opt-outs/opt-out.fns.js';
+import {
+  expandOptOutStatuses,
+  optInSourceProblem,
+  optOutStatusAfterTasks,
+  preferencesOf,
+} from '../../src/modules/opt-outs/opt-out.fns.js';
 
 const at = (iso: string) => new Date(iso);
 const due = (kind: Parameters<typeof optOutDueAt>[0], received: string, holidays: string[] = []) =>
@@ -81,5 +86,17 @@ describe('opt-out decisions', () => {
       sensitive_use: { choice: 'opt_out', source: 'gpc', updated_at: at },
       direct_marketing: { choice: 'not_set', source: null, updated_at: null },
     });
+  });
+
+  it('an opt-out is processing while a task is pending, then failed when one failed, else completed', () => {
+    assert.equal(optOutStatusAfterTasks(['completed', 'pending']), 'processing');
+    assert.equal(
+      optOutStatusAfterTasks(['failed', 'pending']),
+      'processing',
+      'a failed task waits for the others, as a request does',
+    );
+    assert.equal(optOutStatusAfterTasks(['failed', 'completed']), 'failed');
+    assert.equal(optOutStatusAfterTasks(['completed', 'not_applicable', 'superseded']), 'completed');
+    assert.equal(optOutStatusAfterTasks(['superseded']), 'completed', 'superseded counts as done');
   });
 });

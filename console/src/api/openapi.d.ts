@@ -1604,6 +1604,7 @@ export interface operations {
                             request_types: string[];
                             retention: string[] | null;
                             source: string[] | null;
+                            third_party: boolean;
                             /** Format: date-time */
                             updated_at: string;
                             workspace_id: string;
@@ -1713,11 +1714,14 @@ export interface operations {
                     purposes?: string[];
                     /** @description Who receives data from the system, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
                     recipients?: string[];
-                    request_types?: (string & ("access" | "export" | "correction" | "deletion"))[];
+                    /** @description Request types (`access`, `export`, `correction`, `deletion`) and, for webhook and manual systems, opt-out kinds (`opt_out_sale_sharing`, `limit_sensitive_use`, `object_direct_marketing`) the system is told of */
+                    request_types?: (string & ("access" | "export" | "correction" | "deletion" | "opt_out_sale_sharing" | "limit_sensitive_use" | "object_direct_marketing"))[];
                     /** @description How long the system keeps personal data, or the criteria, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
                     retention?: string[];
                     /** @description Where the system's data came from, in plain words the person reads in the letter (GDPR Art. 15(1)); absent: not declared, and the letter says so */
                     source?: string[];
+                    /** @description The system belongs to a third party the personal information was sold or shared to (11 CCR §7026(f)(2)); default false */
+                    third_party?: boolean;
                     workspace_id: string;
                 };
             };
@@ -1752,6 +1756,7 @@ export interface operations {
                         request_types: string[];
                         retention: string[] | null;
                         source: string[] | null;
+                        third_party: boolean;
                         /** Format: date-time */
                         updated_at: string;
                         workspace_id: string;
@@ -1896,6 +1901,7 @@ export interface operations {
                         request_types: string[];
                         retention: string[] | null;
                         source: string[] | null;
+                        third_party: boolean;
                         /** Format: date-time */
                         updated_at: string;
                         workspace_id: string;
@@ -2086,11 +2092,14 @@ export interface operations {
                     purposes?: unknown;
                     /** @description Recipients: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
                     recipients?: unknown;
-                    request_types?: (string & ("access" | "export" | "correction" | "deletion"))[];
+                    /** @description Request types (`access`, `export`, `correction`, `deletion`) and, for webhook and manual systems, opt-out kinds (`opt_out_sale_sharing`, `limit_sensitive_use`, `object_direct_marketing`) the system is told of */
+                    request_types?: (string & ("access" | "export" | "correction" | "deletion" | "opt_out_sale_sharing" | "limit_sensitive_use" | "object_direct_marketing"))[];
                     /** @description Retention: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
                     retention?: unknown;
                     /** @description Source: a new list (1–20 strings of 1–500 characters), or null to withdraw it */
                     source?: unknown;
+                    /** @description The system belongs to a third party the personal information was sold or shared to (11 CCR §7026(f)(2)); default false */
+                    third_party?: boolean;
                 };
             };
         };
@@ -2124,6 +2133,7 @@ export interface operations {
                         request_types: string[];
                         retention: string[] | null;
                         source: string[] | null;
+                        third_party: boolean;
                         /** Format: date-time */
                         updated_at: string;
                         workspace_id: string;
@@ -2561,7 +2571,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 overdue?: boolean;
-                status?: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
+                status?: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable" | "superseded";
                 system_key?: string;
                 workspace_id?: string;
             };
@@ -2588,18 +2598,24 @@ export interface operations {
                             due_at: string;
                             id: string;
                             links: {
-                                request: string;
+                                /** @description An opt-out's task: its opt-out */
+                                opt_out?: string;
+                                /** @description A request's task: its request */
+                                request?: string;
                                 result: string;
                                 self: string;
                             };
+                            /** @description The opt-out (`oo_…`) whose choice the task tells its system of (PRODUCT §2.18); null for a request's task */
+                            opt_out_id: string | null;
                             overdue: boolean;
-                            request_id: string;
+                            /** @description The privacy request's id; null for an opt-out's task */
+                            request_id: string | null;
                             request_type: string;
                             result: {
                                 [key: string]: unknown;
                             } | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
+                            status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable" | "superseded";
                             system_key: string;
                             workspace_id: string;
                         }[];
@@ -2699,18 +2715,24 @@ export interface operations {
                         due_at: string;
                         id: string;
                         links: {
-                            request: string;
+                            /** @description An opt-out's task: its opt-out */
+                            opt_out?: string;
+                            /** @description A request's task: its request */
+                            request?: string;
                             result: string;
                             self: string;
                         };
+                        /** @description The opt-out (`oo_…`) whose choice the task tells its system of (PRODUCT §2.18); null for a request's task */
+                        opt_out_id: string | null;
                         overdue: boolean;
-                        request_id: string;
+                        /** @description The privacy request's id; null for an opt-out's task */
+                        request_id: string | null;
                         request_type: string;
                         result: {
                             [key: string]: unknown;
                         } | null;
                         /** @enum {string} */
-                        status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
+                        status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable" | "superseded";
                         system_key: string;
                         workspace_id: string;
                     };
@@ -2845,18 +2867,24 @@ export interface operations {
                         due_at: string;
                         id: string;
                         links: {
-                            request: string;
+                            /** @description An opt-out's task: its opt-out */
+                            opt_out?: string;
+                            /** @description A request's task: its request */
+                            request?: string;
                             result: string;
                             self: string;
                         };
+                        /** @description The opt-out (`oo_…`) whose choice the task tells its system of (PRODUCT §2.18); null for a request's task */
+                        opt_out_id: string | null;
                         overdue: boolean;
-                        request_id: string;
+                        /** @description The privacy request's id; null for an opt-out's task */
+                        request_id: string | null;
                         request_type: string;
                         result: {
                             [key: string]: unknown;
                         } | null;
                         /** @enum {string} */
-                        status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable";
+                        status: "pending" | "completed" | "failed" | "not_applicable" | "not_searchable" | "superseded";
                         system_key: string;
                         workspace_id: string;
                     };

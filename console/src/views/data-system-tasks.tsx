@@ -1,4 +1,4 @@
-// A data system's last tasks (PRODUCT §2.21): each with its request, status and what the system
+// A data system's last tasks (PRODUCT §2.21): each with its request (or opt-out), status and what the system
 // did, so an officer sees that a deletion happened without SQL: rows masked and deleted per
 // collection for a database's erasure, rows read for an access, records per category otherwise.
 // Counts only: a task's data never shows here.
@@ -44,8 +44,13 @@ function TaskLine({ task }: { task: DataTask }) {
   return (
     <li>
       <p>
-        <a href={requestHref(task.request_id)}>{task.request_id}</a> ({task.request_type}):{' '}
-        <strong>{statusLabel(task.status)}</strong>
+        {task.request_id !== null ? (
+          <a href={requestHref(task.request_id)}>{task.request_id}</a>
+        ) : (
+          // An opt-out's task (PRODUCT §2.18): the opt-outs view lists its opt-out.
+          <a href="#/opt-outs">opt-out {task.opt_out_id}</a>
+        )}{' '}
+        ({task.request_type}): <strong>{statusLabel(task.status)}</strong>
         {task.overdue ? <strong class="overdue"> — overdue</strong> : ''}
         {task.completed_at ? `, done ${formatTime(task.completed_at)}` : `, due ${formatTime(task.due_at)}`}
       </p>

@@ -36,6 +36,11 @@ export interface DataSystemTable {
   recipients: ColumnType<string | null, string | null | undefined, string | null>;
   retention: ColumnType<string | null, string | null | undefined, string | null>;
   source: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * 1 when the system belongs to a third party the personal information was sold or shared to
+   * (11 CCR §7026(f)(2); PRODUCT §2.18), else 0.
+   */
+  third_party: ColumnType<number, number | undefined, number>;
 }
 
 /** The kinds of data system (PRODUCT §2.14). */
@@ -44,9 +49,11 @@ export type DataSystemKind = 'webhook' | 'manual' | 'postgres' | 'mysql';
 /**
  * Status of a data task: `pending` until its system (or an operator) reports a final outcome;
  * `not_searchable` when a database system could not be searched with any identity the request
- * had (PRODUCT §2.17; set by the service's own connector only).
+ * had (PRODUCT §2.17; set by the service's own connector only); `superseded` when a later
+ * opt-out or opt-in of the same kind for the same subject replaced its opt-out's choice (PRODUCT
+ * §2.18; counts as done).
  */
-export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicable' | 'not_searchable';
+export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicable' | 'not_searchable' | 'superseded';
 
 /**
  * Row shape of `data_tasks`: one privacy request's work for one data system. `categories` (JSON
@@ -55,6 +62,10 @@ export type DataTaskStatus = 'pending' | 'completed' | 'failed' | 'not_applicabl
  */
 export interface DataTaskTable {
   id: string;
+  /**
+   * What the task is for: the privacy request (`pr_…`), or for an opt-out's task the opt-out
+   * (`oo_…`, the same as `opt_out_id`), so `(request_id, system_key)` is unique for both.
+   */
   request_id: string;
   workspace_id: string;
   system_key: string;
@@ -96,4 +107,6 @@ export interface DataTaskTable {
    * §2.17); NULL before any and once the task has ended.
    */
   run_progress: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The opt-out (`oo_…`) whose choice the task tells its system of (PRODUCT §2.18); NULL: a privacy request's task. */
+  opt_out_id: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { SYSTEM_KEY_PATTERN, TASK_OUTCOMES, TASK_STATUSES } from '../../modules/data-systems/data-task.fns.js';
+import {
+  OPT_OUT_REQUEST_TYPES,
+  SYSTEM_KEY_PATTERN,
+  TASK_OUTCOMES,
+  TASK_STATUSES,
+} from '../../modules/data-systems/data-task.fns.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
 import { PageLimit, StringEnum, SUBJECT_IDENTITY_CHECK } from './common.schemas.js';
@@ -8,8 +13,23 @@ import { PageLimit, StringEnum, SUBJECT_IDENTITY_CHECK } from './common.schemas.
 const Category = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(), StringEnum(SCOPE_KEYS)] });
 const RequestTypeItem = Type.Unsafe<(typeof REQUEST_TYPES)[number]>({ allOf: [Type.String(), StringEnum(REQUEST_TYPES)] });
 
+/** What a system may take: the four request types and the opt-out kinds (PRODUCT §2.18; a database system takes the four only). */
+const SYSTEM_REQUEST_TYPES = [...REQUEST_TYPES, ...OPT_OUT_REQUEST_TYPES] as const;
+const SystemRequestTypeItem = Type.Unsafe<(typeof SYSTEM_REQUEST_TYPES)[number]>({
+  allOf: [Type.String(), StringEnum(SYSTEM_REQUEST_TYPES)],
+});
+
 const Categories = Type.Array(Category, { minItems: 1, maxItems: 20 });
-const RequestTypes = Type.Array(RequestTypeItem, { minItems: 1, maxItems: 4 });
+const RequestTypes = Type.Array(SystemRequestTypeItem, {
+  minItems: 1,
+  maxItems: SYSTEM_REQUEST_TYPES.length,
+  description:
+    'Request types (`access`, `export`, `correction`, `deletion`) and, for webhook and manual systems, opt-out kinds (`opt_out_sale_sharing`, `limit_sensitive_use`, `object_direct_marketing`) the system is told of',
+});
+const ThirdParty = Type.Boolean({
+  description:
+    'The system belongs to a third party the personal information was sold or shared to (11 CCR §7026(f)(2)); default false',
+});
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const DueDays = Type.Integer({ minimum: 1, maximum: 3650, description: 'Days a task has from its creation' });
 const EndpointId = Type.String({ minLength: 1, maxLength: 40, description: 'A webhook endpoint (`ep_…`) of the same workspace' });
@@ -90,6 +110,7 @@ export const CreateDataSystemBody = Type.Object({
   recipients: Type.Optional(Recipients),
   retention: Type.Optional(Retention),
   source: Type.Optional(Source),
+  third_party: Type.Optional(ThirdParty),
 });
 
 /**
@@ -109,6 +130,7 @@ export const UpdateDataSystemBody = Type.Object({
   recipients: Type.Optional(nullableList('Recipients')),
   retention: Type.Optional(nullableList('Retention')),
   source: Type.Optional(nullableList('Source')),
+  third_party: Type.Optional(ThirdParty),
 });
 
 /** A data system. */
@@ -138,6 +160,7 @@ export const DataSystemResource = Type.Object({
   recipients: DeclaredList,
   retention: DeclaredList,
   source: DeclaredList,
+  third_party: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -235,7 +258,10 @@ export const ListDataTasksQuery = Type.Object({
 /** A data task. */
 export const DataTaskResource = Type.Object({
   id: Type.String(),
-  request_id: Type.String(),
+  request_id: Type.Union([Type.String(), Type.Null()], { description: "The privacy request's id; null for an opt-out's task" }),
+  opt_out_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The opt-out (`oo_…`) whose choice the task tells its system of (PRODUCT §2.18); null for a request's task",
+  }),
   workspace_id: Type.String(),
   system_key: Type.String(),
   request_type: Type.String(),
@@ -246,7 +272,12 @@ export const DataTaskResource = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  links: Type.Object({ self: Type.String(), result: Type.String(), request: Type.String() }),
+  links: Type.Object({
+    self: Type.String(),
+    result: Type.String(),
+    request: Type.Optional(Type.String({ description: "A request's task: its request" })),
+    opt_out: Type.Optional(Type.String({ description: "An opt-out's task: its opt-out" })),
+  }),
 });
 
 export const DataTaskPage = Type.Object({

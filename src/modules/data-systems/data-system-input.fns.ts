@@ -8,9 +8,31 @@ import {
   datasetSummary,
 } from '../connectors/connectors.js';
 import { DatasetTooLargeError, type SystemProblem } from './data-system.types.js';
+import { OPT_OUT_REQUEST_TYPES } from './data-task.fns.js';
 
 /** Every request type: a database system's default (PRODUCT §2.14). */
 export const ALL_REQUEST_TYPES = ['access', 'export', 'correction', 'deletion'];
+
+/**
+ * Refuses the opt-out request types on a database system, one item per such entry at its index
+ * under `request_types`: a connector reads, corrects and erases rows; it has no "stop selling"
+ * or "stop marketing" action to take (docs/connectors.md).
+ */
+export function checkDatabaseRequestTypes(
+  kind: DataSystemKind,
+  requestTypes: readonly string[] | undefined,
+  problems: SystemProblem[],
+): void {
+  if (!isDatabaseKind(kind) || requestTypes === undefined) return;
+  requestTypes.forEach((type, i) => {
+    if ((OPT_OUT_REQUEST_TYPES as readonly string[]).includes(type))
+      problems.push({
+        loc: ['body', 'request_types', i],
+        msg: `a ${kind} system cannot take ${type}: a database connector reads, corrects and erases rows and has no opt-out to apply; name a webhook or manual system for it`,
+        type: 'value_error',
+      });
+  });
+}
 
 /** Database kinds: the service runs their tasks itself. */
 export const DATABASE_KINDS: readonly DataSystemKind[] = ['postgres', 'mysql'];
@@ -115,6 +137,7 @@ export function settleCreate(
     return { kind, categories: input.categories ?? [], request_types: input.request_types ?? [], checked: null };
   }
   if (input.endpoint_id !== undefined) refuse('endpoint_id', `a ${kind} system is run by the service and has no endpoint`);
+  checkDatabaseRequestTypes(kind, input.request_types, problems);
   if (input.connection === undefined) missing('connection');
   else checkConnectionField(kind, input.connection, allowed, problems);
   checkDatasetKeyAlone(input, problems);

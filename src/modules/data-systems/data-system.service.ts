@@ -21,6 +21,7 @@ import {
 import { sealConnection } from './sealed-connection.js';
 import {
   checkConnectionField,
+  checkDatabaseRequestTypes,
   checkDatasetField,
   checkDatasetKeyAlone,
   isDatabaseKind,
@@ -58,6 +59,7 @@ export function toSystemResource(row: DataSystemRow): DataSystemResource {
     due_days: row.due_days,
     dataset: read ? datasetSummary(read) : null,
     ...declaredProcessing(row),
+    third_party: row.third_party === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -118,6 +120,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
       retention: null,
       source: null,
       ...processingColumns(input),
+      third_party: input.third_party === true ? 1 : 0,
       created_at: at,
       updated_at: at,
       deleted_at: null,
@@ -140,6 +143,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
         msg: `a ${found.kind} system is run by the service and has no endpoint`,
         type: 'value_error',
       });
+    checkDatabaseRequestTypes(found.kind, input.request_types, problems);
     if (database && input.connection)
       checkConnectionField(found.kind as 'postgres', input.connection, connectors.allowedHosts, problems);
     if (database) checkDatasetKeyAlone(input, problems);
@@ -153,6 +157,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
         ? { endpoint_id: input.endpoint_id, kind: input.endpoint_id === null ? ('manual' as const) : ('webhook' as const) }
         : {}),
       ...(input.due_days !== undefined ? { due_days: input.due_days } : {}),
+      ...(input.third_party !== undefined ? { third_party: input.third_party ? 1 : 0 } : {}),
       ...(input.connection ? { connection_ciphertext: sealConnection(secretBox, input.connection) } : {}),
       ...(checked ? { dataset: JSON.stringify(checked.source), fides_key: checked.dataset.fides_key } : {}),
       ...processingColumns(input),
@@ -209,6 +214,7 @@ export function createDataSystemService(deps: DataSystemDeps) {
             categories: resource.categories,
             request_types: resource.request_types,
             endpoint_id: row.endpoint_id,
+            third_party: resource.third_party,
             ...(row.fides_key ? { fides_key: row.fides_key } : {}),
           },
           occurredAt: row.created_at,

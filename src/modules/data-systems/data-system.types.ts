@@ -26,7 +26,10 @@ export interface CreateDataSystemInput {
   kind?: DataSystemKind;
   /** Required for webhook and manual systems; database kinds default to the dataset's `user.*` categories. */
   categories?: string[];
-  /** Required for webhook and manual systems; database kinds default to all four. */
+  /**
+   * Required for webhook and manual systems; database kinds default to the four request types.
+   * Webhook and manual systems may also name the opt-out kinds (`OPT_OUT_REQUEST_TYPES`, PRODUCT §2.18).
+   */
   request_types?: string[];
   endpoint_id?: string;
   due_days?: number;
@@ -41,6 +44,8 @@ export interface CreateDataSystemInput {
   recipients?: string[];
   retention?: string[];
   source?: string[];
+  /** The system is a third party the data was sold or shared to (11 CCR §7026(f)(2)); default false. */
+  third_party?: boolean;
 }
 
 /** What `PATCH /api/v1/data-systems/{id}` may change; `null` clears `endpoint_id` or `due_days`. The kind never changes. */
@@ -59,6 +64,7 @@ export interface UpdateDataSystemInput {
   recipients?: string[] | null;
   retention?: string[] | null;
   source?: string[] | null;
+  third_party?: boolean;
 }
 
 /** A data system as the API shows it (PRODUCT §2.9, §2.14): never its connection. */
@@ -79,6 +85,8 @@ export interface DataSystemResource {
   recipients: string[] | null;
   retention: string[] | null;
   source: string[] | null;
+  /** A third party the personal information was sold or shared to (11 CCR §7026(f)(2); PRODUCT §2.18). */
+  third_party: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -3,6 +3,13 @@ import { coversKey, SCOPE_KEYS } from '../data-categories/data-categories.fns.js
 /** `key` of a data system (PRODUCT §2.9). */
 export const SYSTEM_KEY_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 
+/**
+ * What a webhook or manual system may also name in `request_types` to be told of opt-outs
+ * (PRODUCT §2.18): one per opt-out kind (`sale_sharing`, `sensitive_use`, `direct_marketing`).
+ */
+export const OPT_OUT_REQUEST_TYPES = ['opt_out_sale_sharing', 'limit_sensitive_use', 'object_direct_marketing'] as const;
+export type OptOutRequestType = (typeof OPT_OUT_REQUEST_TYPES)[number];
+
 /** Outcomes a task result may report through the API (`POST …/result`); each is final. */
 export const TASK_OUTCOMES = ['completed', 'failed', 'not_applicable'] as const;
 export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
@@ -17,8 +24,14 @@ export const NOT_SEARCHABLE = 'not_searchable';
 /** Every final outcome a task can have: the API's, and {@link NOT_SEARCHABLE}. */
 export type TaskFinalStatus = TaskOutcome | typeof NOT_SEARCHABLE;
 
-/** Every task status (PRODUCT §2.9, §2.17). */
-export const TASK_STATUSES = ['pending', ...TASK_OUTCOMES, NOT_SEARCHABLE] as const;
+/**
+ * The final status of an opt-out's open task once a later opt-out or opt-in of the same kind for
+ * the same subject replaced its choice (PRODUCT §2.18): set by the service only, it counts as done.
+ */
+export const SUPERSEDED = 'superseded';
+
+/** Every task status (PRODUCT §2.9, §2.17, §2.18). */
+export const TASK_STATUSES = ['pending', ...TASK_OUTCOMES, NOT_SEARCHABLE, SUPERSEDED] as const;
 
 /**
  * The categories a system's task covers: for every pair of a system category and a request

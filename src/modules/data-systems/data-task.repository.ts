@@ -232,8 +232,17 @@ export async function markOverdueNotified(db: Executor, id: string, at: string):
   return (await updateRows(db, 'data_tasks', { overdue_notified_at: at }, { id, overdue_notified_at: null })) > 0n;
 }
 
-/** Every pending task of a request, closed as `not_applicable` (the request was canceled or rejected). @returns their rows before. */
-export async function closePendingTasks(db: Executor, requestId: string, at: string): Promise<DataTaskRow[]> {
+/**
+ * Every pending task of a request (or of an opt-out: its id), closed as `status`: `not_applicable`
+ * when the request was canceled or rejected, `superseded` when a later opt-out or opt-in replaced
+ * the opt-out's choice (PRODUCT §2.18). @returns their rows before.
+ */
+export async function closePendingTasks(
+  db: Executor,
+  requestId: string,
+  at: string,
+  status: Extract<DataTaskStatus, 'not_applicable' | 'superseded'> = 'not_applicable',
+): Promise<DataTaskRow[]> {
   const pending = await db
     .selectFrom('data_tasks')
     .selectAll()
@@ -243,7 +252,7 @@ export async function closePendingTasks(db: Executor, requestId: string, at: str
   if (pending.length === 0) return [];
   await db
     .updateTable('data_tasks')
-    .set({ status: 'not_applicable', completed_at: at, updated_at: at, identities_ciphertext: null, run_progress: null })
+    .set({ status, completed_at: at, updated_at: at, identities_ciphertext: null, run_progress: null })
     .where('request_id', '=', requestId)
     .where('status', '=', 'pending')
     .execute();

@@ -4,7 +4,10 @@ import { isTaskOverdue } from './data-task.fns.js';
 /** A data task as the API shows it (PRODUCT §2.9). */
 export interface DataTaskResource {
   id: string;
-  request_id: string;
+  /** The task's privacy request; null for an opt-out's task. */
+  request_id: string | null;
+  /** The opt-out whose choice the task tells its system of (PRODUCT §2.18); null for a request's task. */
+  opt_out_id: string | null;
   workspace_id: string;
   system_key: string;
   request_type: string;
@@ -16,7 +19,8 @@ export interface DataTaskResource {
   completed_at: string | null;
   /** What the system (or an operator) reported: `outcome`, `records`, `data`, `erased`, `kept`, `note`; null while pending. */
   result: Record<string, unknown> | null;
-  links: { self: string; result: string; request: string };
+  /** `request` for a request's task, `opt_out` for an opt-out's. */
+  links: { self: string; result: string; request?: string; opt_out?: string };
 }
 
 /** The API path of a task. */
@@ -28,7 +32,8 @@ export function taskLocation(id: string): string {
 export function toTaskResource(row: DataTaskRow, now: string): DataTaskResource {
   return {
     id: row.id,
-    request_id: row.request_id,
+    request_id: row.opt_out_id === null ? row.request_id : null,
+    opt_out_id: row.opt_out_id,
     workspace_id: row.workspace_id,
     system_key: row.system_key,
     request_type: row.request_type,
@@ -42,7 +47,9 @@ export function toTaskResource(row: DataTaskRow, now: string): DataTaskResource 
     links: {
       self: taskLocation(row.id),
       result: `${taskLocation(row.id)}/result`,
-      request: `/api/v1/privacy/requests/${row.request_id}`,
+      ...(row.opt_out_id === null
+        ? { request: `/api/v1/privacy/requests/${row.request_id}` }
+        : { opt_out: `/api/v1/privacy/opt-outs/${row.opt_out_id}` }),
     },
   };
 }

@@ -77,3 +77,14 @@ export function preferencesOf(
     }),
   ) as Preferences;
 }
+
+/**
+ * What an open opt-out becomes once one of its data tasks became final (PRODUCT §2.18: "status
+ * and tasks as §2.9"), from its tasks' statuses: `processing` while any is `pending`; then
+ * `failed` when any failed (a request with a failed task fails too), else `completed` (completed,
+ * not applicable or superseded tasks all count as done).
+ */
+export function optOutStatusAfterTasks(taskStatuses: readonly string[]): 'processing' | 'completed' | 'failed' {
+  if (taskStatuses.includes('pending')) return 'processing';
+  return taskStatuses.includes('failed') ? 'failed' : 'completed';
+}

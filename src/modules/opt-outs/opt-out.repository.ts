@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { forUpdate } from '../../db/locking.js';
 import type { OptOutTable, PrivacyPreferenceTable } from '../../db/tables/opt-out.table.js';
 
 /** A stored opt-out. */
@@ -137,4 +138,70 @@ export async function countOpenOptOuts(
   if (workspaceIds !== null) query = query.where('workspace_id', 'in', workspaceIds.length > 0 ? [...workspaceIds] : ['']);
   const row = await query.executeTakeFirstOrThrow();
   return { open: Number(row.open), overdue: Number(row.overdue) };
+}
+
+/** One opt-out by id, its row locked for the transaction (PostgreSQL `FOR UPDATE`), or undefined. */
+export async function lockOptOut(db: Executor, id: string): Promise<OptOutRow | undefined> {
+  return forUpdate(db, db.selectFrom('opt_outs').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+/** The subject and kind an opt-out is about: what a later choice of the same kind replaces. */
+export type OptOutSubjectKind = Pick<OptOutRow, 'workspace_id' | 'subject_provider' | 'subject_id' | 'kind'>;
+
+/**
+ * The open opt-outs (`openStatuses`) of the subject and kind other than `exceptId`, oldest first,
+ * their rows locked (PostgreSQL `FOR UPDATE`: a task result locks its opt-out first too).
+ */
+export async function lockOpenOptOutsOf(
+  db: Executor,
+  of: OptOutSubjectKind,
+  exceptId: string,
+  openStatuses: readonly string[],
+): Promise<OptOutRow[]> {
+  return forUpdate(
+    db,
+    db
+      .selectFrom('opt_outs')
+      .selectAll()
+      .where('workspace_id', '=', of.workspace_id)
+      .where('subject_provider', '=', of.subject_provider)
+      .where('subject_id', '=', of.subject_id)
+      .where('kind', '=', of.kind)
+      .where('status', 'in', [...openStatuses])
+      .where('id', '<>', exceptId)
+      .orderBy('id'),
+  ).execute();
+}
+
+/** The opt-out whose choice the subject's preference of `of.kind` holds, or undefined. */
+export async function preferenceHolder(db: Executor, of: OptOutSubjectKind): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('privacy_preferences')
+    .select('opt_out_id')
+    .where('workspace_id', '=', of.workspace_id)
+    .where('subject_provider', '=', of.subject_provider)
+    .where('subject_id', '=', of.subject_id)
+    .where('kind', '=', of.kind)
+    .executeTakeFirst();
+  return row?.opt_out_id;
+}
+
+/**
+ * Ends an open opt-out (`openStatuses`) as `status` (`completed` or `failed`) at `at`.
+ * @returns false when it was not open (ended already).
+ */
+export async function endOptOut(
+  db: Executor,
+  id: string,
+  status: 'completed' | 'failed',
+  at: string,
+  openStatuses: readonly string[],
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('opt_outs')
+    .set({ status, completed_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', [...openStatuses])
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
 }

@@ -18,4 +18,6 @@ export interface OptOutDeps {
   policies: Pick<PolicyService, 'effective'>;
   /** How a filing's outcome is kept for replay (src/http/replay/opt-out-record.ts). */
   optOutRecord: RecordCodec<OptOutFiling>;
+  /** `PUBLIC_BASE_URL`: the links a data system is sent to report its task's result (PRODUCT §2.18). */
+  publicBaseUrl: string;
 }

@@ -11,6 +11,8 @@ import type { OptOutFiling, OptOutResource, PreferenceChange } from '../../modul
 import { enqueueEvent } from '../../modules/outbound-events/outbox.repository.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import type { OptOutDeps } from './deps.js';
+import { propagateAtCommit, systemsForOptOut } from './opt-out-propagation.js';
+import type { DataSystemRow } from '../../modules/data-systems/data-system.repository.js';
 
 /** An opt-out or opt-in as filed (PRODUCT §2.18); validated by the caller (the route's schema). */
 export type FileOptOutInput = Pick<
@@ -28,16 +30,17 @@ export type OptOutFilingOutcome = OptOutFiling & { replayed: boolean };
  * Files an opt-out or opt-in under an Idempotency-Key (PRODUCT §2.18), as a privacy request is
  * filed (docs/development.md, "The write path"): a replay is answered from the key's record;
  * otherwise ONE unit of work, all of it deferred to the commit, claims the key and adds the row,
- * the subject's preference, the audit entries and the `privacy_preference.changed` event, and the
- * key's record with the outcome. No data system can declare an opt-out kind yet, so an opt-out
- * has no tasks: it is accepted and honoured at once (`completed`), and its preference set then
- * unless a choice received later stands. `due_at` follows the kind (deadline.fns.ts) and the
- * workspace policy's `holidays`.
+ * the subject's preference (honoured at once, unless a choice received later stands), the audit
+ * entries, the `privacy_preference.changed` event, its propagation (opt-out-propagation.ts: a
+ * data task per system naming its kind, earlier open opt-outs of the subject and kind
+ * superseded) and the key's record with the outcome. The systems are read before the unit: with
+ * none, the opt-out is `completed` when filed; with some, `processing` until their tasks are
+ * done. `due_at` follows the kind (deadline.fns.ts) and the workspace policy's `holidays`.
  *
  * @throws IdempotencyConflict for a reused or in-flight key.
  */
 export async function fileOptOut(
-  deps: Pick<OptOutDeps, 'clock' | 'transact' | 'idempotency' | 'policies' | 'optOutRecord'>,
+  deps: Pick<OptOutDeps, 'db' | 'clock' | 'transact' | 'idempotency' | 'policies' | 'optOutRecord' | 'publicBaseUrl'>,
   principal: Principal,
   idempotencyKey: string,
   input: FileOptOutInput,
@@ -46,7 +49,9 @@ export async function fileOptOut(
   const use: KeyUse = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fileOnce(deps, use, (unit) => addOptOut(deps, unit, principal, input, policy.holidays));
+      // Read outside the unit (which sends no statement of its own), as the policy is.
+      const systems = await systemsForOptOut(deps.db, input.workspace_id, input.kind);
+      return await fileOnce(deps, use, (unit) => addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }));
     } catch (error) {
       // Another process stored the same key after our claim: read it again.
       if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;
@@ -75,20 +80,23 @@ async function fileOnce(
 }
 
 /**
- * Adds the opt-out to `unit`, accepted (completed) now, with what it writes besides its row: the
- * `opt_out.created` audit entry (kind, choice, source; never the subject's identity), and when it
- * set the subject's preference, the `privacy_preference.changed` entry and event.
+ * Adds the opt-out to `unit`, accepted now (`completed` with no system to tell, else
+ * `processing`), with what it writes besides its row: the `opt_out.created` audit entry (kind,
+ * choice, source, status, tasks; never the subject's identity); when it set the subject's
+ * preference, the `privacy_preference.changed` entry and event and its propagation; when it did
+ * not (a choice received later stands) but had systems to tell, `opt_out.completed` at once.
  */
 function addOptOut(
-  deps: Pick<OptOutDeps, 'clock'>,
+  deps: Pick<OptOutDeps, 'clock' | 'publicBaseUrl'>,
   unit: UnitOfWork,
   principal: Principal,
   input: FileOptOutInput,
-  holidays: readonly string[],
+  context: { holidays: readonly string[]; systems: readonly DataSystemRow[] },
 ): () => OptOutFiling {
   const filed = deps.clock();
   const now = toTimestamp(filed);
   const received = input.received_at === undefined ? filed : new Date(input.received_at);
+  const propagates = context.systems.length > 0;
   const row = {
     id: newId('oo', filed.getTime()),
     workspace_id: input.workspace_id,
@@ -98,22 +106,29 @@ function addOptOut(
     choice: input.choice,
     source: input.source,
     client_request_id: input.client_request_id,
-    // Honoured at once: no data system takes an opt-out kind yet, so there is no task to wait for.
-    status: 'completed',
+    // Honoured at once; done when every system told of it has done its part (none: now).
+    status: propagates ? 'processing' : 'completed',
     received_at: toTimestamp(received),
     created_at: now,
-    due_at: toTimestamp(optOutDueAt(input.kind, received, holidays)),
-    completed_at: now,
+    due_at: toTimestamp(optOutDueAt(input.kind, received, context.holidays)),
+    completed_at: propagates ? null : now,
     filed_by: principal.id,
   };
-  const audit = { actor: principal.id, actorName: principal.name, targetType: 'opt_out', targetId: row.id };
+  const actor = { actor: principal.id, actorName: principal.name };
+  const audit = { ...actor, targetType: 'opt_out', targetId: row.id };
   const details = { kind: row.kind, choice: row.choice, source: row.source };
-  return fileOptOutAtCommit(unit, row, ({ stored, preferenceSet }) => {
+  let supersededAtOnce = false;
+  const outcome = fileOptOutAtCommit(unit, row, ({ stored, preferenceSet, completedAtOnce }) => {
     recordAudit(stored, {
       ...audit,
       action: 'opt_out.created',
       workspaceId: row.workspace_id,
-      details: { ...details, status: row.status },
+      details: {
+        ...details,
+        status: row.status,
+        // The systems it is to tell (keys), when there are any.
+        ...(propagates ? { systems: context.systems.map((system) => system.key) } : {}),
+      },
       occurredAt: now,
     });
     recordAudit(preferenceSet, {
@@ -121,6 +136,13 @@ function addOptOut(
       action: 'privacy_preference.changed',
       workspaceId: row.workspace_id,
       details,
+      occurredAt: now,
+    });
+    recordAudit(completedAtOnce, {
+      ...audit,
+      action: 'opt_out.completed',
+      workspaceId: row.workspace_id,
+      details: { from: 'processing', to: 'completed', later_choice_stands: true },
       occurredAt: now,
     });
     const change: PreferenceChange = {
@@ -139,5 +161,20 @@ function addOptOut(
       data: change,
       occurredAt: now,
     });
+    propagateAtCommit(preferenceSet, {
+      optOut: row,
+      systems: context.systems,
+      at: now,
+      base: deps.publicBaseUrl.replace(/\/+$/, ''),
+      actor,
+      supersededAtOnce: () => {
+        supersededAtOnce = true;
+      },
+    });
   });
+  return () => {
+    const filing = outcome();
+    if (filing.kind !== 'filed' || !supersededAtOnce) return filing;
+    return { ...filing, accepted: { ...filing.accepted, status: 'completed' } };
+  };
 }

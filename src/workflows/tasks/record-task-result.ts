@@ -17,13 +17,14 @@ import {
   storedResult,
   type TaskResultInput,
 } from '../../modules/data-systems/data-task-result.fns.js';
-import { noteHash } from '../../modules/request-notes/request-notes.fns.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
 import { lockRequest } from '../../modules/privacy-requests/privacy-request.repository.js';
 import { traitsOf } from '../../modules/privacy-requests/request-types.js';
 import { findResult } from '../../modules/privacy-requests/result.repository.js';
 import { afterOwnStep } from '../requests/request-end.js';
 import { commitTransition } from '../../modules/privacy-requests/lifecycle/transition.js';
+import { recordOptOutTaskResult } from './record-opt-out-task-result.js';
+import { taskAudit } from './task-audit.js';
 
 /** Limits on what systems report (PRODUCT §2.9; docs/operations.md, "Limits"), bytes of JSON. */
 export interface TaskDataLimits {
@@ -106,29 +107,6 @@ async function checkDataSize(tx: Executor, task: DataTaskRow, input: TaskResultI
   if (total > limits.requestDataBytes) throw new TaskDataTooLargeError('MAX_REQUEST_DATA_BYTES', total, limits.requestDataBytes);
 }
 
-/**
- * The task's audit entry: outcome, counts and categories, never the data; the note by its
- * SHA-256 (`note_sha256`, as request notes are: the text is shown from the task, and the chain
- * holds no free text a system or officer wrote), and `delivered_separately` when set.
- */
-function taskAudit(task: DataTaskRow, input: TaskResultInput) {
-  return {
-    request_id: task.request_id,
-    system_key: task.system_key,
-    from: 'pending',
-    to: input.outcome,
-    ...(input.records ? { records: input.records } : {}),
-    ...(input.erased ? { erased: input.erased } : {}),
-    ...(input.kept ? { kept: input.kept.map((k) => k.category) } : {}),
-    ...(input.data ? { data_categories: Object.keys(input.data) } : {}),
-    ...(input.delivered_separately === true ? { delivered_separately: true } : {}),
-    ...(input.note !== undefined ? { note_sha256: noteHash(input.note) } : {}),
-    // Identity names only (`email`, `phone_number`), never values: what a not_searchable system needed (PRODUCT §2.17).
-    ...(input.searched_by !== undefined ? { searched_by: input.searched_by } : {}),
-    ...(input.request_had !== undefined ? { request_had: input.request_had } : {}),
-  };
-}
-
 /** What recording a task's result needs. */
 export interface TaskResultDeps {
   readonly db: Executor;
@@ -142,7 +120,8 @@ export interface TaskResultDeps {
  * the worker for a task the service runs itself: final and immutable, audited
  * (`data_task.<outcome>`, the request id, counts and categories in `details`, never the data);
  * the request ends when it was the last pending task and the request's own step is done
- * ({@link endRequestIfDone}), in the same unit of work.
+ * ({@link endRequestIfDone}), in the same unit of work. An opt-out's task is recorded by
+ * {@link recordOptOutTaskResult} instead, which may end its opt-out (PRODUCT §2.18).
  *
  * Records `input` as the result of task `id`, in one unit of work under the request's lock,
  * once `allowed(task)` says the actor may report it.
@@ -161,6 +140,9 @@ export async function recordTaskResult(
     const { tx } = unit;
     const seen = await findTask(tx, id);
     if (!seen || !allowed(seen)) throw new DataTaskNotFoundError(id);
+    // An opt-out's task (PRODUCT §2.18) ends its opt-out, not a request.
+    if (seen.opt_out_id !== null)
+      return recordOptOutTaskResult(unit, { ...seen, opt_out_id: seen.opt_out_id }, input, actor, toTimestamp(clock()), sent);
     // The request's row first (the worker recording the request's own step takes it too).
     const request = await lockRequest(tx, seen.request_id);
     const task = await findTask(tx, id);

@@ -15,10 +15,14 @@ import { parseScope } from '../../modules/subject-data/scope.fns.js';
 import { listLinkedIdentities } from '../../modules/subjects/subject.repository.js';
 
 /**
- * The identities a system needs to find the person: the requested one, the accounts linked to
- * it, and all of them by the names a database system is searched by (PRODUCT §2.17).
+ * The identities a system needs to find the person: the requested one (a request's, or an
+ * opt-out's: PRODUCT §2.18), the accounts linked to it, and all of them by the names a database
+ * system is searched by (PRODUCT §2.17).
  */
-async function subjectIdentities(unit: UnitOfWork, request: PrivacyRequestRow): Promise<SubjectIdentities> {
+export async function subjectIdentities(
+  unit: UnitOfWork,
+  request: Pick<PrivacyRequestRow, 'workspace_id' | 'subject_provider' | 'subject_id'>,
+): Promise<SubjectIdentities> {
   const subject = await resolveSubject(unit.tx, request);
   const linked = subject ? await listLinkedIdentities(unit.tx, subject.id) : [];
   const identities = await searchIdentities(unit.tx, request);
@@ -56,6 +60,7 @@ function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: 
     next_attempt_at: null,
     identities_ciphertext: null,
     run_progress: null,
+    opt_out_id: null,
   };
 }
 

@@ -63,6 +63,7 @@ for (const dialect of dialects()) {
           recipients: null,
           retention: null,
           source: null,
+          third_party: false,
           created_at: undefined,
           updated_at: undefined,
         },

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createDatabase, type Database } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
-import { type DeferredWrites, Gate, runUnitOfWork } from '../../../src/db/unit-of-work.js';
+import { type DeferredWrites, Gate, runUnitOfWork, type UnitOfWork } from '../../../src/db/unit-of-work.js';
 import { holdBatches } from '../../helpers/batch-gate.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
@@ -94,6 +94,45 @@ for (const dialect of dialects()) {
       });
       assert.deepEqual(flushed, [['rows', 'uow-a', 'uow-b-skip'], ['uow-a'], ['uow-plain', 'uow-a-entry']]);
       assert.deepEqual(await stored(), ['uow-a', 'uow-a-entry', 'uow-plain']);
+    });
+
+    it("writes what a kind's flush defers to a later place, and refuses what it defers to its own or an earlier one", async () => {
+      /** place 3: stores its items, and defers an entry of each to the audit trail (place 4) through the unit its item carries. */
+      const tasks: DeferredWrites<{ name: string; unit: UnitOfWork }> = {
+        name: 'opt-out propagation',
+        flush: async (tx, items) => {
+          flushed.push(['tasks', ...items.map((i) => i.name)]);
+          await keys.flush(
+            tx,
+            items.map((i) => i.name),
+          );
+          for (const item of items) item.unit.defer(keys, `${item.name}-entry`);
+        },
+      };
+      await runUnitOfWork(database.db, async (unit) => {
+        unit.defer(tasks, { name: 'uow-task', unit });
+      });
+      assert.deepEqual(
+        flushed,
+        [['tasks', 'uow-task'], ['uow-task'], ['uow-task-entry']],
+        'the audit trail was not in use before the flush',
+      );
+      assert.deepEqual(await stored(), ['uow-task', 'uow-task-entry']);
+
+      /** place 4 deferring to place 3: it would never be written. */
+      const late: DeferredWrites<UnitOfWork> = {
+        name: 'audit trail',
+        flush: async (_tx, units) => {
+          for (const u of units) u.defer(tasks, { name: 'uow-never', unit: u });
+        },
+      };
+      await assert.rejects(
+        runUnitOfWork(database.db, async (unit) => {
+          unit.defer(late, unit);
+        }),
+        /opt-out propagation was deferred after its place was written/,
+      );
+      assert.ok(!(await stored()).includes('uow-never'));
     });
 
     it('writes an item gated twice only when both gates are open, and never reads the inner one behind a closed outer one', async () => {
