@@ -205,6 +205,7 @@ class PolicyLayer(BaseModel):
     auto_erase_on_deprovision: bool = INHERIT
     confirm_no_data: bool = INHERIT
     holidays: Annotated[list[CalendarDay], Field(max_length=200), Unique] = INHERIT
+    repeat_window_days: Annotated[int, Field(ge=0, le=365)] = INHERIT
 
 
 def _opt_out(model: BaseModel) -> BaseModel:
@@ -1153,6 +1154,13 @@ def build_policy_cases() -> None:
     put("holidays 201 items (only too_long)", {"holidays": ["2026-12-25"] * 201})
     put("holidays not a list, items not strings", {"holidays": "2026-12-25"})
     put("holidays item a number", {"holidays": [20261225, None]})
+    put("valid repeat_window_days bounds 0", {"repeat_window_days": 0})
+    put("valid repeat_window_days bounds 365", {"repeat_window_days": 365})
+    put("repeat_window_days 366", {"repeat_window_days": 366})
+    put("repeat_window_days negative", {"repeat_window_days": -1})
+    put("repeat_window_days a float", {"repeat_window_days": 30.5})
+    put("repeat_window_days a numeric string", {"repeat_window_days": "30"})
+    put("repeat_window_days null", {"repeat_window_days": None})
     put("valid bounds: retention 1, empty excluded_paths, one regulation",
         {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
          "excluded_paths": [], "regulations": ["ccpa"]})
