@@ -30,6 +30,7 @@ import * as dataSystemProcessing from './2026-12-07T0401-data-system-processing.
 import * as mailLeaseToken from './2026-12-07T0501-mail-lease-token.js';
 import * as emailSubjectSearch from './2026-12-07T0701-email-subject-search.js';
 import * as optOuts from './2026-12-07T0801-opt-outs.js';
+import * as repeatRequests from './2026-12-08T0101-repeat-requests.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07T0501-mail-lease-token': mailLeaseToken,
   '2026-12-07T0701-email-subject-search': emailSubjectSearch,
   '2026-12-07T0801-opt-outs': optOuts,
+  '2026-12-08T0101-repeat-requests': repeatRequests,
 };
