@@ -403,6 +403,14 @@ class ConfirmNoData(BaseModel):
     reason: Str(min_length=1, max_length=1000)
 
 
+class ProceedWithRepeat(BaseModel):
+    """`POST /api/v1/privacy/requests/{id}/proceed` (PRODUCT §2.20)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    reason: Str(min_length=1, max_length=1000)
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
@@ -587,6 +595,12 @@ ROUTES: dict[str, dict[str, Any]] = {
         "path": "/api/v1/privacy/requests/{id}/confirm-no-data",
         "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
         "body": ConfirmNoData,
+    },
+    "request_proceed": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/proceed",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": ProceedWithRepeat,
     },
     "opt_out_create": {
         "method": "POST",
@@ -1281,6 +1295,23 @@ def build_review_cases() -> None:
     confirm("malformed JSON", None, raw='{"reason": "x",}')
 
 
+def build_repeat_cases() -> None:
+    rid = "pr_01J0000000000000000000000"
+
+    def proceed(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("request_proceed: " + name, "request_proceed", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    proceed("valid", {"reason": "the earlier request was about another account"})
+    proceed("valid reason 1000 chars", {"reason": "r" * 1000})
+    proceed("reason missing", {})
+    proceed("reason empty", {"reason": ""})
+    proceed("reason too long", {"reason": "r" * 1001})
+    proceed("reason not a string", {"reason": 5})
+    proceed("array body", None, raw="[]")
+    proceed("malformed JSON", None, raw='{"reason": "x",}')
+
+
 def build_opt_out_cases() -> None:
     valid = {"workspace_id": "acme", "subject_provider": "email", "subject_id": "zq@example.test",
              "kind": "sale_sharing", "choice": "opt_out", "source": "form",
@@ -1583,6 +1614,7 @@ def main() -> None:
     build_request_get_cases()
     build_opt_out_cases()
     build_review_cases()
+    build_repeat_cases()
     build_controller_cases()
     build_data_task_cases()
     build_officer_cases()
