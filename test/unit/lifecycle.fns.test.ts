@@ -273,7 +273,11 @@ describe('repeated requests (PRODUCT §2.20)', () => {
         assert.equal(statusAfterProceeding({ status, status_reason: reason }, false), null, `${status} ${reason}`);
       }
       if (status !== 'action_required')
-        assert.equal(statusAfterProceeding({ status, status_reason: REPEAT_REQUEST }, false), null, `${status} (a reason kept after it ended)`);
+        assert.equal(
+          statusAfterProceeding({ status, status_reason: REPEAT_REQUEST }, false),
+          null,
+          `${status} (a reason kept after it ended)`,
+        );
     }
   });
 

@@ -263,7 +263,9 @@ for (const dialect of dialects()) {
     });
 
     it('repeat_window_days outside 0–365 is a 422 at its field; nothing is stored; the larger window wins', async () => {
-      const before = (await f.t.app.inject({ url: '/api/v1/policies/workspaces/beta', headers: { authorization: policyWriter } })).json();
+      const before = (
+        await f.t.app.inject({ url: '/api/v1/policies/workspaces/beta', headers: { authorization: policyWriter } })
+      ).json();
       for (const [value, type] of [
         [366, 'less_than_equal'],
         [-1, 'greater_than_equal'],
@@ -277,7 +279,9 @@ for (const dialect of dialects()) {
           [[type, ['body', 'repeat_window_days']]],
         );
       }
-      const after = (await f.t.app.inject({ url: '/api/v1/policies/workspaces/beta', headers: { authorization: policyWriter } })).json();
+      const after = (
+        await f.t.app.inject({ url: '/api/v1/policies/workspaces/beta', headers: { authorization: policyWriter } })
+      ).json();
       assert.deepEqual(after, before, 'the layer is as it was');
 
       const repo = await f.t.app.inject({
