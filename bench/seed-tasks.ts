@@ -94,6 +94,7 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
           lease_expires_at: null,
           next_attempt_at: null,
           filed_by: 'bench',
+          related_request_id: null,
         };
         return row as never;
       });

@@ -56,6 +56,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
   const privacyRequests = createPrivacyRequestService({ db, clock });
   const filing: FilingDeps = {
     clock,
+    db,
     // A filing's unit only defers its writes (filing-batch.ts, idempotency/key-claims.ts).
     transact: deps.database.transactDeferred,
     idempotency,

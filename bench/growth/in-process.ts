@@ -121,6 +121,7 @@ function deletionRow(subjectId: string): NewRequestRow {
     lease_expires_at: now,
     next_attempt_at: null,
     filed_by: 'bench',
+    related_request_id: null,
   };
 }
 

@@ -105,6 +105,7 @@ function requestRow(plan: SeedPlan, i: number, random: () => number, now: number
     lease_expires_at: null,
     next_attempt_at: null,
     filed_by: 'seed',
+    related_request_id: null,
   };
 }
 

@@ -205,6 +205,7 @@ class PolicyLayer(BaseModel):
     auto_erase_on_deprovision: bool = INHERIT
     confirm_no_data: bool = INHERIT
     holidays: Annotated[list[CalendarDay], Field(max_length=200), Unique] = INHERIT
+    repeat_window_days: Annotated[int, Field(ge=0, le=365)] = INHERIT
 
 
 def _opt_out(model: BaseModel) -> BaseModel:
@@ -412,6 +413,14 @@ class ConfirmNoData(BaseModel):
     reason: Str(min_length=1, max_length=1000)
 
 
+class ProceedWithRepeat(BaseModel):
+    """`POST /api/v1/privacy/requests/{id}/proceed` (PRODUCT §2.20)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", arbitrary_types_allowed=True)
+
+    reason: Str(min_length=1, max_length=1000)
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
@@ -596,6 +605,12 @@ ROUTES: dict[str, dict[str, Any]] = {
         "path": "/api/v1/privacy/requests/{id}/confirm-no-data",
         "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
         "body": ConfirmNoData,
+    },
+    "request_proceed": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/proceed",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": ProceedWithRepeat,
     },
     "opt_out_create": {
         "method": "POST",
@@ -1163,6 +1178,13 @@ def build_policy_cases() -> None:
     put("holidays 201 items (only too_long)", {"holidays": ["2026-12-25"] * 201})
     put("holidays not a list, items not strings", {"holidays": "2026-12-25"})
     put("holidays item a number", {"holidays": [20261225, None]})
+    put("valid repeat_window_days bounds 0", {"repeat_window_days": 0})
+    put("valid repeat_window_days bounds 365", {"repeat_window_days": 365})
+    put("repeat_window_days 366", {"repeat_window_days": 366})
+    put("repeat_window_days negative", {"repeat_window_days": -1})
+    put("repeat_window_days a float", {"repeat_window_days": 30.5})
+    put("repeat_window_days a numeric string", {"repeat_window_days": "30"})
+    put("repeat_window_days null", {"repeat_window_days": None})
     put("valid bounds: retention 1, empty excluded_paths, one regulation",
         {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
          "excluded_paths": [], "regulations": ["ccpa"]})
@@ -1281,6 +1303,23 @@ def build_review_cases() -> None:
     confirm("reason missing", {})
     confirm("reason too long", {"reason": "r" * 1001})
     confirm("malformed JSON", None, raw='{"reason": "x",}')
+
+
+def build_repeat_cases() -> None:
+    rid = "pr_01J0000000000000000000000"
+
+    def proceed(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("request_proceed: " + name, "request_proceed", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    proceed("valid", {"reason": "the earlier request was about another account"})
+    proceed("valid reason 1000 chars", {"reason": "r" * 1000})
+    proceed("reason missing", {})
+    proceed("reason empty", {"reason": ""})
+    proceed("reason too long", {"reason": "r" * 1001})
+    proceed("reason not a string", {"reason": 5})
+    proceed("array body", None, raw="[]")
+    proceed("malformed JSON", None, raw='{"reason": "x",}')
 
 
 def build_opt_out_cases() -> None:
@@ -1590,6 +1629,7 @@ def main() -> None:
     build_request_get_cases()
     build_opt_out_cases()
     build_review_cases()
+    build_repeat_cases()
     build_controller_cases()
     build_data_task_cases()
     build_officer_cases()

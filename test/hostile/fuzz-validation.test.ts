@@ -57,6 +57,7 @@ const POLICY_FIELDS = [
   'auto_erase_on_deprovision',
   'confirm_no_data',
   'holidays',
+  'repeat_window_days',
 ];
 const OPT_OUT_FIELDS = [
   'workspace_id',

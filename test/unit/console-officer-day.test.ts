@@ -31,6 +31,7 @@ function request(id: string, fields: Partial<PrivacyRequest>): PrivacyRequest {
     extended_due_at: null,
     completed_at: null,
     status_reason: null,
+    related_request_id: null,
     assignee: null,
     links: { self: `/api/v1/privacy/requests/${id}` },
     ...fields,

@@ -25,6 +25,7 @@ const request: PrivacyRequestResource = {
   extended_due_at: null,
   completed_at: null,
   status_reason: null,
+  related_request_id: null,
   assignee: null,
   links: { self: '/api/v1/privacy/requests/pr_01JD0000000000000000000000' },
 };
@@ -38,6 +39,18 @@ describe('filing record codec', () => {
       body: JSON.stringify(request),
     });
     assert.deepEqual(filingRecordCodec.decode(stored), { kind: 'filed', request });
+  });
+
+  it('reads an answer stored before related_request_id existed as not a repeat (null)', () => {
+    const { related_request_id: _absent, ...before } = request;
+    const stored = { status: 202, location: request.links.self, body: JSON.stringify(before) };
+    assert.deepEqual(filingRecordCodec.decode(stored), { kind: 'filed', request });
+  });
+
+  it('keeps a repeat filed as such: its related request is replayed too', () => {
+    const repeat = { ...request, status: 'action_required', status_reason: 'repeat_request', related_request_id: 'pr_older' };
+    const stored = filingRecordCodec.encode({ kind: 'filed', request: repeat });
+    assert.deepEqual(filingRecordCodec.decode(stored), { kind: 'filed', request: repeat });
   });
 
   it('keeps a taken client_request_id as the 409 with the existing request Location', () => {

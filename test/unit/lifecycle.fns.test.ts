@@ -13,8 +13,12 @@ import {
   isAnnounced,
   namedSystems,
   type OperatorAction,
+  REPEAT_REQUEST,
+  repeatWindowStart,
   retryDelayMs,
+  stateAtFiling,
   statusAfter,
+  statusAfterProceeding,
   taskFoundSomething,
 } from '../../src/modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import { REQUEST_TYPE_TRAITS, traitsOf, UnknownRequestTypeError } from '../../src/modules/privacy-requests/request-types.js';
@@ -244,5 +248,54 @@ describe('unmatched identities (PRODUCT §2.13)', () => {
     assert.equal(awaitsIdentityReview(1, nothing, true), false, 'found here');
     assert.equal(awaitsIdentityReview(null, nothing, true), false, 'not said: taken as found');
     assert.equal(awaitsIdentityReview(0, [...nothing, done({ records: { user: 1 } })], true), false, 'a system found it');
+  });
+});
+
+describe('repeated requests (PRODUCT §2.20)', () => {
+  test('stateAtFiling: a repeat waits whatever the approval rule; otherwise pending_approval or queued', () => {
+    for (const requireApproval of [false, true]) {
+      assert.deepEqual(stateAtFiling(requireApproval, 'pr_older'), {
+        status: 'action_required',
+        status_reason: 'repeat_request',
+        related_request_id: 'pr_older',
+      });
+    }
+    assert.deepEqual(stateAtFiling(true, null), { status: 'pending_approval', status_reason: null, related_request_id: null });
+    assert.deepEqual(stateAtFiling(false, null), { status: 'queued', status_reason: null, related_request_id: null });
+  });
+
+  test('statusAfterProceeding: only action_required / repeat_request, to where filing would have sent it', () => {
+    const repeat = { status: 'action_required', status_reason: REPEAT_REQUEST };
+    assert.equal(statusAfterProceeding(repeat, false), 'queued');
+    assert.equal(statusAfterProceeding(repeat, true), 'pending_approval');
+    for (const status of REQUEST_STATUSES) {
+      for (const reason of [null, 'identity_unmatched', 'controller_unnamed', 'waiting for corrected values', 'seeded']) {
+        assert.equal(statusAfterProceeding({ status, status_reason: reason }, false), null, `${status} ${reason}`);
+      }
+      if (status !== 'action_required')
+        assert.equal(
+          statusAfterProceeding({ status, status_reason: REPEAT_REQUEST }, false),
+          null,
+          `${status} (a reason kept after it ended)`,
+        );
+    }
+  });
+
+  test('corrections are refused while a correction waits as a repeat; reject, cancel and extend are not', () => {
+    const waiting = { status: 'action_required', extended_due_at: null, status_reason: REPEAT_REQUEST };
+    const traits = traitsOf('correction');
+    assert.equal(statusAfter('corrections', waiting, traits), null);
+    assert.equal(statusAfter('corrections', { ...waiting, status_reason: 'waiting for corrected values' }, traits), 'completed');
+    assert.equal(statusAfter('reject', waiting, traits), 'rejected');
+    assert.equal(statusAfter('cancel', waiting, traits), 'canceled');
+    assert.equal(statusAfter('extend', waiting, traits), 'action_required');
+    assert.equal(statusAfter('approve', waiting, traits), null, 'proceed, not approve');
+  });
+
+  test('repeatWindowStart: whole 24-hour days before now, RFC 3339 UTC', () => {
+    const now = new Date('2026-03-31T10:15:00.000Z');
+    assert.equal(repeatWindowStart(now, 30), '2026-03-01T10:15:00.000Z');
+    assert.equal(repeatWindowStart(now, 1), '2026-03-30T10:15:00.000Z');
+    assert.equal(repeatWindowStart(now, 365), '2025-03-31T10:15:00.000Z');
   });
 });

@@ -47,6 +47,10 @@ describe('mergePolicy: each field, both directions', () => {
     ['excluded_paths', ['a/**', 'b/**'], [], ['a/**', 'b/**'], 'workspace'],
     ['holidays', ['2026-12-25'], ['2026-12-24', '2026-12-25'], ['2026-12-25', '2026-12-24'], 'repository'], // union
     ['holidays', ['2026-12-25'], [], ['2026-12-25'], 'workspace'],
+    ['repeat_window_days', 30, 90, 90, 'repository'], // the larger: a repository looks further back
+    ['repeat_window_days', 90, 30, 90, 'workspace'],
+    ['repeat_window_days', 0, 0, 0, 'workspace'],
+    ['repeat_window_days', 0, 365, 365, 'repository'],
   ];
   for (const [field, ws, repo, expected, source] of cases) {
     test(`${field}: workspace ${JSON.stringify(ws)}, repository ${JSON.stringify(repo)} → ${JSON.stringify(expected)} from ${source}`, () => {
@@ -87,6 +91,7 @@ describe('mergePolicy: sources', () => {
         auto_erase_on_deprovision: true,
         confirm_no_data: false,
         holidays: ['2026-12-25'],
+        repeat_window_days: 30,
       },
       {
         processing_allowed: false,
@@ -98,6 +103,7 @@ describe('mergePolicy: sources', () => {
         auto_erase_on_deprovision: true,
         confirm_no_data: false,
         holidays: ['2026-12-25'],
+        repeat_window_days: 30,
       },
     );
     assert.ok(
@@ -162,9 +168,9 @@ describe('mergePolicy: union order, dedup, no aliasing', () => {
 
 describe('effectiveVersion and normalizeRepository', () => {
   test('effectiveVersion is d<defaults>.w<n>.r<n>', () => {
-    assert.equal(effectiveVersion(3, 7), 'd3.w3.r7');
-    assert.equal(effectiveVersion(0, 0), 'd3.w0.r0');
-    assert.equal(effectiveVersion(12, 0), 'd3.w12.r0');
+    assert.equal(effectiveVersion(3, 7), 'd4.w3.r7');
+    assert.equal(effectiveVersion(0, 0), 'd4.w0.r0');
+    assert.equal(effectiveVersion(12, 0), 'd4.w12.r0');
     assert.notEqual(effectiveVersion(1, 12), effectiveVersion(11, 2));
   });
 
@@ -230,6 +236,10 @@ function randomLayer(rand: () => number): PolicyLayerSettings | null {
     'holidays',
     maybe(() => sub(['2026-12-24', '2026-12-25', '2027-01-01'])),
   );
+  set(
+    'repeat_window_days',
+    maybe(() => Math.floor(rand() * 366)),
+  );
   return layer;
 }
 
@@ -251,6 +261,7 @@ describe('property: a repository layer never loosens the workspace-only result',
       assert.ok(both.auto_erase_on_deprovision || !base.auto_erase_on_deprovision, ctx);
       assert.ok(both.confirm_no_data || !base.confirm_no_data, ctx);
       for (const h of base.holidays) assert.ok(both.holidays.includes(h), ctx);
+      assert.ok(both.repeat_window_days >= base.repeat_window_days, ctx);
       // "repository" is the source exactly when it changed the value.
       for (const field of Object.keys(DEFAULT_POLICY) as (keyof Policy)[]) {
         const changed = JSON.stringify(both[field]) !== JSON.stringify(base[field]);

@@ -22,6 +22,7 @@ describe('readStoredSettings', () => {
       auto_erase_on_deprovision: false,
       confirm_no_data: false,
       holidays: ['2026-12-25', '2027-01-01'],
+      repeat_window_days: 365,
     };
     assert.deepEqual(readStoredSettings(JSON.stringify(layer)), layer);
   });
@@ -48,6 +49,11 @@ describe('readStoredSettings', () => {
       ['holidays', ['2026-02-30']],
       ['holidays', ['25/12/2026']],
       ['holidays', '2026-12-25'],
+      ['repeat_window_days', -1],
+      ['repeat_window_days', 366],
+      ['repeat_window_days', 7.5],
+      ['repeat_window_days', '30'],
+      ['repeat_window_days', null],
     ];
     for (const [field, value] of cases) {
       const kept = field === 'author_identity' ? { retention_days: 30 } : { author_identity: 'none' };

@@ -674,6 +674,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy/requests/{id}/proceed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proceed with a privacy request
+         * @description For a request in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20: filed while another request of the same type for the same subject was open, or completed within the policy’s `repeat_window_days`; `related_request_id` names it): it goes on where filing would have sent it, `pending_approval` when the workspace policy requires approval, else `queued`; `related_request_id` stays. To refuse it as manifestly unfounded or excessive (GDPR Art. 12(5)), reject it: the person is told the reason. Audited with the operator and the reason. 409 for a request that does not wait as a repeat; nothing changes.
+         */
+        post: operations["proceedWithRepeatedPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/privacy/requests/{id}/reject": {
         parameters: {
             query?: never;
@@ -3442,6 +3462,7 @@ export interface operations {
                             holidays: string[];
                             processing_allowed: boolean;
                             regulations: ("gdpr" | "ccpa")[];
+                            repeat_window_days: number;
                             require_approval: boolean;
                             retention_days: number;
                         };
@@ -3555,6 +3576,8 @@ export interface operations {
                             holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
+                            /** @description Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger. */
+                            repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
                         };
@@ -3662,6 +3685,8 @@ export interface operations {
                     holidays?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
+                    /** @description Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger. */
+                    repeat_window_days?: number;
                     require_approval?: boolean;
                     retention_days?: number;
                 };
@@ -3686,6 +3711,8 @@ export interface operations {
                             holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
+                            /** @description Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger. */
+                            repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
                         };
@@ -3888,6 +3915,8 @@ export interface operations {
                             holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
+                            /** @description Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger. */
+                            repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
                         };
@@ -3996,6 +4025,8 @@ export interface operations {
                     holidays?: string[];
                     processing_allowed?: boolean;
                     regulations?: ("gdpr" | "ccpa")[];
+                    /** @description Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger. */
+                    repeat_window_days?: number;
                     require_approval?: boolean;
                     retention_days?: number;
                 };
@@ -4020,6 +4051,8 @@ export interface operations {
                             holidays?: string[];
                             processing_allowed?: boolean;
                             regulations?: ("gdpr" | "ccpa")[];
+                            /** @description Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger. */
+                            repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
                         };
@@ -4747,6 +4780,8 @@ export interface operations {
                             received_at: string;
                             /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                             regulation: string;
+                            /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                            related_request_id: string | null;
                             /** @enum {string} */
                             request_type: "access" | "export" | "correction" | "deletion";
                             scope: string[];
@@ -4884,6 +4919,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -5035,6 +5072,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -5164,6 +5203,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -5333,6 +5374,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -5501,6 +5544,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -5779,6 +5824,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -5950,6 +5997,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -6118,6 +6167,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -6289,6 +6340,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];
@@ -6802,6 +6855,176 @@ export interface operations {
             };
         };
     };
+    proceedWithRepeatedPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
+                        client_request_id: string;
+                        /** Format: date-time */
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        due_at: string;
+                        /** Format: date-time */
+                        extended_due_at: string | null;
+                        id: string;
+                        intake_ref: string;
+                        links: {
+                            self: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
+                        /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
+                        regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
+                        /** @enum {string} */
+                        request_type: "access" | "export" | "correction" | "deletion";
+                        scope: string[];
+                        /** @enum {string} */
+                        status: "pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled";
+                        status_reason: string | null;
+                        subject_id: string;
+                        subject_provider: string;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     rejectPrivacyRequest: {
         parameters: {
             query?: never;
@@ -6849,6 +7072,8 @@ export interface operations {
                         received_at: string;
                         /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
                         regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
                         /** @enum {string} */
                         request_type: "access" | "export" | "correction" | "deletion";
                         scope: string[];

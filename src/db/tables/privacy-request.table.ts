@@ -48,6 +48,12 @@ export interface PrivacyRequestTable {
   overdue_notified_at: ColumnType<string | null, never, string | null>;
   /** The operator the request is assigned to (their name as the audit trail shows it); null: nobody (PRODUCT §2.16). */
   assignee: ColumnType<string | null, never, string | null>;
+  /**
+   * The request this one repeats (PRODUCT §2.20): the most recent request of the same type for
+   * the same matched subject in the workspace, open or completed within the policy's
+   * `repeat_window_days`, when this one was filed; null otherwise. Set at filing only.
+   */
+  related_request_id: string | null;
 }
 
 /** Row shape of `request_results`: what processing produced. `package` holds personal data. */

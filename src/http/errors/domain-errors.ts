@@ -2,6 +2,7 @@ import { InvalidCursorError } from '../../lib/cursor.js';
 import {
   DeadlinePassedError,
   NotAwaitingIdentityReviewError,
+  NotWaitingAsRepeatError,
   InvalidTransitionError,
   ReceivedAtOutOfRangeError,
   RequestNotFoundError,
@@ -48,6 +49,7 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof SelfApprovalError) return errors.selfApproval();
   if (error instanceof DeadlinePassedError) return errors.deadlinePassed(error.dueAt);
   if (error instanceof NotAwaitingIdentityReviewError) return errors.notAwaitingIdentityReview(error.status);
+  if (error instanceof NotWaitingAsRepeatError) return errors.notWaitingAsRepeat(error.status);
   if (error instanceof ReceivedAtOutOfRangeError) return errors.receivedAtOutOfRange(error.input, error.problem);
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);

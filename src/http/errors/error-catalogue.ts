@@ -108,6 +108,12 @@ export const errors = {
       409,
       `This request does not wait for an identity review (status ${status}); only a request in action_required with status_reason identity_unmatched does`,
     ),
+  /** `…/proceed` on a request that is not `repeat_request` (PRODUCT §2.20). */
+  notWaitingAsRepeat: (status: string) =>
+    new HttpError(
+      409,
+      `This request does not wait as a repeated request (status ${status}); only a request in action_required with status_reason repeat_request does`,
+    ),
   selfApproval: () =>
     new HttpError(403, 'The principal that filed this request cannot approve it; another principal must approve it'),
   namespaceTaken: (kind: string) =>

@@ -221,6 +221,14 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
       'Extends the deadline once: GDPR by two months, CCPA by 45 days; only before the due date has passed (409 afterwards: an overdue request stays overdue).',
     ),
   },
+  'POST /api/v1/privacy/requests/{id}/proceed': {
+    operationId: 'proceedWithRepeatedPrivacyRequest',
+    ...request(
+      'Proceed with',
+      'For a request in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20: filed while another request of the same type for the same subject was open, or completed within the policy’s `repeat_window_days`; `related_request_id` names it): it goes on where filing would have sent it, `pending_approval` when the workspace policy requires approval, else `queued`; `related_request_id` stays. To refuse it as manifestly unfounded or excessive (GDPR Art. 12(5)), reject it: the person is told the reason.',
+      ' 409 for a request that does not wait as a repeat; nothing changes.',
+    ),
+  },
   'POST /api/v1/privacy/requests/{id}/identity': {
     operationId: 'repointPrivacyRequestIdentity',
     ...request(

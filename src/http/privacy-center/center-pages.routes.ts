@@ -251,7 +251,7 @@ export async function centerPageRoutes(
     // A submission id is opaque (`form_…`, older `pcs_…`): only its length is checked, as the API's schema does.
     if (id.length === 0 || id.length > 40) return dead('unknown', 404);
     const outcome = await s.centerIntake.verify(ws, id, code);
-    if (outcome.kind === 'filed') return html(reply, 200, verifiedPage(c.title, outcome.status));
+    if (outcome.kind === 'filed') return html(reply, 200, verifiedPage(c.title, outcome.status, outcome.statusReason));
     const m = messageOf(verifyError(outcome))!;
     if (outcome.kind === 'wrong' && outcome.attemptsLeft > 0) return again(m.status, m.text, m.headers);
     const why: DeadCode = outcome.kind === 'expired' ? 'expired' : outcome.kind === 'not_found' ? 'unknown' : 'void';

@@ -23,6 +23,27 @@ const STATUS_WORDS: Record<string, string> = {
   canceled: 'Canceled',
 };
 
+/** The `status_reason` of a request filed while another of its kind was open or recently answered (PRODUCT §2.20). */
+const REPEAT_REQUEST = 'repeat_request';
+
+/**
+ * A status as the person reads it. A request waiting as a repeat is waiting for the privacy team
+ * (PRODUCT §2.20), not being worked on, and nothing about it is decided yet.
+ */
+function statusWords(status: string, statusReason: string | null): string {
+  if (status === 'action_required' && statusReason === REPEAT_REQUEST) return 'Received, waiting for our team';
+  return STATUS_WORDS[status] ?? status;
+}
+
+/**
+ * What the person reads while their request waits as a repeat (PRODUCT §2.20): true and nothing
+ * more: it is not refused, and it is not said whose or which the other request is.
+ */
+const REPEAT_REVIEW_TEXT =
+  '<h2>Waiting for our team</h2><p>We already have a request of this kind about you that is still open or was answered recently. ' +
+  'Someone from our privacy team looks at this one before we go on with it. Nothing has been decided yet: ' +
+  'if we decline it, we will tell you why and what you can do about it.</p>';
+
 const e = escapeHtml;
 
 /** A whole page: language, title, the stylesheet, one main landmark. */
@@ -283,10 +304,10 @@ export function deadEndPage(input: {
 }
 
 /** After verification: the request is filed; the status link comes by mail. */
-export function verifiedPage(title: string, status: string): string {
+export function verifiedPage(title: string, status: string, statusReason: string | null = null): string {
   return page(
     title,
-    `<div class="done" role="status"><p>Thank you: your request is filed (${e(STATUS_WORDS[status] ?? status)}).</p></div>` +
+    `<div class="done" role="status"><p>Thank you: your request is filed (${e(statusWords(status, statusReason))}).</p></div>` +
       `<p>We sent you an e-mail with a link where you can follow it. We will also write when it is done.</p>`,
     'Your request is filed',
   );
@@ -355,7 +376,7 @@ function deletionConfirmation(v: StatusView): string {
 export function statusPage(v: StatusView): string {
   const rows: [string, string][] = [
     ['Request', TYPE_LABELS[v.requestType] ?? v.requestType],
-    ['Status', STATUS_WORDS[v.status] ?? v.status],
+    ['Status', statusWords(v.status, v.statusReason)],
     ['Received', readableTime(v.receivedAt)],
     ['Answer due by', readableTime(v.extendedDueAt ?? v.dueAt)],
   ];
@@ -372,6 +393,7 @@ export function statusPage(v: StatusView): string {
       `to keep or to take to another service (GDPR Art. 20).</p>`;
   if (v.deletionConfirmed) answer = deletionConfirmation(v);
   if (v.status === 'action_required' && v.statusReason === IDENTITY_UNMATCHED) answer = IDENTITY_REVIEW_TEXT;
+  if (v.status === 'action_required' && v.statusReason === REPEAT_REQUEST) answer = REPEAT_REVIEW_TEXT;
   if (v.status === 'rejected') {
     answer = `<h2>Your rights</h2><p>${e(v.whenDeclined)}</p>`;
   }

@@ -22,10 +22,16 @@ export const filingRecordCodec: RecordCodec<Filing> = {
     if (record.status === 202) {
       const request = JSON.parse(record.body) as PrivacyRequestResource;
       // Answers stored before `received_at` existed (2026-11-25) were received when filed.
-      // Answers stored before `assignee` existed (2026-11-28) were unassigned.
+      // Answers stored before `assignee` existed (2026-11-28) were unassigned; before
+      // `related_request_id` (2026-12-08) no request was filed as a repeat.
       return {
         kind: 'filed',
-        request: { ...request, received_at: request.received_at ?? request.created_at, assignee: request.assignee ?? null },
+        request: {
+          ...request,
+          received_at: request.received_at ?? request.created_at,
+          related_request_id: request.related_request_id ?? null,
+          assignee: request.assignee ?? null,
+        },
       };
     }
     const location = record.location ?? '';

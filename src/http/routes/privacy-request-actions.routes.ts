@@ -14,7 +14,11 @@ const BODIES: Record<OperatorAction, typeof S.ReasonBody | typeof S.CorrectionsB
   corrections: S.CorrectionsBody,
 };
 
-/** `POST /api/v1/privacy/requests/{id}/{approve|reject|cancel|extend|corrections}` (scope privacy:write). */
+/**
+ * `POST /api/v1/privacy/requests/{id}/{approve|reject|cancel|extend|corrections}` and
+ * `…/{id}/proceed {reason}` (a request waiting as a repeat goes on, PRODUCT §2.20), scope
+ * privacy:write.
+ */
 export async function privacyRequestActionRoutes(
   app: FastifyInstance,
   opts: { services: { requestActions: PrivacyRequestActions } },
@@ -36,4 +40,13 @@ export async function privacyRequestActionRoutes(
       return requestActions.act(request.principal, id, action, input);
     });
   }
+  const proceed = {
+    params: S.RequestIdParams,
+    body: S.ReasonBody,
+    response: withErrors({ 200: S.PrivacyRequestResource, 404: ErrorResponse, 409: ErrorResponse }),
+  };
+  // 409 (not waiting as a repeat) is a domain error: errors/domain-errors.ts answers it.
+  typed.post('/:id/proceed', route(proceed), (request) =>
+    requestActions.proceed(request.principal, request.params.id, request.body),
+  );
 }

@@ -35,6 +35,14 @@ export const PolicyLayerBody = Type.Object(
           'Days that are not business days (`YYYY-MM-DD`, UTC) besides Saturdays and Sundays: an opt-out’s 15 business days skip them (PRODUCT §2.18). Merged as a union.',
       }),
     ),
+    repeat_window_days: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 365,
+        description:
+          'Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,6 +58,7 @@ export const PolicySchema = Type.Object({
   auto_erase_on_deprovision: Type.Boolean(),
   confirm_no_data: Type.Boolean(),
   holidays: Type.Array(Type.String()),
+  repeat_window_days: Type.Integer(),
 });
 
 const LayerName = StringEnum(['default', 'workspace', 'repository'] as const);

@@ -68,6 +68,10 @@ export const PrivacyRequestResource = Type.Object({
   extended_due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   status_reason: Type.Union([Type.String(), Type.Null()]),
+  related_request_id: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise',
+  }),
   assignee: Type.Union([Type.String(), Type.Null()], {
     description: 'The operator the request is assigned to, as the audit trail names them (null: nobody)',
   }),

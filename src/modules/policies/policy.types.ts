@@ -28,6 +28,12 @@ export interface Policy {
    * opt-out's 15 business days skip them (PRODUCT §2.18). Merged as a union.
    */
   holidays: string[];
+  /**
+   * Days, 0–365: a request of the same type for the same matched subject while another is open,
+   * or was completed within this many days, waits for an operator as `repeat_request` (PRODUCT
+   * §2.20). 0 turns the check off entirely. Merged as the larger.
+   */
+  repeat_window_days: number;
 }
 
 /** One layer's settings: the fields it sets; an absent field inherits. */

@@ -35,6 +35,7 @@ const STORED_FIELD: { [K in keyof Required<PolicyLayerSettings>]: (value: unknow
   auto_erase_on_deprovision: isBoolean,
   confirm_no_data: isBoolean,
   holidays: isDays,
+  repeat_window_days: (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 365,
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -37,6 +37,16 @@ export class NotAwaitingIdentityReviewError extends Error {
 }
 
 /**
+ * `…/proceed` on a request that does not wait as a repeat (`action_required` with
+ * `status_reason: "repeat_request"`, PRODUCT §2.20): 409, nothing changed.
+ */
+export class NotWaitingAsRepeatError extends Error {
+  constructor(readonly status: string) {
+    super(`not waiting as a repeated request (status ${status})`);
+  }
+}
+
+/**
  * Separation of duties: the principal that filed a request may not approve it (403). Only a
  * request whose filer is unknown (`filed_by` null, docs/decisions.md) can be approved by anyone.
  */

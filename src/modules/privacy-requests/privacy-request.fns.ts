@@ -21,6 +21,7 @@ export function toResource(row: NewRequestRow & { assignee?: string | null }): P
     extended_due_at: row.extended_due_at,
     completed_at: row.completed_at,
     status_reason: row.status_reason,
+    related_request_id: row.related_request_id,
     assignee: row.assignee ?? null,
     links: { self: requestLocation(row.id) },
   };

@@ -34,6 +34,7 @@ export const REQUEST_COLUMNS = [
   'lease_expires_at',
   'next_attempt_at',
   'filed_by',
+  'related_request_id',
 ] as const satisfies readonly (keyof NewRequestRow)[];
 
 const insertRequestRows = multiRowInsert<NewRequestRow, { id: string }>(

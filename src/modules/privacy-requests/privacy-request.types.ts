@@ -43,6 +43,11 @@ export interface PrivacyRequestResource {
   extended_due_at: string | null;
   completed_at: string | null;
   status_reason: string | null;
+  /**
+   * The request this one repeats (PRODUCT §2.20): set when it was filed as a `repeat_request`,
+   * and kept after an operator proceeds, rejects or cancels it; null for every other request.
+   */
+  related_request_id: string | null;
   /** The operator it is assigned to (PRODUCT §2.16), or null. */
   assignee: string | null;
   links: { self: string };

@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/executor.js';
 import type { Transact } from '../../db/write-batcher.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
@@ -24,11 +25,15 @@ import type {
   FilingOutcome,
 } from '../../modules/privacy-requests/privacy-request.types.js';
 import { requestFiled } from '../../modules/privacy-requests/lifecycle/request-events.js';
+import { type FiledState, stateAtFiling } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import { fileAtCommit } from './filing-batch.js';
+import { findRepeatedRequest } from './repeat-check.js';
 
 /** What filing needs (wired once in src/services.ts). */
 export interface FilingDeps {
   readonly clock: Clock;
+  /** Reads for the repeat check (PRODUCT §2.20), only when the policy's `repeat_window_days` is above 0. */
+  readonly db: Executor;
   /** A filing's unit only defers its writes (filing-batch.ts, idempotency/key-claims.ts). */
   readonly transact: Transact;
   readonly idempotency: Pick<IdempotencyService, 'peek' | 'claim' | 'record'>;
@@ -55,7 +60,7 @@ function addFiling(
   unit: UnitOfWork,
   principal: Principal,
   input: CreatePrivacyRequestInput,
-  status: string,
+  state: FiledState,
   regulations: ('gdpr' | 'ccpa')[],
   options: FilingOptions,
 ): () => Filing {
@@ -69,8 +74,8 @@ function addFiling(
     scope: JSON.stringify(input.scope),
     regulation: regulationLabel(regulations),
     received_at: toTimestamp(received),
-    status,
-    status_reason: null,
+    status: state.status,
+    status_reason: state.status_reason,
     created_at: now,
     due_at: toTimestamp(computeDueAt(regulations, received)),
     extended_due_at: null,
@@ -81,6 +86,7 @@ function addFiling(
     lease_expires_at: null,
     next_attempt_at: null,
     filed_by: principal.id,
+    related_request_id: state.related_request_id,
   };
   const notify =
     notifyEmail === undefined ? null : { email: notifyEmail.trim().toLowerCase(), statusLink: options.statusLink === true };
@@ -94,7 +100,13 @@ function addFiling(
       targetType: 'privacy_request',
       targetId: row.id,
       workspaceId: input.workspace_id,
-      details: { request_type: input.request_type, status },
+      details: {
+        request_type: input.request_type,
+        status: state.status,
+        ...(state.related_request_id === null
+          ? {}
+          : { status_reason: state.status_reason, related_request_id: state.related_request_id }),
+      },
       occurredAt: now,
     });
     requestFiled(gated, request, json, notify !== null);
@@ -103,17 +115,24 @@ function addFiling(
 
 /**
  * One try at filing under an Idempotency-Key: a replay answered from the key's record, or ONE
- * unit of work that claims the key and adds the request (`add`) and the key's record with its
+ * unit of work that claims the key and adds the request (`add`, in the state `decide` gives,
+ * read after the replay check so a replay reads nothing more) and the key's record with its
  * outcome, all written at the unit's commit with the rest of its write batch, and only if the
  * key was claimed then (else the key's record is replayed, or its conflict answered).
  */
-async function fileOnce(deps: FilingDeps, use: KeyUse, add: (unit: UnitOfWork) => () => Filing): Promise<FilingOutcome> {
+async function fileOnce(
+  deps: FilingDeps,
+  use: KeyUse,
+  decide: () => FiledState | Promise<FiledState>,
+  add: (unit: UnitOfWork, state: FiledState) => () => Filing,
+): Promise<FilingOutcome> {
   const { idempotency, filingRecord } = deps;
   const stored = await idempotency.peek(use);
   if (stored) return { ...filingRecord.decode(stored), replayed: true };
+  const state = await decide();
   const { key, outcome } = await deps.transact(async (unit) => {
     const key = idempotency.claim(unit, use);
-    const outcome = add(key.unit);
+    const outcome = add(key.unit, state);
     idempotency.record(key, () => filingRecord.encode(outcome()));
     return { key, outcome };
   });
@@ -125,8 +144,11 @@ async function fileOnce(deps: FilingDeps, use: KeyUse, add: (unit: UnitOfWork) =
 
 /**
  * Files a privacy request (PRODUCT.md §2.3): idempotent per Idempotency-Key, unique per
- * (workspace, client_request_id) by a database constraint. Status is `pending_approval` when the
- * workspace policy requires approval, else `queued`; `due_at` follows the workspace's regulations
+ * (workspace, client_request_id) by a database constraint. Status is `action_required` with
+ * `status_reason: "repeat_request"` and `related_request_id` when the workspace policy's
+ * `repeat_window_days` is above 0 and the request repeats another (§2.20,
+ * {@link findRepeatedRequest}; with 0 nothing is read for it), else `pending_approval` when the
+ * policy requires approval, else `queued`; `due_at` follows the workspace's regulations
  * (GDPR Art. 12(3), CCPA §1798.130).
  *
  * @returns the filed request, or the typed conflict of a taken `client_request_id`, and whether
@@ -148,11 +170,17 @@ export async function filePrivacyRequest(
     if (problem !== null) throw new ReceivedAtOutOfRangeError(input.received_at, problem);
   }
   const { policy } = await deps.policies.effective(input.workspace_id, '');
-  const status = policy.require_approval ? 'pending_approval' : 'queued';
+  const windowDays = policy.repeat_window_days;
+  const decide =
+    windowDays === 0
+      ? () => stateAtFiling(policy.require_approval, null)
+      : async () => stateAtFiling(policy.require_approval, await findRepeatedRequest(deps.db, input, windowDays, clock()));
   const use = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fileOnce(deps, use, (unit) => addFiling(clock, unit, principal, input, status, policy.regulations, options));
+      return await fileOnce(deps, use, decide, (unit, state) =>
+        addFiling(clock, unit, principal, input, state, policy.regulations, options),
+      );
     } catch (error) {
       // Another process stored the same key after our claim: read it again.
       if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;

@@ -7,9 +7,13 @@ import { subjectPrincipal } from './subject-principal.js';
 /** The privacy center's filing scope: every category of the person's data. */
 const CENTER_SCOPE = ['user'];
 
-/** What verifying a privacy-center submission came to: the request filed (its status), or why not. */
+/**
+ * What verifying a privacy-center submission came to: the request filed (its status, and why it
+ * waits: `repeat_request` is told in its own words, PRODUCT §2.20), or why not.
+ */
 export type CenterVerifyOutcome =
-  Exclude<VerifyOutcome, { kind: 'verified' }> | { kind: 'filed'; requestId: string; status: string };
+  | Exclude<VerifyOutcome, { kind: 'verified' }>
+  | { kind: 'filed'; requestId: string; status: string; statusReason: string | null };
 
 /** What filing a verified submission needs. */
 export interface CenterIntakeDeps {
@@ -58,5 +62,5 @@ export async function verifyCenterSubmission(
   if (requestId === null) return { kind: 'not_found' };
   if (s.requestId === null) await submissions.linkRequest(s.id, requestId);
   const current = filing.kind === 'filed' && !filing.replayed ? filing.request : await privacyRequests.get(requestId);
-  return { kind: 'filed', requestId, status: current?.status ?? 'queued' };
+  return { kind: 'filed', requestId, status: current?.status ?? 'queued', statusReason: current?.status_reason ?? null };
 }

@@ -58,6 +58,7 @@ for (const dialect of dialects()) {
           extended_due_at: null,
           completed_at: null,
           status_reason: null,
+          related_request_id: null,
           assignee: null,
         },
       );

@@ -1,18 +1,26 @@
 import { heldCategories } from '../../data-systems/data-task-result.fns.js';
+import { toTimestamp } from '../../../lib/clock.js';
 import { isFinal } from '../../request-model/request-model.js';
 
 /** What an operator can do to a request (PRODUCT.md §2.3). */
 export type OperatorAction = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
 
+/** A day in ms (the repeat window counts whole 24-hour days). */
+const DAY_MS = 86_400_000;
+
+/** The `status_reason` of a request filed while another of its kind was open or recently completed (PRODUCT §2.20). */
+export const REPEAT_REQUEST = 'repeat_request';
+
 /**
  * The status after an operator action, or null when the action is not allowed in `status`
  * (a 409): approve only `pending_approval` → `queued`; reject and cancel any non-final state;
  * extend any non-final state, once; corrections only a request whose type takes them
- * (`takesCorrections`: correction, GDPR Art. 16) in `action_required` (→ `completed`).
+ * (`takesCorrections`: correction, GDPR Art. 16) in `action_required` (→ `completed`), and not
+ * while it waits as a repeat (`repeat_request`: it has not run yet; proceed first).
  */
 export function statusAfter(
   action: OperatorAction,
-  request: { status: string; extended_due_at: string | null },
+  request: { status: string; extended_due_at: string | null; status_reason?: string | null },
   traits: { takesCorrections: boolean },
 ): string | null {
   const { status } = request;
@@ -26,8 +34,54 @@ export function statusAfter(
     case 'extend':
       return isFinal(status) || request.extended_due_at !== null ? null : status;
     case 'corrections':
-      return traits.takesCorrections && status === 'action_required' ? 'completed' : null;
+      return traits.takesCorrections && status === 'action_required' && request.status_reason !== REPEAT_REQUEST
+        ? 'completed'
+        : null;
   }
+}
+
+/** How a filed request starts (PRODUCT §2.3, §2.20): its status, why, and the request it repeats. */
+export interface FiledState {
+  status: 'pending_approval' | 'queued' | 'action_required';
+  status_reason: string | null;
+  related_request_id: string | null;
+}
+
+/**
+ * The state a request is filed in: `action_required` with `status_reason: "repeat_request"` and
+ * the repeated request's id when `repeatOf` names one (PRODUCT §2.20), else `pending_approval`
+ * when the workspace policy requires approval, else `queued` (§2.3).
+ */
+export function stateAtFiling(requireApproval: boolean, repeatOf: string | null): FiledState {
+  if (repeatOf !== null) return { status: 'action_required', status_reason: REPEAT_REQUEST, related_request_id: repeatOf };
+  return { status: firstStatus(requireApproval), status_reason: null, related_request_id: null };
+}
+
+/** Where a request that may run starts: `pending_approval` under `require_approval`, else `queued`. */
+function firstStatus(requireApproval: boolean): 'pending_approval' | 'queued' {
+  return requireApproval ? 'pending_approval' : 'queued';
+}
+
+/**
+ * Where a request waiting as a repeat goes when an operator proceeds (PRODUCT §2.20): where
+ * filing would have sent it, `pending_approval` when the workspace policy requires approval (the
+ * four eyes still apply), else `queued`; null (a 409) when it does not wait as a repeat.
+ */
+export function statusAfterProceeding(
+  request: { status: string; status_reason: string | null },
+  requireApproval: boolean,
+): 'pending_approval' | 'queued' | null {
+  if (request.status !== 'action_required' || request.status_reason !== REPEAT_REQUEST) return null;
+  return firstStatus(requireApproval);
+}
+
+/**
+ * The earliest `completed_at` a completed request may have to count as recent for a new one
+ * filed at `now` (PRODUCT §2.20): `days` × 24 hours before it, RFC 3339 UTC (docs/decisions.md:
+ * counted from `completed_at`, to the millisecond).
+ */
+export function repeatWindowStart(now: Date, days: number): string {
+  return toTimestamp(new Date(now.getTime() - days * DAY_MS));
 }
 
 /**
