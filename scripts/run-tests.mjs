@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { layOutMirror, mirroredTest } from './test-mirror.mjs';
+import { layOutCli, layOutMirror, mirroredTest } from './test-mirror.mjs';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -82,8 +82,9 @@ const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || Math.max
 const started = performance.now();
 
 // Before the files, side by side: both type checks (the project's emits the compiled mirror the
-// files run from: scripts/test-mirror.mjs), and the two builds the tests run (the privacyctl
-// package and the console), made once here and read by every file that needs them.
+// files run from: scripts/test-mirror.mjs) and the console's build; then the privacyctl package laid
+// out around the mirror's compiled src/ (its dist/, no second compile). Both builds are made once
+// here and read by every file that needs them.
 const builds = resolve('.scratch/test-run');
 rmSync(builds, { recursive: true, force: true });
 mkdirSync(builds, { recursive: true });
@@ -93,12 +94,12 @@ const mirror = join(builds, 'js');
 const prepared = await Promise.all([
   run('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', mirror]),
   run('npx', ['tsc', '-p', 'console/tsconfig.json', '--noEmit']),
-  buildWith('layOut', 'test/helpers/privacyctl.ts', cliBuild),
   buildWith('buildConsoleInto', 'test/helpers/console-build.ts', consoleBuild),
 ]);
 for (const p of prepared) process.stdout.write(p.output);
 if (prepared.some((p) => p.code !== 0)) process.exit(1);
 layOutMirror(resolve('.'), mirror);
+layOutCli(resolve('.'), cliBuild, join(mirror, 'src'));
 console.log(`== type checks and builds: ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 const TIME = '/usr/bin/time';

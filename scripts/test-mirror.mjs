@@ -9,7 +9,7 @@
 // package.json, node_modules, .scratch) is a link to the original, so a test that finds a file
 // relative to `import.meta.url`, reads a source file or writes under `.scratch/` finds, reads and
 // writes what it would from the project itself.
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Top-level entries never mirrored: git's own, and outputs the mirror must not share. */
@@ -59,4 +59,18 @@ export function removeMirror(mirror) {
 /** The compiled file the mirror holds for the project's `file` (a path relative to `root`). */
 export function mirroredTest(root, mirror, file) {
   return join(mirror, relative(root, file)).replace(/\.ts$/, '.js');
+}
+
+/**
+ * Lays out privacyctl as the package has it (`bin/privacyctl.js`, `dist/`, `package.json` for ESM,
+ * node_modules) at `dir`, its `dist/` a link to `compiledSrc` (the mirror's src/, compiled with the
+ * options tsconfig.build.json extends): what test/helpers/privacyctl.ts `layOut` builds for a file
+ * run alone, without compiling src/ a second time.
+ */
+export function layOutCli(root, dir, compiledSrc) {
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  copyFileSync(join(root, 'bin', 'privacyctl.js'), join(dir, 'bin', 'privacyctl.js'));
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  symlinkSync(compiledSrc, join(dir, 'dist'), 'dir');
 }
