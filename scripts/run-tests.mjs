@@ -1,7 +1,7 @@
-// Runs every test/**/*.test.ts with Node's own test runner (TypeScript through tsx), several files at
-// a time: most of a file's time is spent waiting (on a database, a child process, a timer), so the
-// files run side by side in their own processes, as `node --test` itself would run them, and each
-// file's report is printed whole when it ends. docs/development.md, "Running the tests".
+// Runs every test/**/*.test.ts with Node's own test runner, several files at a time: the files run
+// side by side in their own processes, as `node --test` itself would run them, each compiled once
+// beforehand into a mirror of the project (scripts/test-mirror.mjs: no TypeScript loader per
+// process), and each file's report is printed whole when it ends. docs/development.md, "Run things".
 //
 //   npm test                     every file
 //   npm test -- connectors http  the files whose path contains one of the words
@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { layOutCli, layOutMirror, mirroredTest } from './test-mirror.mjs';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -80,20 +81,25 @@ const files = findTests('test')
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || Math.max(4, availableParallelism() * 2));
 const started = performance.now();
 
-// Before the files, side by side: both type checks, and the two builds the tests run (the
-// privacyctl package and the console), made once here and read by every file that needs them.
+// Before the files, side by side: both type checks (the project's emits the compiled mirror the
+// files run from: scripts/test-mirror.mjs) and the console's build; then the privacyctl package laid
+// out around the mirror's compiled src/ (its dist/, no second compile). Both builds are made once
+// here and read by every file that needs them.
 const builds = resolve('.scratch/test-run');
 rmSync(builds, { recursive: true, force: true });
 mkdirSync(builds, { recursive: true });
 const cliBuild = join(builds, 'privacyctl');
 const consoleBuild = join(builds, 'console');
+const mirror = join(builds, 'js');
 const prepared = await Promise.all([
-  ...['tsconfig.json', 'console/tsconfig.json'].map((project) => run('npx', ['tsc', '-p', project, '--noEmit'])),
-  buildWith('layOut', 'test/helpers/privacyctl.ts', cliBuild),
+  run('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', mirror]),
+  run('npx', ['tsc', '-p', 'console/tsconfig.json', '--noEmit']),
   buildWith('buildConsoleInto', 'test/helpers/console-build.ts', consoleBuild),
 ]);
 for (const p of prepared) process.stdout.write(p.output);
 if (prepared.some((p) => p.code !== 0)) process.exit(1);
+layOutMirror(resolve('.'), mirror);
+layOutCli(resolve('.'), cliBuild, join(mirror, 'src'));
 console.log(`== type checks and builds: ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 const TIME = '/usr/bin/time';
@@ -119,7 +125,8 @@ let next = 0;
 async function worker() {
   while (next < files.length) {
     const file = files[next++];
-    const argv = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file];
+    // The compiled file, with stack traces mapped back to the TypeScript line.
+    const argv = [process.execPath, '--enable-source-maps', '--test', '--test-reporter=spec', mirroredTest(resolve('.'), mirror, file)];
     const cpuFile = join(builds, `cpu-${next}.txt`);
     // The CPU the file used, its child processes included (the ones it waited for), when GNU time is here.
     const result = timed ? await run(TIME, ['-f', '%U %S', '-o', cpuFile, ...argv], env) : await run(argv[0], argv.slice(1), env);

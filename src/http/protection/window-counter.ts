@@ -1,4 +1,8 @@
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
+import { loadWhenUsed } from '../../lib/load-when-used.js';
+
+/** ioredis, loaded when `REDIS_URL` is set ({@link loadWhenUsed}). */
+const ioredis = loadWhenUsed<typeof IoRedis>('ioredis');
 
 /** A fixed-window counter: how many hits a key had in its current window, and when that window ends. */
 export interface WindowCounter {
@@ -41,7 +45,7 @@ export function memoryCounter(now: () => number = Date.now): WindowCounter {
  * nothing waits in an offline queue.
  */
 export function redisCounter(url: string): WindowCounter {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, connectTimeout: 2000 });
+  const redis = new (ioredis().Redis)(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, connectTimeout: 2000 });
   redis.on('error', () => {}); // ready() reports it; the fallback counts meanwhile
   const fallback = memoryCounter();
   return {

@@ -1,8 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP } from 'node:net';
-import mysql from 'mysql2/promise';
+import type * as Mysql from 'mysql2/promise';
 import pg from 'pg';
 import { type AllowedHost, addressAllowed } from '../../lib/allowed-hosts.js';
+import { loadWhenUsed } from '../../lib/load-when-used.js';
 import type { ConnectionTarget } from './connection-url.fns.js';
 import { classifyDriverError, ConnectorError, type ConnectorFailure } from './connector.errors.js';
 import { exactJsonNumber } from './json-number.fns.js';
@@ -145,8 +146,11 @@ async function openPostgres(target: ConnectionTarget, address: string, limits: C
   );
 }
 
+/** mysql2, loaded at the first MariaDB/MySQL connection ({@link loadWhenUsed}). */
+const mysql = loadWhenUsed<typeof Mysql>('mysql2/promise');
+
 async function openMysql(target: ConnectionTarget, address: string, limits: ConnectorLimits): Promise<SqlSession> {
-  const connection = await mysql.createConnection({
+  const connection = await mysql().createConnection({
     // The socket goes to the checked address; `host` stays the name, for TLS verification.
     host: target.host,
     stream: () => connect({ host: address, port: target.port }),
@@ -183,7 +187,7 @@ async function openMysql(target: ConnectionTarget, address: string, limits: Conn
       }
       const [result, fields] = await connection.execute({ sql, timeout: limits.statementTimeoutMs + 2000 }, [
         ...params,
-      ] as mysql.ExecuteValues);
+      ] as Mysql.ExecuteValues);
       if (Array.isArray(result)) {
         const decimals = new Set(
           (fields ?? []).filter((f) => MYSQL_DECIMAL_TYPES.has(f.columnType ?? f.type ?? -1)).map((f) => f.name),

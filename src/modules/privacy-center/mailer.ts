@@ -1,4 +1,8 @@
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import { loadWhenUsed } from '../../lib/load-when-used.js';
+
+/** nodemailer, loaded when a mailer is made (`SMTP_URL`; {@link loadWhenUsed}). */
+const nodemailer = loadWhenUsed<typeof Nodemailer>('nodemailer');
 
 /** The longest one send may take by default, ms (connect, greeting, envelope, data and its reply). */
 export const MAIL_SEND_TIMEOUT_MS = 20_000;
@@ -27,7 +31,7 @@ export interface Mailer {
 export function createMailer(smtpUrl: string, from: string, options: { sendTimeoutMs?: number } = {}): Mailer {
   const url = new URL(smtpUrl);
   const sendTimeoutMs = options.sendTimeoutMs ?? MAIL_SEND_TIMEOUT_MS;
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 25)),
     secure: url.protocol === 'smtps:',

@@ -16,6 +16,7 @@ import { verifyChain } from '../../../src/modules/audit/audit-chain.fns.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { type BuiltCli, buildPrivacyctl } from '../../helpers/privacyctl.js';
+import { scriptArgs } from '../../helpers/node-script.js';
 import { createBody } from '../../helpers/requests.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -152,7 +153,7 @@ for (const dialect of dialects()) {
       const exits: Promise<number | null>[] = [];
       const ready: Promise<void>[] = [];
       for (let p = 0; p < 4; p++) {
-        const child = spawn(process.execPath, ['--import', 'tsx', script, '25', `p${p}`], {
+        const child = spawn(process.execPath, [...scriptArgs(script), '25', `p${p}`], {
           cwd: root,
           env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
         });
@@ -197,8 +198,10 @@ for (const dialect of dialects()) {
 
     it('verify while another process appends: many rounds, never a false "broken"', async () => {
       const n = await seed();
-      // A writer in another process (two SQLite connections in one process stall each other).
-      const writer = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'helpers', 'audit-writer.ts'), '200000'], {
+      // A writer in another process (two SQLite connections in one process stall each other), at
+      // most 20 000 entries: every round reads the whole chain, so an unbounded writer made the
+      // rounds' work grow with how slow the machine was (248 s of CPU on a loaded run, not 80).
+      const writer = spawn(process.execPath, [...scriptArgs(join(root, 'test', 'helpers', 'audit-writer.ts')), '20000'], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
       });
