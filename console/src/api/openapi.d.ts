@@ -763,7 +763,7 @@ export interface paths {
         };
         /**
          * Report on privacy requests
-         * @description Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA. JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.
+         * @description Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA, and over opt-outs of sale/sharing (`opt_out_sale_sharing`) and requests to limit (`limit_sensitive_use`; choice `opt_out`, complied with = completed, none denied). JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.
          */
         get: operations["getRequestsReport"];
         put?: never;
@@ -7377,6 +7377,7 @@ export interface operations {
                             /** @description Days (one decimal); null without any */
                             median_days_to_substantive_response: number | null;
                             received: number;
+                            /** @description A request type, or `opt_out_sale_sharing` (requests to opt out of sale/sharing) or `limit_sensitive_use` (requests to limit): opt-outs with choice `opt_out` */
                             request_type: string;
                             year: number;
                         }[];
