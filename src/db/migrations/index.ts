@@ -31,6 +31,7 @@ import * as mailLeaseToken from './2026-12-07T0501-mail-lease-token.js';
 import * as emailSubjectSearch from './2026-12-07T0701-email-subject-search.js';
 import * as optOuts from './2026-12-07T0801-opt-outs.js';
 import * as optOutPropagation from './2026-12-08T0101-opt-out-propagation.js';
+import * as centerOptIn from './2026-12-08T0201-center-opt-in.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07T0701-email-subject-search': emailSubjectSearch,
   '2026-12-07T0801-opt-outs': optOuts,
   '2026-12-08T0101-opt-out-propagation': optOutPropagation,
+  '2026-12-08T0201-center-opt-in': centerOptIn,
 };
