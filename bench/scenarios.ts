@@ -13,7 +13,7 @@ type Headers = NonNullable<Request['headers']>;
 
 /** One scenario: where it goes, what it sends, and what a right answer looks like. */
 export interface Scenario {
-  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity, task-result, center-submit. */
+  /** Short id used in JSON and BENCH_ONLY: baseline, healthz, effective, create, replay, github, gitlab, identity, task-result, center-submit, opt-out, center-opt-out. */
   readonly id: string;
   readonly label: string;
   readonly target: 'baseline' | 'service';
@@ -227,7 +227,88 @@ export function scenarios(
     ...webhookScenarios(webhookSecrets, runId),
     ...(tasks.ids.length > 0 ? [taskResultScenario(json, tasks.ids, tasks.body)] : []),
     centerSubmitScenario(runId),
+    optOutScenario(json, runId),
+    centerOptOutScenario(runId),
   ];
+}
+
+/**
+ * `POST /api/v1/privacy/opt-outs` (PRODUCT §2.18): a **new** opt-out of sale and sharing on
+ * every request, a fresh Idempotency-Key, `client_request_id` and subject (a subject of its own,
+ * so no filing waits on another's preference row). No data system of `acme` names the kind, so
+ * each is honoured and `completed` in its one commit (row, preference, two audit entries, the
+ * key's record). Right: 202 `"status":"completed"`, not a replay.
+ */
+function optOutScenario(json: Headers, runId: string): Scenario {
+  let n = 0;
+  return {
+    id: 'opt-out',
+    label: 'POST opt-out (new)',
+    target: 'service',
+    request: {
+      method: 'POST',
+      path: '/api/v1/privacy/opt-outs',
+      headers: json,
+      setupRequest: (request) => {
+        n += 1;
+        return {
+          ...request,
+          headers: { ...request.headers, 'idempotency-key': `oo-key-${runId}-${n}` },
+          body: JSON.stringify({
+            workspace_id: WORKSPACE,
+            subject_provider: 'email',
+            subject_id: `bench-oo-${runId}-${n}@example.com`,
+            kind: 'sale_sharing',
+            choice: 'opt_out',
+            source: 'form',
+            client_request_id: `bench-oo-${runId}-${n}`,
+          }),
+        };
+      },
+    },
+    check: (headers, body, status) => {
+      if (status !== 202) return `HTTP ${status}: ${body.slice(0, 200)}`;
+      if (header(headers, 'idempotent-replayed')) return 'a new key was answered as a replay';
+      return body.includes('"status":"completed"') ? null : `not completed: ${body.slice(0, 200)}`;
+    },
+  };
+}
+
+/**
+ * `POST /privacy-center/v1/acme/opt-outs` (PRODUCT §2.18): the center's opt-out, no token, no
+ * code, `{"email":…,"kinds":["sale_sharing"]}` with a **new** address on every request (the
+ * center derives the Idempotency-Key and `client_request_id` from the address, kind and day, so
+ * a new address is a new filing), the center's abuse limits off. Right: 202 with one opt-out,
+ * `"source":"form"`, `completed`.
+ */
+function centerOptOutScenario(runId: string): Scenario {
+  let n = 0;
+  return {
+    id: 'center-opt-out',
+    label: 'POST privacy-center opt-out (new address)',
+    target: 'service',
+    request: {
+      method: 'POST',
+      path: `/privacy-center/v1/${WORKSPACE}/opt-outs`,
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        n += 1;
+        return { ...request, body: JSON.stringify({ email: `bench-coo-${runId}-${n}@example.com`, kinds: ['sale_sharing'] }) };
+      },
+    },
+    check: (_headers, body, status) => {
+      if (status !== 202) return `HTTP ${status}: ${body.slice(0, 200)}`;
+      try {
+        const { opt_outs } = JSON.parse(body) as { opt_outs?: { kind?: string; source?: string; status?: string }[] };
+        const [one] = opt_outs ?? [];
+        return opt_outs?.length === 1 && one?.kind === 'sale_sharing' && one.source === 'form' && one.status === 'completed'
+          ? null
+          : `not one completed form opt-out: ${body.slice(0, 200)}`;
+      } catch {
+        return `not JSON: ${body.slice(0, 200)}`;
+      }
+    },
+  };
 }
 
 /**

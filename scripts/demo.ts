@@ -8,7 +8,9 @@
  * signed outbound events a receiver on loopback verified with `standardwebhooks`; then the person
  * files a request of their own through the privacy center, verified with the code from the mail a
  * real SMTP server on loopback received (scripts/demo/privacy-center.ts): a customer of the shop
- * database the service never heard of, whose rows the answer holds. Exit 0
+ * database the service never heard of, whose rows the answer holds; then a visitor whose browser
+ * sends Global Privacy Control (`Sec-GPC: 1`) opts out at the center and sees it honoured
+ * (scripts/demo/gpc-opt-out.ts). Exit 0
  * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,6 +23,7 @@ import { clerkUserCreated, githubPullRequest } from './demo/payloads.js';
 import { type DemoReceiver, startReceiver } from './demo/receiver.js';
 import { SHOP_DATASET, SHOP_ONLY_EMAIL, type ShopDatabase, startShopDatabase } from './demo/shop-database.js';
 import { privacyCenterStep } from './demo/privacy-center.js';
+import { gpcOptOutStep } from './demo/gpc-opt-out.js';
 // The tests' SMTP receiver (smtp-server, a devDependency): the demo runs from the dev checkout.
 import { type SmtpReceiver, startSmtpReceiver } from '../test/helpers/smtp-receiver.js';
 
@@ -30,6 +33,8 @@ const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
 const CLERK_EMAIL = 'example@example.org';
 /** The PR author of GitHub's example (Codertocat). */
 const GITHUB_ACCOUNT = '21031067';
+/** A visitor of the privacy center whose browser sends `Sec-GPC: 1`. */
+const GPC_VISITOR = 'gpc-visitor@example.net';
 const FINAL = ['completed', 'failed', 'rejected', 'canceled', 'action_required'];
 
 type Api = ReturnType<typeof apiClient>;
@@ -212,6 +217,9 @@ async function run(
   step('Privacy center (the person files their own request, GDPR Art. 12)');
   // A customer of the shop the service never heard of (PRODUCT §2.17): the shop database is searched by her e-mail.
   await privacyCenterStep(api, baseUrl, WORKSPACE, mailbox, shop ? SHOP_ONLY_EMAIL : CLERK_EMAIL, shop ? 'shop-db' : null);
+
+  step('Global Privacy Control (CCPA opt-out of sale/sharing, 11 CCR §7025)');
+  await gpcOptOutStep(api, baseUrl, WORKSPACE, GPC_VISITOR);
 
   step('Audit trail');
   const { entries, head } = await readChain(services.database.db);

@@ -6,6 +6,7 @@ import { optOutRecordCodec } from './http/replay/opt-out-record.js';
 import { bindDeps } from './lib/bind-deps.js';
 import { bindOptOutUseCases } from './workflows/opt-outs/opt-out-use-cases.js';
 import { readQueueStats } from './workflows/opt-outs/read-queue-stats.js';
+import { readRequestReport } from './workflows/opt-outs/read-request-report.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService } from './modules/audit/audit.service.js';
@@ -93,7 +94,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
     fileRequest,
     requestActions: bindRequestActions({ db, clock }),
     requestNotes: bindRequestNotes({ db, clock }),
-    requestReports: createRequestReportService({ db }),
+    /** The requests report (PRODUCT §2.16) with the opt-outs' §7102(a) rows (§2.18). */
+    requestReport: bindDeps(readRequestReport, { db, requestReports: createRequestReportService({ db }) }),
     /** The review of requests for an identity nothing matched (PRODUCT §2.13). */
     identityReview: bindIdentityReview({
       db,

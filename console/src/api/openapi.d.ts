@@ -783,7 +783,7 @@ export interface paths {
         };
         /**
          * Report on privacy requests
-         * @description Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA. JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.
+         * @description Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA, and over opt-outs of sale/sharing (`opt_out_sale_sharing`) and requests to limit (`limit_sensitive_use`; choice `opt_out`, complied with = completed, none denied). JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.
          */
         get: operations["getRequestsReport"];
         put?: never;
@@ -1025,9 +1025,29 @@ export interface paths {
         put?: never;
         /**
          * Opt out as the person (no token, no code)
-         * @description PRODUCT §2.18: one opt-out per kind in `kinds` for the address (`subject_provider` `email`, the address lower-cased), `source` `form`, honoured at once; the same kinds from the same address on the same UTC day file once. With `Sec-GPC: 1` also a `sale_sharing` opt-out with `source` `gpc`, once per address and workspace. `choice` `opt_in` is a 422 at `choice` (an opt-in needs the mailed code, not offered yet). 404 when the center is off; 429 over 5 submissions a minute per client; the CAPTCHA as for requests.
+         * @description PRODUCT §2.18: one opt-out per kind in `kinds` for the address (`subject_provider` `email`, the address lower-cased), `source` `form`, honoured at once; the same kinds from the same address on the same UTC day file once. With `Sec-GPC: 1` also a `sale_sharing` opt-out with `source` `gpc`, once per address and workspace. With `choice` `opt_in` nothing changes yet: the answer is `{id, status: "identity_unverified"}` and a 6-digit code is mailed to the address (as for a request; 11 CCR §7028: the person confirms an opt-in); the opt-ins are recorded at `…/opt-outs/{id}/verify`. 404 when the center is off; 429 over 5 submissions a minute per client (and, for an opt-in, 3 codes an hour per address); the CAPTCHA as for requests.
          */
         post: operations["submitPrivacyCenterOptOuts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/privacy-center/v1/{workspace_id}/opt-outs/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an opt-in with the mailed code
+         * @description PRODUCT §2.18: the right code records one opt-in per kind of the submission (`choice` `opt_in`, `source` `form`, `subject_provider` `email`), which replaces the preference of the kind and is passed on to the systems naming it; verifying again answers the same and records nothing new. A wrong code is a 403 naming the attempts left; after three the code is void (429); an expired code is a 410; a request's submission id is a 404.
+         */
+        post: operations["verifyPrivacyCenterOptIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7602,6 +7622,7 @@ export interface operations {
                             /** @description Days (one decimal); null without any */
                             median_days_to_substantive_response: number | null;
                             received: number;
+                            /** @description A request type, or `opt_out_sale_sharing` (requests to opt out of sale/sharing) or `limit_sensitive_use` (requests to limit): opt-outs with choice `opt_out` */
                             request_type: string;
                             year: number;
                         }[];
@@ -9367,7 +9388,121 @@ export interface operations {
                     "application/json": {
                         opt_outs: {
                             /** @enum {string} */
-                            choice: "opt_out";
+                            choice: "opt_out" | "opt_in";
+                            /**
+                             * Format: date-time
+                             * @description when it is to be passed on
+                             */
+                            due_at: string;
+                            /** @description `oo_…` */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sale_sharing" | "sensitive_use" | "direct_marketing";
+                            /** @enum {string} */
+                            source: "form" | "gpc";
+                            /** @enum {string} */
+                            status: "queued" | "processing" | "completed" | "failed" | "canceled";
+                        }[];
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        status: "identity_unverified";
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    verifyPrivacyCenterOptIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        opt_outs: {
+                            /** @enum {string} */
+                            choice: "opt_out" | "opt_in";
                             /**
                              * Format: date-time
                              * @description when it is to be passed on
@@ -9386,7 +9521,29 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

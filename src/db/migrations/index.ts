@@ -32,6 +32,7 @@ import * as emailSubjectSearch from './2026-12-07T0701-email-subject-search.js';
 import * as optOuts from './2026-12-07T0801-opt-outs.js';
 import * as optOutPropagation from './2026-12-08T0101-opt-out-propagation.js';
 import * as repeatRequests from './2026-12-08T0201-repeat-requests.js';
+import * as centerOptIn from './2026-12-08T0301-center-opt-in.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07T0801-opt-outs': optOuts,
   '2026-12-08T0101-opt-out-propagation': optOutPropagation,
   '2026-12-08T0201-repeat-requests': repeatRequests,
+  '2026-12-08T0301-center-opt-in': centerOptIn,
 };

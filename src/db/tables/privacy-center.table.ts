@@ -23,6 +23,8 @@ export interface PrivacyCenterSubmissionTable {
   submitted_at: string;
   verified_at: string | null;
   request_id: string | null;
+  /** An opt-in's submission (`request_type` `opt_in`): JSON array of the opt-out kinds it opts back in to; else null. */
+  opt_in_kinds: string | null;
 }
 
 /** Row shape of `privacy_center_status_tokens`: a request's status-page capability, as a hash. */

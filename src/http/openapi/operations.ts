@@ -184,7 +184,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'getRequestsReport',
     summary: 'Report on privacy requests',
     description:
-      "Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA. JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.",
+      "Over the requests received in [`from`, `to`] (days or RFC 3339 times; `from` after `to` is a 422) in the caller's (or the named) workspaces: per request type received, completed, rejected, canceled, open, completed late, median and 90th-percentile days to complete; per calendar year the CCPA §7102(a) figures over requests under CCPA, and over opt-outs of sale/sharing (`opt_out_sale_sharing`) and requests to limit (`limit_sensitive_use`; choice `opt_out`, complied with = completed, none denied). JSON, or CSV with `format=csv` or `Accept: text/csv`. Scope `privacy:read`.",
   },
   'GET /api/v1/whoami': {
     operationId: 'whoAmI',

@@ -26,8 +26,15 @@ export const PRIVACY_CENTER_OPERATIONS: Readonly<Record<string, OperationDoc>> =
     operationId: 'submitPrivacyCenterOptOuts',
     summary: 'Opt out as the person (no token, no code)',
     description:
-      'PRODUCT §2.18: one opt-out per kind in `kinds` for the address (`subject_provider` `email`, the address lower-cased), `source` `form`, honoured at once; the same kinds from the same address on the same UTC day file once. With `Sec-GPC: 1` also a `sale_sharing` opt-out with `source` `gpc`, once per address and workspace. `choice` `opt_in` is a 422 at `choice` (an opt-in needs the mailed code, not offered yet). 404 when the center is off; 429 over 5 submissions a minute per client; the CAPTCHA as for requests.',
+      'PRODUCT §2.18: one opt-out per kind in `kinds` for the address (`subject_provider` `email`, the address lower-cased), `source` `form`, honoured at once; the same kinds from the same address on the same UTC day file once. With `Sec-GPC: 1` also a `sale_sharing` opt-out with `source` `gpc`, once per address and workspace. With `choice` `opt_in` nothing changes yet: the answer is `{id, status: "identity_unverified"}` and a 6-digit code is mailed to the address (as for a request; 11 CCR §7028: the person confirms an opt-in); the opt-ins are recorded at `…/opt-outs/{id}/verify`. 404 when the center is off; 429 over 5 submissions a minute per client (and, for an opt-in, 3 codes an hour per address); the CAPTCHA as for requests.',
     responses: { 404: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse },
+  },
+  'POST /privacy-center/v1/{workspace_id}/opt-outs/{id}/verify': {
+    operationId: 'verifyPrivacyCenterOptIn',
+    summary: 'Verify an opt-in with the mailed code',
+    description:
+      "PRODUCT §2.18: the right code records one opt-in per kind of the submission (`choice` `opt_in`, `source` `form`, `subject_provider` `email`), which replaces the preference of the kind and is passed on to the systems naming it; verifying again answers the same and records nothing new. A wrong code is a 403 naming the attempts left; after three the code is void (429); an expired code is a 410; a request's submission id is a 404.",
+    responses: { 403: ErrorResponse, 404: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse },
   },
   'POST /privacy-center/v1/{workspace_id}/requests/{id}/verify': {
     operationId: 'verifyPrivacyCenterRequest',

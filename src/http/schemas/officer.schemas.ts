@@ -99,10 +99,17 @@ export const ReportTypeRow = Type.Object({
   p90_days_to_complete: Days,
 });
 
-/** CCPA §7102(a) (11 CCR §7102(a)(1)) per calendar year, over requests under CCPA. */
+/**
+ * CCPA §7102(a) (11 CCR §7102(a)(1)) per calendar year, over requests under CCPA, and over
+ * opt-outs (PRODUCT §2.18): `opt_out_sale_sharing` ("requests to opt out of sale/sharing") and
+ * `limit_sensitive_use` ("requests to limit").
+ */
 export const ReportCcpaRow = Type.Object({
   year: Type.Integer(),
-  request_type: Type.String(),
+  request_type: Type.String({
+    description:
+      'A request type, or `opt_out_sale_sharing` (requests to opt out of sale/sharing) or `limit_sensitive_use` (requests to limit): opt-outs with choice `opt_out`',
+  }),
   received: Type.Integer(),
   complied_in_whole_or_in_part: Type.Integer(),
   denied: Type.Integer(),

@@ -50,8 +50,8 @@ export const SubmissionParams = Type.Object({
 
 /**
  * `POST /privacy-center/v1/{workspace_id}/opt-outs` body (PRODUCT §2.18): the kinds to opt out
- * of, no code. `choice: "opt_in"` passes the schema and is refused by the route (a 422 at
- * `choice`: an opt-in needs the e-mailed code, which the center does not take yet).
+ * of, no code; or with `choice: "opt_in"` the kinds to opt back in to, which waits for the
+ * e-mailed code (`…/opt-outs/{id}/verify`).
  */
 export const CenterOptOutBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN }),
@@ -60,13 +60,16 @@ export const CenterOptOutBody = Type.Object({
   captcha_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
 });
 
-/** 202 of the center's opt-outs: each one recorded (a `gpc` one too, for a submission with `Sec-GPC: 1`). */
+/**
+ * 202 of the center's opt-outs: each one recorded (a `gpc` one too, for a submission with
+ * `Sec-GPC: 1`); and 200 of an opt-in's verification: each opt-in recorded (`choice` `opt_in`).
+ */
 export const CenterOptOutResponse = Type.Object({
   opt_outs: Type.Array(
     Type.Object({
       id: Type.String({ description: '`oo_…`' }),
       kind: StringEnum(OPT_OUT_KINDS),
-      choice: Type.Literal('opt_out'),
+      choice: StringEnum(OPT_OUT_CHOICES),
       source: StringEnum(['form', 'gpc'] as const),
       status: StringEnum(OPT_OUT_STATUSES),
       due_at: Type.String({ format: 'date-time', description: 'when it is to be passed on' }),

@@ -20,6 +20,8 @@ const TYPE_WORDS: Record<string, string> = {
   export: 'a copy of your personal data to take elsewhere',
   correction: 'correction of your personal data',
   deletion: 'deletion of your personal data',
+  // An opt-in's code (PRODUCT §2.18): the person asks to allow again what they had opted out of.
+  opt_in: 'an opt-in: to allow again what you had opted out of',
 };
 
 /** A date as people read it: `28 November 2026` (UTC). */

@@ -16,11 +16,20 @@ export interface PrivacyCenterSettingsInput {
   title?: string;
 }
 
+/** What an opt-in's submission has as its `request_type` (PRODUCT §2.18: the center's opt-in waits for its code). */
+export const OPT_IN_SUBMISSION = 'opt_in';
+
+/** What a submission is for: a privacy request, or an opt-in back to what the person had opted out of. */
+export type SubmissionPurpose = 'request' | 'opt_in';
+
 /** A submission as the service reads it. */
 export interface Submission {
   id: string;
   workspaceId: string;
-  requestType: RequestType;
+  /** A request's type; for an opt-in's submission {@link OPT_IN_SUBMISSION} (see `optInKinds`). */
+  requestType: RequestType | typeof OPT_IN_SUBMISSION;
+  /** An opt-in's kinds (opt-out kinds, as submitted); null for a request's submission. */
+  optInKinds: string[] | null;
   email: string;
   submittedAt: string;
   verifiedAt: string | null;

@@ -16,6 +16,7 @@ const COLUMNS = [
   'submitted_at',
   'verified_at',
   'request_id',
+  'opt_in_kinds',
 ] as const;
 
 /** Stores a new submission. */

@@ -135,7 +135,6 @@ export function buildReport(
   ranked: { completion: readonly RankedGroupDuration[]; ccpa: readonly RankedGroupDuration[] },
 ): { by_type: TypeFigures[]; ccpa_7102: CcpaFigures[] } {
   const byType = new Map<string, TypeFigures>(REQUEST_TYPES.map((type) => [type, emptyType(type)]));
-  const ccpa = new Map<string, CcpaFigures>();
   const open = OPEN_STATUSES as readonly string[];
   for (const g of [...counts].sort(
     (a, b) => typeOrder(a.request_type) - typeOrder(b.request_type) || a.request_type.localeCompare(b.request_type),
@@ -149,8 +148,33 @@ export function buildReport(
     } else if (g.status === 'rejected') t.rejected += g.count;
     else if (g.status === 'canceled') t.canceled += g.count;
     else if (open.includes(g.status)) t.open += g.count;
+  }
+  const completion = statisticsByGroup(ranked.completion);
+  const by_type = [...byType.values()].map((figures) => {
+    const s = completion.get(`0|${figures.request_type}`);
+    return { ...figures, median_days_to_complete: s?.median ?? null, p90_days_to_complete: s?.p90 ?? null };
+  });
+  const ccpa_7102 = ccpaRows(
+    counts.filter((g) => g.ccpa),
+    ranked.ccpa,
+  ).sort((a, b) => a.year - b.year || typeOrder(a.request_type) - typeOrder(b.request_type));
+  return { by_type, ccpa_7102 };
+}
 
-    if (!g.ccpa) continue;
+/** One group of {@link ccpaRows}: how many of one type (or opt-out row's name), status and year of receipt. */
+export type CcpaCountGroup = Pick<CountGroup, 'request_type' | 'status' | 'year' | 'count'>;
+
+/**
+ * The §7102(a)(1) rows (11 CCR §7102) from counted groups and the ranked durations to the
+ * substantive response, one row per year of receipt and `request_type`: received (every status),
+ * complied with in whole or in part (`completed`), denied (`rejected`), median and mean days (one
+ * decimal) over `ranked`. Any other status (`failed`, `canceled`, open) counts as received only.
+ * The requests' rows and the opt-outs' rows (src/workflows/opt-outs/read-request-report.ts) are
+ * both made here, so their figures mean the same. Rows in the order their groups come.
+ */
+export function ccpaRows(counts: readonly CcpaCountGroup[], ranked: readonly RankedGroupDuration[]): CcpaFigures[] {
+  const ccpa = new Map<string, CcpaFigures>();
+  for (const g of counts) {
     const key = `${g.year}|${g.request_type}`;
     let c = ccpa.get(key);
     if (!c) ccpa.set(key, (c = emptyCcpa(g.year, g.request_type)));
@@ -158,23 +182,15 @@ export function buildReport(
     if (g.status === 'completed') c.complied_in_whole_or_in_part += g.count;
     else if (g.status === 'rejected') c.denied += g.count;
   }
-  const completion = statisticsByGroup(ranked.completion);
-  const response = statisticsByGroup(ranked.ccpa);
-  const by_type = [...byType.values()].map((figures) => {
-    const s = completion.get(`0|${figures.request_type}`);
-    return { ...figures, median_days_to_complete: s?.median ?? null, p90_days_to_complete: s?.p90 ?? null };
+  const response = statisticsByGroup(ranked);
+  return [...ccpa.entries()].map(([key, figures]) => {
+    const s = response.get(key);
+    return {
+      ...figures,
+      median_days_to_substantive_response: s?.median ?? null,
+      mean_days_to_substantive_response: s?.mean ?? null,
+    };
   });
-  const ccpa_7102 = [...ccpa.entries()]
-    .map(([key, figures]) => {
-      const s = response.get(key);
-      return {
-        ...figures,
-        median_days_to_substantive_response: s?.median ?? null,
-        mean_days_to_substantive_response: s?.mean ?? null,
-      };
-    })
-    .sort((a, b) => a.year - b.year || typeOrder(a.request_type) - typeOrder(b.request_type));
-  return { by_type, ccpa_7102 };
 }
 
 function typeOrder(type: string): number {

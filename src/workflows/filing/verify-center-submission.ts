@@ -1,4 +1,4 @@
-import type { VerifyOutcome } from '../../modules/privacy-center/privacy-center.types.js';
+import { OPT_IN_SUBMISSION, type VerifyOutcome } from '../../modules/privacy-center/privacy-center.types.js';
 import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
 import type { FileRequest } from './file-privacy-request.js';
 import type { PrivacyRequestService } from '../../modules/privacy-requests/privacy-request.service.js';
@@ -42,6 +42,8 @@ export async function verifyCenterSubmission(
   const outcome = await submissions.verify(workspaceId, id, code);
   if (outcome.kind !== 'verified') return outcome;
   const s = outcome.submission;
+  // `verify` answers a request's verification only for a request's submission (an opt-in's is not_found).
+  if (s.requestType === OPT_IN_SUBMISSION) return { kind: 'not_found' };
   const filing = await fileRequest(
     subjectPrincipal(pseudonymKey, workspaceId, s.email),
     s.id,

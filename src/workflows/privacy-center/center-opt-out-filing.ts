@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
 import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
-import type { OptOutKind, OptOutStatus } from '../../modules/opt-outs/opt-out.types.js';
+import type { OptOutChoice, OptOutKind, OptOutStatus } from '../../modules/opt-outs/opt-out.types.js';
 import { normalizeEmail } from '../../modules/privacy-center/privacy-center.fns.js';
 import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/settings.service.js';
 import type { SubmissionService } from '../../modules/privacy-center/submission.service.js';
@@ -13,7 +13,7 @@ export interface CenterOptOutDeps {
   /** The one opt-out filing path (workflows/opt-outs) and its read, for an opt-out filed before. */
   readonly optOuts: Pick<OptOutUseCases, 'file' | 'read'>;
   readonly settings: Pick<PrivacyCenterSettingsService, 'get'>;
-  readonly submissions: Pick<SubmissionService, 'submit'>;
+  readonly submissions: Pick<SubmissionService, 'submit' | 'submitOptIn' | 'verify'>;
   readonly clock: Clock;
   /** The key of the subject pseudonyms (the person's principal id) and of the derived keys. */
   readonly pseudonymKey: string;
@@ -23,6 +23,8 @@ export interface CenterOptOutDeps {
 export interface CenterOptOutRecord {
   id: string;
   kind: OptOutKind;
+  /** `opt_out`, or `opt_in` after the person's code (`verifyCenterOptIn`). */
+  choice: OptOutChoice;
   source: 'form' | 'gpc';
   status: OptOutStatus;
   /** When the opt-out is to be passed on (15 business days; a month for direct marketing). */
@@ -57,6 +59,7 @@ export function centerOptOutKey(
  * from `bucket`. A repeat within the key's 24 h is the stored answer; later, the
  * `client_request_id` (the same derived value) is the opt-out filed first, which is read and told
  * again: nothing new is stored either way. A key another submission holds right now is waited for.
+ * `choice` `opt_in` only once the person confirmed it with the mailed code (verify-center-opt-in.ts).
  */
 export async function fileCenterOptOut(
   deps: Pick<CenterOptOutDeps, 'optOuts' | 'pseudonymKey'>,
@@ -65,6 +68,7 @@ export async function fileCenterOptOut(
   kind: OptOutKind,
   source: 'form' | 'gpc',
   bucket: string,
+  choice: OptOutChoice = 'opt_out',
 ): Promise<CenterOptOutRecord> {
   const address = normalizeEmail(email);
   const key = centerOptOutKey(deps.pseudonymKey, workspaceId, address, kind, source, bucket);
@@ -74,17 +78,17 @@ export async function fileCenterOptOut(
     subject_provider: 'email',
     subject_id: address,
     kind,
-    choice: 'opt_out' as const,
+    choice,
     source,
     client_request_id: key,
   };
   for (let attempt = 1; ; attempt++) {
     try {
       const outcome = await deps.optOuts.file(principal, key, input);
-      if (outcome.kind === 'filed') return { ...outcome.accepted, kind, source };
+      if (outcome.kind === 'filed') return { ...outcome.accepted, kind, choice, source };
       const earlier = outcome.existingId === null ? null : await deps.optOuts.read(outcome.existingId);
       if (!earlier) throw new Error('a center opt-out names an opt-out that cannot be read');
-      return { id: earlier.id, kind, source, status: earlier.status, due_at: earlier.due_at };
+      return { id: earlier.id, kind, choice, source, status: earlier.status, due_at: earlier.due_at };
     } catch (error) {
       if (!(error instanceof IdempotencyConflict) || error.reason !== 'in_flight' || attempt >= IN_FLIGHT_TRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_WAIT_MS));
