@@ -2,65 +2,15 @@
 // field may be left to inherit; the API's 422 items appear next to the fields they name.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api } from '../api/client';
-import type { PolicyLayer, PolicySettings } from '../api/types';
+import type { PolicyLayer } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
-
-type Tri = '' | 'true' | 'false';
-
-interface Draft {
-  processing_allowed: Tri;
-  retention_days: string;
-  author_identity: '' | 'full' | 'pseudonymous' | 'none';
-  excluded_paths: string;
-  regulations: ('gdpr' | 'ccpa')[];
-  require_approval: Tri;
-  auto_erase_on_deprovision: Tri;
-}
-
-const tri = (value: boolean | undefined): Tri => (value === undefined ? '' : value ? 'true' : 'false');
-
-function toDraft(settings: PolicySettings | undefined): Draft {
-  return {
-    processing_allowed: tri(settings?.processing_allowed),
-    retention_days: settings?.retention_days === undefined ? '' : String(settings.retention_days),
-    author_identity: settings?.author_identity ?? '',
-    excluded_paths: (settings?.excluded_paths ?? []).join('\n'),
-    regulations: settings?.regulations ?? [],
-    require_approval: tri(settings?.require_approval),
-    auto_erase_on_deprovision: tri(settings?.auto_erase_on_deprovision),
-  };
-}
-
-/** The PUT body and the problems the API would report, field by field. */
-export function toSettings(draft: Draft): { settings: PolicySettings; problems: Record<string, string[]> } {
-  const settings: PolicySettings = {};
-  const problems: Record<string, string[]> = {};
-  for (const key of ['processing_allowed', 'require_approval', 'auto_erase_on_deprovision'] as const)
-    if (draft[key]) settings[key] = draft[key] === 'true';
-  if (draft.retention_days.trim()) {
-    const days = Number(draft.retention_days);
-    if (!Number.isInteger(days) || days < 1 || days > 3650) problems.retention_days = ['A whole number of days from 1 to 3650'];
-    else settings.retention_days = days;
-  }
-  if (draft.author_identity) settings.author_identity = draft.author_identity;
-  const paths = draft.excluded_paths
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  if (paths.length) {
-    if (new Set(paths).size !== paths.length) problems.excluded_paths = ['Each path once'];
-    else if (paths.length > 100) problems.excluded_paths = ['At most 100 paths'];
-    else if (paths.some((path) => [...path].length > 500)) problems.excluded_paths = ['Each path at most 500 characters'];
-    else settings.excluded_paths = paths;
-  }
-  if (draft.regulations.length) settings.regulations = draft.regulations;
-  return { settings, problems };
-}
+import { type Draft, toDraft, toSettings, type Tri } from '../lib/policy-draft';
 
 const TRI_FIELDS = [
   ['processing_allowed', 'Processing allowed'],
   ['require_approval', 'Require approval of new requests'],
   ['auto_erase_on_deprovision', 'Erase automatically when the IdP deletes the user'],
+  ['confirm_no_data', 'Review a request that found no data before it completes (identity review)'],
 ] as const;
 
 /**
@@ -136,6 +86,29 @@ export function LayerEditor(props: { url: string; idPrefix: string; onSaved: () 
             onInput={(e) => set('retention_days', e.currentTarget.value)}
           />
         )}
+      </Field>
+      <Field
+        id={id('repeat_window_days')}
+        label="Repeat window (days)"
+        hint="0–365: a request repeating one open or completed within this many days waits for a decision; 0 turns it off; empty inherits"
+        errors={errors('repeat_window_days')}
+      >
+        {(a11y) => (
+          <input
+            {...a11y}
+            inputMode="numeric"
+            value={draft.repeat_window_days}
+            onInput={(e) => set('repeat_window_days', e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field
+        id={id('holidays')}
+        label="Holidays"
+        hint="Days that are not business days besides weekends, YYYY-MM-DD, one per line: opt-out deadlines skip them"
+        errors={errors('holidays')}
+      >
+        {(a11y) => <textarea {...a11y} rows={3} value={draft.holidays} onInput={(e) => set('holidays', e.currentTarget.value)} />}
       </Field>
       <Field id={id('author_identity')} label="Author identity in change events" errors={errors('author_identity')}>
         {(a11y) => (

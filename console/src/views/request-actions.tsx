@@ -7,10 +7,11 @@ import type { PrivacyRequest } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
 import { bindingDue, extendedDueDate, formatTime, isFinal } from '../lib/deadline';
 
-type Action = 'approve' | 'reject' | 'cancel' | 'extend' | 'corrections';
+type Action = 'approve' | 'proceed' | 'reject' | 'cancel' | 'extend' | 'corrections';
 
 const LABELS: Record<Action, string> = {
   approve: 'Approve',
+  proceed: 'Proceed',
   reject: 'Reject',
   cancel: 'Cancel request',
   extend: 'Extend deadline',
@@ -35,6 +36,8 @@ export function allowedActions(
   if (isFinal(request.status) || !who.canWrite) return [];
   const actions: Action[] = [];
   if (request.status === 'pending_approval' && !who.isFiler) actions.push('approve');
+  // A repeat (PRODUCT §2.20) goes on only when an operator says so; reject (Art. 12(5)) and cancel follow.
+  if (request.status === 'action_required' && request.status_reason === 'repeat_request') actions.push('proceed');
   if (!request.extended_due_at && !deadlinePassed(request, now)) actions.push('extend');
   if (request.request_type === 'correction' && request.status === 'action_required') actions.push('corrections');
   // Reject and cancel: any state that is not final (PRODUCT §2.3, §2.21).
@@ -45,7 +48,8 @@ export function allowedActions(
 const CORRECTABLE = ['email', 'name', 'username'] as const;
 
 /** Who reads the reason: a rejection's goes to the person (GDPR Art. 12(4)), an extension's too (Art. 12(3)). */
-const REASON_LABELS: Record<'reject' | 'cancel' | 'extend', string> = {
+const REASON_LABELS: Record<'proceed' | 'reject' | 'cancel' | 'extend', string> = {
+  proceed: 'Why it goes on although it repeats a recent request (recorded in the audit trail; no personal data)',
   reject: 'Reason the person will be told (also recorded in the audit trail)',
   cancel: 'Reason (recorded in the audit trail; no personal data)',
   extend: 'Reason the person will be told (also recorded in the audit trail)',
@@ -69,6 +73,9 @@ function RejectNotice({ request }: { request: PrivacyRequest }) {
     <p class="notice">
       The request ends as <strong>rejected</strong>: no further work is done on it
       {request.status === 'action_required' ? ', and what it waits for is closed' : ''}.{' '}
+      {request.status_reason === 'repeat_request' && (
+        <>A repeat may be refused as manifestly unfounded or excessive (GDPR Art. 12(5)); the reason must say why. </>
+      )}
       {center
         ? 'The person filed it in the privacy center, so they are mailed'
         : 'If the filer gave an address to notify, the person is mailed'}{' '}
@@ -89,7 +96,7 @@ function ActionForm(props: {
   const [changes, setChanges] = useState<Record<string, string>>({});
   const [local, setLocal] = useState<string[]>([]);
   const submit = useSubmit();
-  const needsReason = action === 'reject' || action === 'cancel' || action === 'extend';
+  const needsReason = action === 'proceed' || action === 'reject' || action === 'cancel' || action === 'extend';
 
   const onSubmit = (event: Event) => {
     event.preventDefault();
@@ -119,7 +126,7 @@ function ActionForm(props: {
       {needsReason && (
         <Field
           id={`reason-${action}`}
-          label={REASON_LABELS[action as 'reject' | 'cancel' | 'extend']}
+          label={REASON_LABELS[action as 'proceed' | 'reject' | 'cancel' | 'extend']}
           errors={fieldErrors(submit.error, 'reason', local)}
         >
           {(a11y) => (
@@ -134,6 +141,12 @@ function ActionForm(props: {
         </p>
       )}
       {action === 'approve' && <p>Approving sends the request to processing. The audit trail records you as the approver.</p>}
+      {action === 'proceed' && (
+        <p class="notice">
+          The request goes on as if it repeated nothing: to approval when the workspace requires it, else to processing. It keeps
+          the link to the request it repeats. The person is not told of the repeat.
+        </p>
+      )}
       {action === 'corrections' &&
         CORRECTABLE.map((field) => (
           <Field

@@ -8,6 +8,7 @@ import { ErrorText, Section, useSubmit } from '../components/forms';
 import { deadlineText, formatTime, regulationLabel, statusLabel } from '../lib/deadline';
 import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
 import { isWebLink } from '../lib/links';
+import { requestHref } from '../lib/router';
 import { IdentityReview } from './identity-review';
 import { SubjectPreferences } from './request-preferences';
 import { RequestActions } from './request-actions';
@@ -24,6 +25,11 @@ function IntakeRef({ value }: { value: string }) {
       {value}
     </a>
   );
+}
+
+/** The request a repeat repeats (PRODUCT §2.20), opened in the console. */
+function RelatedRequest({ id }: { id: string }) {
+  return <a href={requestHref(id)}>{id}</a>;
 }
 
 /** What a request waits for, in words (its `status_reason` kept for searching the audit trail). */
@@ -73,6 +79,9 @@ function Fields({ request }: { request: PrivacyRequest }) {
     ['Completed', formatTime(request.completed_at)],
     ['Your reference', request.client_request_id],
     ['Intake reference', <IntakeRef value={request.intake_ref} key="intake" />],
+    ...(request.related_request_id
+      ? [['Repeats', <RelatedRequest id={request.related_request_id} key="related" />] as [string, ComponentChildren]]
+      : []),
   ];
   return (
     <dl class="fields">

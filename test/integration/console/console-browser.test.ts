@@ -348,12 +348,20 @@ for (const dialect of dialects()) {
       await repoLayer.getByRole('button', { name: 'Save layer' }).click();
       await repoLayer.getByText('A whole number of days from 1 to 3650').waitFor();
       await repoLayer.getByLabel('Retention (days)').fill('7');
+      await repoLayer.getByLabel('Repeat window (days)').fill('400');
+      await repoLayer.getByRole('button', { name: 'Save layer' }).click();
+      await repoLayer.getByText('A whole number of days from 0 to 365').waitFor();
+      await repoLayer.getByLabel('Repeat window (days)').fill('30');
       await repoLayer.getByRole('button', { name: 'Save layer' }).click();
       await repoLayer.getByText('Saved: version').waitFor();
       const effective = page.getByRole('region', { name: 'Effective policy' });
       const retention = effective.getByRole('row', { name: /retention_days/ });
       await retention.getByText('repository').waitFor();
       assert.match(await retention.innerText(), /retention_days\s+7\s+repository/);
+      assert.match(
+        await effective.getByRole('row', { name: /repeat_window_days/ }).innerText(),
+        /repeat_window_days\s+30\s+repository/,
+      );
       assert.match(await effective.getByRole('row', { name: /author_identity/ }).innerText(), /full\s+workspace/);
     });
 

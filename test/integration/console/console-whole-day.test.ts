@@ -265,6 +265,40 @@ for (const dialect of dialects()) {
       assert.match(text, /complain to a data protection supervisory authority/);
     });
 
+    it('shows a repeated request with the request it repeats, and proceeds with it (PRODUCT §2.20)', async () => {
+      const policy = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/policies/workspaces/beta',
+        headers: { authorization: `Bearer ${officer}` },
+        payload: { repeat_window_days: 30 },
+      });
+      assert.equal(policy.statusCode, 200, policy.body);
+      const first = await file({ workspace_id: 'beta', subject_id: 'twice-1' });
+      const again = await file({ workspace_id: 'beta', subject_id: 'twice-1' });
+      assert.equal((await get(`/api/v1/privacy/requests/${again}`)).status_reason, 'repeat_request');
+      await page.goto(`${origin}/console/#/requests/${again}`);
+      await page.getByText(/waits for a decision: it repeats a recent request of the same person/).waitFor();
+      const link = page.locator('dl.fields').getByRole('link', { name: first });
+      assert.equal(await link.getAttribute('href'), `#/requests/${first}`);
+      await page.getByRole('button', { name: 'Reject' }).click();
+      assert.match(
+        await page.getByRole('form', { name: 'Reject' }).innerText(),
+        /manifestly unfounded or excessive \(GDPR Art\. 12\(5\)\)/,
+      );
+      await page.getByRole('button', { name: 'Proceed' }).click();
+      const form = page.getByRole('form', { name: 'Proceed' });
+      assert.match(await form.innerText(), /goes on as if it repeated nothing/);
+      await form.getByRole('button', { name: 'Confirm: proceed' }).click();
+      await form.getByText('Give a reason: it is recorded in the audit trail.').waitFor();
+      await form.getByLabel(/^Why it goes on/).fill('A new order since the first request');
+      await checkBothWidths(page, `whole-day-repeat-${dialect.name}`);
+      await form.getByRole('button', { name: 'Confirm: proceed' }).click();
+      await page.getByText('Proceed: done. Status is now queued.').waitFor();
+      const proceeded = await get(`/api/v1/privacy/requests/${again}`);
+      assert.equal(proceeded.status, 'queued');
+      assert.equal(proceeded.related_request_id, first, 'the link to what it repeated stays');
+    });
+
     it('links an http(s) intake reference safely, and no other', async () => {
       await page.goto(`${origin}/console/#/requests/${ids.maria}`);
       const link = page.getByRole('link', { name: 'https://support.example.com/tickets/77' });
