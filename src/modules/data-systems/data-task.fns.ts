@@ -1,4 +1,6 @@
+import { toTimestamp } from '../../lib/clock.js';
 import { coversKey, SCOPE_KEYS } from '../data-categories/data-categories.fns.js';
+import type { DataTaskRow } from './data-task.repository.js';
 
 /** `key` of a data system (PRODUCT §2.9). */
 export const SYSTEM_KEY_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -64,6 +66,56 @@ export function taskDueAt(requestDue: string, createdAt: Date, dueDays: number |
   if (dueDays === null) return requestDue;
   const own = new Date(createdAt.getTime() + dueDays * 86_400_000).toISOString();
   return own < requestDue ? own : requestDue;
+}
+
+/** What a new task takes from its owner, a privacy request or an opt-out (PRODUCT §2.9, §2.18). */
+export interface NewTask {
+  readonly id: string;
+  /** The owner's id (a request's, or an opt-out's: `(request_id, system_key)` is unique per owner). */
+  readonly ownerId: string;
+  /** Set for an opt-out's task. */
+  readonly optOutId: string | null;
+  readonly workspaceId: string;
+  readonly system: { readonly key: string; readonly due_days: number | null };
+  /** How the task is carried out (`kindOf(system)`). */
+  readonly executor: string;
+  readonly requestType: string;
+  readonly categories: readonly string[];
+  /** The owner's binding due date (RFC 3339 UTC): the task is due by it or by the system's `due_days`, the earlier. */
+  readonly ownerDue: string;
+  readonly now: Date;
+}
+
+/**
+ * The row of a new pending task: the one place a task row is made, so a request's and an
+ * opt-out's tasks get every column alike.
+ */
+export function pendingTaskRow(task: NewTask): DataTaskRow {
+  const at = toTimestamp(task.now);
+  return {
+    id: task.id,
+    request_id: task.ownerId,
+    opt_out_id: task.optOutId,
+    workspace_id: task.workspaceId,
+    system_key: task.system.key,
+    request_type: task.requestType,
+    categories: JSON.stringify(task.categories),
+    status: 'pending',
+    due_at: taskDueAt(task.ownerDue, task.now, task.system.due_days),
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+    result: null,
+    result_bytes: null,
+    overdue_notified_at: null,
+    executor: task.executor,
+    attempts: 0,
+    lease_owner: null,
+    lease_expires_at: null,
+    next_attempt_at: null,
+    identities_ciphertext: null,
+    run_progress: null,
+  };
 }
 
 /** True when the task is not final and its due date is before `now` (RFC 3339 UTC). */

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../../modules/audit/audit.repository.js';
 import type { DataSystemRow } from '../../modules/data-systems/data-system.repository.js';
 import { isDatabaseKind } from '../../modules/data-systems/data-system-input.fns.js';
-import { type OptOutRequestType, SUPERSEDED, taskDueAt } from '../../modules/data-systems/data-task.fns.js';
+import { type OptOutRequestType, pendingTaskRow, SUPERSEDED } from '../../modules/data-systems/data-task.fns.js';
 import {
   closePendingTasks,
   type DataTaskRow,
@@ -100,31 +100,18 @@ async function supersedeEarlier(tx: Executor, p: Propagation): Promise<void> {
 
 /** A new pending task of `optOut` for `system`, due by the opt-out's `due_at` or the system's `due_days`, the earlier. */
 function newOptOutTask(p: Propagation, system: DataSystemRow): DataTaskRow {
-  return {
+  return pendingTaskRow({
     id: newId('task'),
-    // The owner's id, as a request's task holds its request's: `(request_id, system_key)` is unique.
-    request_id: p.optOut.id,
-    opt_out_id: p.optOut.id,
-    workspace_id: p.optOut.workspace_id,
-    system_key: system.key,
-    request_type: OPT_OUT_REQUEST_TYPE[p.optOut.kind as OptOutKind],
-    categories: '[]',
-    status: 'pending',
-    due_at: taskDueAt(p.optOut.due_at, new Date(p.at), system.due_days),
-    created_at: p.at,
-    updated_at: p.at,
-    completed_at: null,
-    result: null,
-    result_bytes: null,
-    overdue_notified_at: null,
+    ownerId: p.optOut.id,
+    optOutId: p.optOut.id,
+    workspaceId: p.optOut.workspace_id,
+    system,
     executor: kindOf(system),
-    attempts: 0,
-    lease_owner: null,
-    lease_expires_at: null,
-    next_attempt_at: null,
-    identities_ciphertext: null,
-    run_progress: null,
-  };
+    requestType: OPT_OUT_REQUEST_TYPE[p.optOut.kind as OptOutKind],
+    categories: [],
+    ownerDue: p.optOut.due_at,
+    now: new Date(p.at),
+  });
 }
 
 /**

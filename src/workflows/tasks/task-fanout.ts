@@ -3,7 +3,7 @@ import { toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../../modules/audit/audit.repository.js';
 import type { DataSystemRow } from '../../modules/data-systems/data-system.repository.js';
-import { overlapCategories, taskDueAt } from '../../modules/data-systems/data-task.fns.js';
+import { overlapCategories, pendingTaskRow } from '../../modules/data-systems/data-task.fns.js';
 import { type DataTaskRow, insertTaskUnlessPresent, systemsForRequest } from '../../modules/data-systems/data-task.repository.js';
 import { taskLocation } from '../../modules/data-systems/data-task.resource.js';
 import { subjectIdentities as searchIdentities } from '../data-systems/connector-task-input.js';
@@ -37,31 +37,18 @@ export async function subjectIdentities(
 }
 
 function newTask(request: PrivacyRequestRow, system: DataSystemRow, categories: string[], now: Date): DataTaskRow {
-  const at = toTimestamp(now);
-  return {
+  return pendingTaskRow({
     id: newId('task'),
-    request_id: request.id,
-    workspace_id: request.workspace_id,
-    system_key: system.key,
-    request_type: request.request_type,
-    categories: JSON.stringify(categories),
-    status: 'pending',
-    due_at: taskDueAt(request.extended_due_at ?? request.due_at, now, system.due_days),
-    created_at: at,
-    updated_at: at,
-    completed_at: null,
-    result: null,
-    result_bytes: null,
-    overdue_notified_at: null,
+    ownerId: request.id,
+    optOutId: null,
+    workspaceId: request.workspace_id,
+    system,
     executor: kindOf(system),
-    attempts: 0,
-    lease_owner: null,
-    lease_expires_at: null,
-    next_attempt_at: null,
-    identities_ciphertext: null,
-    run_progress: null,
-    opt_out_id: null,
-  };
+    requestType: request.request_type,
+    categories,
+    ownerDue: request.extended_due_at ?? request.due_at,
+    now,
+  });
 }
 
 /** What announcing a request's tasks needs: when, the links' base, the secret box, the identities (read once). */
