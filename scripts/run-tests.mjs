@@ -126,7 +126,13 @@ async function worker() {
   while (next < files.length) {
     const file = files[next++];
     // The compiled file, with stack traces mapped back to the TypeScript line.
-    const argv = [process.execPath, '--enable-source-maps', '--test', '--test-reporter=spec', mirroredTest(resolve('.'), mirror, file)];
+    const argv = [
+      process.execPath,
+      '--enable-source-maps',
+      '--test',
+      '--test-reporter=spec',
+      mirroredTest(resolve('.'), mirror, file),
+    ];
     const cpuFile = join(builds, `cpu-${next}.txt`);
     // The CPU the file used, its child processes included (the ones it waited for), when GNU time is here.
     const result = timed ? await run(TIME, ['-f', '%U %S', '-o', cpuFile, ...argv], env) : await run(argv[0], argv.slice(1), env);

@@ -45,7 +45,12 @@ export function memoryCounter(now: () => number = Date.now): WindowCounter {
  * nothing waits in an offline queue.
  */
 export function redisCounter(url: string): WindowCounter {
-  const redis = new (ioredis().Redis)(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, connectTimeout: 2000 });
+  const redis = new (ioredis().Redis)(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+    connectTimeout: 2000,
+  });
   redis.on('error', () => {}); // ready() reports it; the fallback counts meanwhile
   const fallback = memoryCounter();
   return {
