@@ -17,6 +17,7 @@ import { policyRoutes } from './http/routes/policies.routes.js';
 import { privacyRequestActionRoutes } from './http/routes/privacy-request-actions.routes.js';
 import { privacyRequestReviewRoutes } from './http/routes/privacy-request-review.routes.js';
 import { privacyRequestResultRoutes } from './http/routes/privacy-request-results.routes.js';
+import { packageReviewRoutes } from './http/routes/package-review.routes.js';
 import { officerRoutes } from './http/routes/officer.routes.js';
 import { reportRoutes } from './http/routes/reports.routes.js';
 import { whoamiRoutes } from './http/routes/whoami.routes.js';
@@ -113,6 +114,7 @@ const SERVICE_ROUTES: readonly (readonly [ServiceRoutes, string])[] = [
   [privacyRequestActionRoutes, '/privacy/requests'],
   [privacyRequestReviewRoutes, '/privacy/requests'],
   [privacyRequestResultRoutes, '/privacy/requests'],
+  [packageReviewRoutes, '/privacy/requests'],
   [auditEventRoutes, '/audit-events'],
   [policyRoutes, '/policies'],
   [integrationRoutes, '/integrations'],

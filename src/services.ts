@@ -20,6 +20,7 @@ import { createIntegrationService } from './modules/integrations/integration.ser
 import { createPolicyService } from './modules/policies/policy.service.js';
 import { bindRequestActions } from './workflows/requests/request-actions.js';
 import { bindRequestNotes } from './workflows/request-notes/request-notes.js';
+import { bindPackageReview } from './workflows/package-review/package-review.js';
 import { createRequestReportService } from './modules/privacy-requests/request-report.service.js';
 import { bindIdentityReview } from './workflows/identity-review/identity-review.js';
 import { bindTaskResults } from './workflows/tasks/task-results.js';
@@ -104,6 +105,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
       seal: (text: string) => secretBox.seal(text),
     }),
     requestResults: bindRequestResults({ db, clock }),
+    /** The review of a package before release (PRODUCT §2.20). */
+    packageReview: bindPackageReview({ db, clock }),
     keys: deps.keys,
     integrations: createIntegrationService({ db, clock, secretBox, externalChanges }),
     subjects: createSubjectService({ db, transact, clock, pseudonymKey: deps.keys.pseudonymKey }),

@@ -206,6 +206,7 @@ class PolicyLayer(BaseModel):
     confirm_no_data: bool = INHERIT
     holidays: Annotated[list[CalendarDay], Field(max_length=200), Unique] = INHERIT
     repeat_window_days: Annotated[int, Field(ge=0, le=365)] = INHERIT
+    review_packages: bool = INHERIT
 
 
 def _opt_out(model: BaseModel) -> BaseModel:
@@ -421,6 +422,23 @@ class ProceedWithRepeat(BaseModel):
     reason: Str(min_length=1, max_length=1000)
 
 
+class WithholdValue(BaseModel):
+    """`POST /api/v1/privacy/requests/{id}/package/redactions` (PRODUCT §2.20)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", arbitrary_types_allowed=True)
+
+    path: Str(min_length=1, max_length=2000)
+    reason: Str(min_length=1, max_length=500)
+
+
+class ReleasePackage(BaseModel):
+    """`POST /api/v1/privacy/requests/{id}/release` (PRODUCT §2.20): `body: ReleasePackage | None = None`."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", arbitrary_types_allowed=True)
+
+    reason: Str(min_length=1, max_length=1000) = INHERIT
+
+
 class Param:
     """One FastAPI Query()/Header() parameter: validated alone, in lax mode."""
 
@@ -612,6 +630,19 @@ ROUTES: dict[str, dict[str, Any]] = {
         "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
         "body": ProceedWithRepeat,
     },
+    "request_redaction": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/package/redactions",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": WithholdValue,
+    },
+    "request_release": {
+        "method": "POST",
+        "path": "/api/v1/privacy/requests/{id}/release",
+        "params": [Param("path", "id", Str(min_length=1, max_length=40), required=True)],
+        "body": ReleasePackage,
+        "optional_body": True,
+    },
     "opt_out_create": {
         "method": "POST",
         "path": "/api/v1/privacy/opt-outs",
@@ -735,7 +766,9 @@ def emulate(route: str, path: dict, query: dict, headers: dict, body: Optional[s
                 errors.extend(with_prefix(exc.errors(include_url=False), loc))
 
     if spec["body"] is not None:
-        if body_value is None:
+        if body_value is None and spec.get("optional_body"):
+            pass  # `body: Model | None = None`: absent (or null) is no body
+        elif body_value is None:
             errors.append(missing(("body",)))
         else:
             try:
@@ -1185,6 +1218,9 @@ def build_policy_cases() -> None:
     put("repeat_window_days a float", {"repeat_window_days": 30.5})
     put("repeat_window_days a numeric string", {"repeat_window_days": "30"})
     put("repeat_window_days null", {"repeat_window_days": None})
+    put("valid review_packages true", {"review_packages": True})
+    put("review_packages a string", {"review_packages": "yes"})
+    put("review_packages null", {"review_packages": None})
     put("valid bounds: retention 1, empty excluded_paths, one regulation",
         {"processing_allowed": False, "retention_days": 1, "author_identity": "none",
          "excluded_paths": [], "regulations": ["ccpa"]})
@@ -1320,6 +1356,36 @@ def build_repeat_cases() -> None:
     proceed("reason not a string", {"reason": 5})
     proceed("array body", None, raw="[]")
     proceed("malformed JSON", None, raw='{"reason": "x",}')
+
+
+def build_package_review_cases() -> None:
+    rid = "pr_01J0000000000000000000000"
+
+    def redact(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("request_redaction: " + name, "request_redaction", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else dumps(body))
+
+    def release(name: str, body: Any, *, raw: Optional[str] = None) -> None:
+        add("request_release: " + name, "request_release", headers=JSON_CT, path={"id": rid},
+            body=raw if raw is not None else (None if body is None else dumps(body)))
+
+    redact("valid", {"path": "/systems/shop/orders/0/notes", "reason": "names another customer"})
+    redact("valid bounds", {"path": "/" + "p" * 1999, "reason": "r" * 500})
+    redact("path missing", {"reason": "x"})
+    redact("reason missing, path empty", {"path": ""})
+    redact("path too long, reason too long", {"path": "/" + "p" * 2000, "reason": "r" * 501})
+    redact("path not a string", {"path": ["systems"], "reason": "x"})
+    redact("unknown field", {"path": "/a", "reason": "x", "value": "secret"})
+    redact("no body", None, raw="")
+    redact("array body", None, raw="[]")
+    release("valid with reason", {"reason": "checked by the second operator"})
+    release("valid empty object", {})
+    release("valid without a body", None)
+    release("valid null body", None, raw="null")
+    release("reason empty", {"reason": ""})
+    release("reason not a string", {"reason": 7})
+    release("unknown field", {"why": "x"})
+    release("array body", None, raw="[]")
 
 
 def build_opt_out_cases() -> None:
@@ -1630,6 +1696,7 @@ def main() -> None:
     build_opt_out_cases()
     build_review_cases()
     build_repeat_cases()
+    build_package_review_cases()
     build_controller_cases()
     build_data_task_cases()
     build_officer_cases()

@@ -9,6 +9,7 @@ import type { OptOutTable, PrivacyPreferenceTable } from './tables/opt-out.table
 import type { PolicyLayerTable, PolicyLayerVersionTable } from './tables/policy.table.js';
 import type { PrivacyRequestTable, RequestResultTable } from './tables/privacy-request.table.js';
 import type { RequestNoteTable } from './tables/request-note.table.js';
+import type { PackageRedactionTable } from './tables/package-redaction.table.js';
 import type {
   PrivacyCenterMailTable,
   PrivacyCenterSettingsTable,
@@ -51,4 +52,5 @@ export interface DB {
   request_notify_addresses: RequestNotifyAddressTable;
   opt_outs: OptOutTable;
   privacy_preferences: PrivacyPreferenceTable;
+  package_redactions: PackageRedactionTable;
 }

@@ -48,6 +48,9 @@ describe('mergePolicy: each field, both directions', () => {
     ['holidays', ['2026-12-25'], ['2026-12-24', '2026-12-25'], ['2026-12-25', '2026-12-24'], 'repository'], // union
     ['holidays', ['2026-12-25'], [], ['2026-12-25'], 'workspace'],
     ['repeat_window_days', 30, 90, 90, 'repository'], // the larger: a repository looks further back
+    ['review_packages', false, true, true, 'repository'], // OR: a repository cannot skip the review
+    ['review_packages', true, false, true, 'workspace'],
+    ['review_packages', false, false, false, 'workspace'],
     ['repeat_window_days', 90, 30, 90, 'workspace'],
     ['repeat_window_days', 0, 0, 0, 'workspace'],
     ['repeat_window_days', 0, 365, 365, 'repository'],
@@ -92,6 +95,7 @@ describe('mergePolicy: sources', () => {
         confirm_no_data: false,
         holidays: ['2026-12-25'],
         repeat_window_days: 30,
+        review_packages: true,
       },
       {
         processing_allowed: false,
@@ -104,6 +108,7 @@ describe('mergePolicy: sources', () => {
         confirm_no_data: false,
         holidays: ['2026-12-25'],
         repeat_window_days: 30,
+        review_packages: true,
       },
     );
     assert.ok(
@@ -168,9 +173,9 @@ describe('mergePolicy: union order, dedup, no aliasing', () => {
 
 describe('effectiveVersion and normalizeRepository', () => {
   test('effectiveVersion is d<defaults>.w<n>.r<n>', () => {
-    assert.equal(effectiveVersion(3, 7), 'd4.w3.r7');
-    assert.equal(effectiveVersion(0, 0), 'd4.w0.r0');
-    assert.equal(effectiveVersion(12, 0), 'd4.w12.r0');
+    assert.equal(effectiveVersion(3, 7), 'd5.w3.r7');
+    assert.equal(effectiveVersion(0, 0), 'd5.w0.r0');
+    assert.equal(effectiveVersion(12, 0), 'd5.w12.r0');
     assert.notEqual(effectiveVersion(1, 12), effectiveVersion(11, 2));
   });
 

@@ -87,7 +87,7 @@ const KNOWN: SubjectData = {
       author_login: null,
       author_pseudonym: 'f'.repeat(64),
       decision: '{}',
-      policy_version: 'd4.w0.r0',
+      policy_version: 'd5.w0.r0',
       received_at: '2026-11-02T00:00:00.000Z',
     },
   ],

@@ -663,12 +663,56 @@ export interface paths {
         };
         /**
          * Get an access or export package
-         * @description The package of a completed access (GDPR Art. 15) or export (Art. 20) request, naming the controller, the further rights and that no automated decision-making applies. JSON by default; `?format=html` (or an `Accept` that prefers `text/html`) gives the readable letter: self-contained, printable HTML. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.
+         * @description The package of a completed access (GDPR Art. 15) or export (Art. 20) request (or of one awaiting review, PRODUCT §2.20), with the values its review withheld shown as `[withheld: <reason>]` (`?unredacted=true`, scope `admin`: as found), naming the controller, the further rights and that no automated decision-making applies. JSON by default; `?format=html` (or an `Accept` that prefers `text/html`) gives the readable letter: self-contained, printable HTML. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.
          */
         get: operations["getPrivacyRequestPackage"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/{id}/package/redactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the redactions of a package
+         * @description The values withheld from the request’s package, oldest first, with who withheld them and why; never the values. Scope `privacy:read`.
+         */
+        get: operations["listPackageRedactions"];
+        put?: never;
+        /**
+         * Withhold a value of a package before release
+         * @description For an access or export request in `action_required` with `status_reason: awaiting_review` (PRODUCT §2.20, the policy’s `review_packages`): the value at the JSON Pointer `path` (RFC 6901, into the package as found: `/systems/shop/orders/0/notes`) is withheld from the person, who reads `[withheld: <reason>]` in its place (GDPR Art. 15(4): the rights and freedoms of others). Audited with the path and the reason, never the value. 422 at `["body","path"]` for a path the package does not have; 409 for a request not awaiting review or a path withheld already; nothing changes. Scope `privacy:write`.
+         */
+        post: operations["withholdPackageValue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/{id}/package/redactions/{redaction_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop withholding a value
+         * @description Removes a redaction while the request awaits review (409 afterwards: the person has the package as released). Audited with the path. Scope `privacy:write`.
+         */
+        delete: operations["removePackageRedaction"];
         options?: never;
         head?: never;
         patch?: never;
@@ -708,6 +752,26 @@ export interface paths {
          * @description Ends a request that is not final as `rejected`. Audited with the operator and the reason.
          */
         post: operations["rejectPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/requests/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a reviewed package
+         * @description Completes an access or export request that awaits review (PRODUCT §2.20): the person gets the letter and the package with each redaction applied, and the “completed” mail. Four eyes: an operator whose own redaction still stands cannot release it (403); with none of theirs standing, any operator may. 409 for a request not awaiting review. Scope `privacy:write`.
+         */
+        post: operations["releasePrivacyRequestPackage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3485,6 +3549,7 @@ export interface operations {
                             repeat_window_days: number;
                             require_approval: boolean;
                             retention_days: number;
+                            review_packages: boolean;
                         };
                         repository: string;
                         sources: {
@@ -3600,6 +3665,8 @@ export interface operations {
                             repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
+                            /** @description A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR. */
+                            review_packages?: boolean;
                         };
                         /** Format: date-time */
                         updated_at: string;
@@ -3709,6 +3776,8 @@ export interface operations {
                     repeat_window_days?: number;
                     require_approval?: boolean;
                     retention_days?: number;
+                    /** @description A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR. */
+                    review_packages?: boolean;
                 };
             };
         };
@@ -3735,6 +3804,8 @@ export interface operations {
                             repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
+                            /** @description A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR. */
+                            review_packages?: boolean;
                         };
                         /** Format: date-time */
                         updated_at: string;
@@ -3939,6 +4010,8 @@ export interface operations {
                             repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
+                            /** @description A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR. */
+                            review_packages?: boolean;
                         };
                         /** Format: date-time */
                         updated_at: string;
@@ -4049,6 +4122,8 @@ export interface operations {
                     repeat_window_days?: number;
                     require_approval?: boolean;
                     retention_days?: number;
+                    /** @description A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR. */
+                    review_packages?: boolean;
                 };
             };
         };
@@ -4075,6 +4150,8 @@ export interface operations {
                             repeat_window_days?: number;
                             require_approval?: boolean;
                             retention_days?: number;
+                            /** @description A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR. */
+                            review_packages?: boolean;
                         };
                         /** Format: date-time */
                         updated_at: string;
@@ -6723,6 +6800,8 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "json" | "html";
+                /** @description The package as found, without its review's redactions (PRODUCT §2.20); scope `admin` */
+                unredacted?: boolean;
             };
             header?: never;
             path: {
@@ -6823,6 +6902,366 @@ export interface operations {
             };
             /** @description Default Response */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listPackageRedactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The operator who withheld it, as the audit trail names them */
+                            created_by: string;
+                            id: string;
+                            path: string;
+                            reason: string;
+                            request_id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    withholdPackageValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description JSON Pointer (RFC 6901) to the value of the package to withhold, e.g. `/systems/shop/orders/0/notes` */
+                    path: string;
+                    /** @description Why it is withheld: the person reads `[withheld: <reason>]` in its place (GDPR Art. 15(4)) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The operator who withheld it, as the audit trail names them */
+                        created_by: string;
+                        id: string;
+                        path: string;
+                        reason: string;
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    removePackageRedaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                redaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7058,6 +7497,176 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
+                        assignee: string | null;
+                        client_request_id: string;
+                        /** Format: date-time */
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        due_at: string;
+                        /** Format: date-time */
+                        extended_due_at: string | null;
+                        id: string;
+                        intake_ref: string;
+                        links: {
+                            self: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the controller received the request; deadlines count from it
+                         */
+                        received_at: string;
+                        /** @description gdpr, ccpa or ccpa+gdpr: the regulations whose deadlines apply */
+                        regulation: string;
+                        /** @description The request this one repeats (PRODUCT §2.20): the most recent request of the same type for the same matched subject that was open, or completed within the policy’s `repeat_window_days`, when this one was filed as `repeat_request`; null otherwise */
+                        related_request_id: string | null;
+                        /** @enum {string} */
+                        request_type: "access" | "export" | "correction" | "deletion";
+                        scope: string[];
+                        /** @enum {string} */
+                        status: "pending_approval" | "queued" | "processing" | "completed" | "action_required" | "failed" | "rejected" | "canceled";
+                        status_reason: string | null;
+                        subject_id: string;
+                        subject_provider: string;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    releasePrivacyRequestPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
                 };
             };
         };

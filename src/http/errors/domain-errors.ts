@@ -32,6 +32,13 @@ import {
   InvalidMessageCursorError,
   MessageNotFoundError,
 } from '../../modules/outbound-events/message-log.service.js';
+import {
+  NotAwaitingReviewError,
+  PathAlreadyWithheldError,
+  PathNotInPackageError,
+  RedactionNotFoundError,
+  SelfReleaseError,
+} from '../../modules/package-review/package-review.errors.js';
 import { errors } from './error-catalogue.js';
 import type { HttpError, RequestValidationError } from './http-error.js';
 
@@ -50,6 +57,11 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof DeadlinePassedError) return errors.deadlinePassed(error.dueAt);
   if (error instanceof NotAwaitingIdentityReviewError) return errors.notAwaitingIdentityReview(error.status);
   if (error instanceof NotWaitingAsRepeatError) return errors.notWaitingAsRepeat(error.status);
+  if (error instanceof NotAwaitingReviewError) return errors.notAwaitingReview(error.status);
+  if (error instanceof PathNotInPackageError) return errors.pathNotInPackage(error.path);
+  if (error instanceof PathAlreadyWithheldError) return errors.pathAlreadyWithheld(error.redactionId);
+  if (error instanceof RedactionNotFoundError) return errors.notFound('Redaction');
+  if (error instanceof SelfReleaseError) return errors.selfRelease();
   if (error instanceof ReceivedAtOutOfRangeError) return errors.receivedAtOutOfRange(error.input, error.problem);
   if (error instanceof NotCorrectableError) return errors.correctionRefused(error.reason, error.problems);
   if (error instanceof InvalidCursorError) return errors.invalidCursor(error.cursor);

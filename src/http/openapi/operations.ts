@@ -174,6 +174,30 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description:
       "The request's notes, oldest first; `text` is null once a deletion of the subject erased it. Scope `privacy:read`.",
   },
+  'POST /api/v1/privacy/requests/{id}/package/redactions': {
+    operationId: 'withholdPackageValue',
+    summary: 'Withhold a value of a package before release',
+    description:
+      'For an access or export request in `action_required` with `status_reason: awaiting_review` (PRODUCT §2.20, the policy’s `review_packages`): the value at the JSON Pointer `path` (RFC 6901, into the package as found: `/systems/shop/orders/0/notes`) is withheld from the person, who reads `[withheld: <reason>]` in its place (GDPR Art. 15(4): the rights and freedoms of others). Audited with the path and the reason, never the value. 422 at `["body","path"]` for a path the package does not have; 409 for a request not awaiting review or a path withheld already; nothing changes. Scope `privacy:write`.',
+  },
+  'GET /api/v1/privacy/requests/{id}/package/redactions': {
+    operationId: 'listPackageRedactions',
+    summary: 'List the redactions of a package',
+    description:
+      'The values withheld from the request’s package, oldest first, with who withheld them and why; never the values. Scope `privacy:read`.',
+  },
+  'DELETE /api/v1/privacy/requests/{id}/package/redactions/{redaction_id}': {
+    operationId: 'removePackageRedaction',
+    summary: 'Stop withholding a value',
+    description:
+      'Removes a redaction while the request awaits review (409 afterwards: the person has the package as released). Audited with the path. Scope `privacy:write`.',
+  },
+  'POST /api/v1/privacy/requests/{id}/release': {
+    operationId: 'releasePrivacyRequestPackage',
+    summary: 'Release a reviewed package',
+    description:
+      'Completes an access or export request that awaits review (PRODUCT §2.20): the person gets the letter and the package with each redaction applied, and the “completed” mail. Four eyes: an operator whose own redaction still stands cannot release it (403); with none of theirs standing, any operator may. 409 for a request not awaiting review. Scope `privacy:write`.',
+  },
   'POST /api/v1/privacy/requests/bulk': {
     operationId: 'bulkPrivacyRequestAction',
     summary: 'Act on many privacy requests',
@@ -258,7 +282,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'getPrivacyRequestPackage',
     summary: 'Get an access or export package',
     description:
-      'The package of a completed access (GDPR Art. 15) or export (Art. 20) request, naming the controller, the further rights and that no automated decision-making applies. JSON by default; `?format=html` (or an `Accept` that prefers `text/html`) gives the readable letter: self-contained, printable HTML. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.',
+      'The package of a completed access (GDPR Art. 15) or export (Art. 20) request (or of one awaiting review, PRODUCT §2.20), with the values its review withheld shown as `[withheld: <reason>]` (`?unredacted=true`, scope `admin`: as found), naming the controller, the further rights and that no automated decision-making applies. JSON by default; `?format=html` (or an `Accept` that prefers `text/html`) gives the readable letter: self-contained, printable HTML. 410 once it expired (PACKAGE_RETENTION_DAYS) or was erased. Scope `privacy:read`.',
     responses: { 200: PackageAnswer },
   },
   'GET /api/v1/privacy/requests/{id}/report': {

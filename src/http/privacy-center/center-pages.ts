@@ -3,6 +3,7 @@ import { readableTime } from '../letters/html.js';
 import { type NotSearchedPart, notSearchedSentence } from '../letters/not-searched-part.js';
 import type { KeptItem } from '../../modules/subject-data/erasure-report.fns.js';
 import { OPT_OUT_KINDS, type OptOutKind } from '../../modules/opt-outs/opt-out.types.js';
+import { statusWords, waitingText } from './center-status-words.js';
 
 /** Words for each request type, as a person reads them. */
 export const TYPE_LABELS: Record<string, string> = {
@@ -11,38 +12,6 @@ export const TYPE_LABELS: Record<string, string> = {
   correction: 'Correct my personal data',
   deletion: 'Delete my personal data',
 };
-
-const STATUS_WORDS: Record<string, string> = {
-  pending_approval: 'Received, waiting for review',
-  queued: 'Received, in the queue',
-  processing: 'Being worked on',
-  action_required: 'Being worked on (a person is looking at it)',
-  completed: 'Done',
-  failed: 'Being worked on (delayed)',
-  rejected: 'Declined',
-  canceled: 'Canceled',
-};
-
-/** The `status_reason` of a request filed while another of its kind was open or recently answered (PRODUCT §2.20). */
-const REPEAT_REQUEST = 'repeat_request';
-
-/**
- * A status as the person reads it. A request waiting as a repeat is waiting for the privacy team
- * (PRODUCT §2.20), not being worked on, and nothing about it is decided yet.
- */
-function statusWords(status: string, statusReason: string | null): string {
-  if (status === 'action_required' && statusReason === REPEAT_REQUEST) return 'Received, waiting for our team';
-  return STATUS_WORDS[status] ?? status;
-}
-
-/**
- * What the person reads while their request waits as a repeat (PRODUCT §2.20): true and nothing
- * more: it is not refused, and it is not said whose or which the other request is.
- */
-const REPEAT_REVIEW_TEXT =
-  '<h2>Waiting for our team</h2><p>We already have a request of this kind about you that is still open or was answered recently. ' +
-  'Someone from our privacy team looks at this one before we go on with it. Nothing has been decided yet: ' +
-  'if we decline it, we will tell you why and what you can do about it.</p>';
 
 const e = escapeHtml;
 
@@ -339,15 +308,6 @@ export interface StatusView {
   whenDeclined: string;
 }
 
-/** The `status_reason` of a request whose identity matched nothing (PRODUCT §2.13). */
-const IDENTITY_UNMATCHED = 'identity_unmatched';
-
-/** What the person reads while their request waits for the identity review (PRODUCT §2.13, §2.17): no "we hold nothing". */
-const IDENTITY_REVIEW_TEXT =
-  '<h2>We are checking</h2><p>We found no personal data about you with what you gave us. ' +
-  'Before we answer, someone from our privacy team checks whether we searched with the right details; ' +
-  'we may ask you for another detail to search with.</p>';
-
 /** The systems a deletion could not search (PRODUCT §2.17), one sentence each; '' when none. */
 function notSearchedParagraphs(parts: readonly NotSearchedPart[]): string {
   return parts.map((part) => `<p>${e(notSearchedSentence(part))} Nothing in it was deleted.</p>`).join('');
@@ -392,8 +352,7 @@ export function statusPage(v: StatusView): string {
       `<p><a href="${e(v.packageUrl)}" download>Download the same answer as a machine-readable file (JSON)</a>, ` +
       `to keep or to take to another service (GDPR Art. 20).</p>`;
   if (v.deletionConfirmed) answer = deletionConfirmation(v);
-  if (v.status === 'action_required' && v.statusReason === IDENTITY_UNMATCHED) answer = IDENTITY_REVIEW_TEXT;
-  if (v.status === 'action_required' && v.statusReason === REPEAT_REQUEST) answer = REPEAT_REVIEW_TEXT;
+  answer = waitingText(v.status, v.statusReason) ?? answer;
   if (v.status === 'rejected') {
     answer = `<h2>Your rights</h2><p>${e(v.whenDeclined)}</p>`;
   }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ResultKind, ResultRead } from '../../workflows/results/read-result.js';
 import type { DataSystemService } from '../../modules/data-systems/data-system.service.js';
 import type { RequestResultsService } from '../../workflows/results/request-results.js';
+import { hasScope } from '../../modules/principals/scopes.js';
 import { errors } from '../errors/error-catalogue.js';
 import { renderAccessLetter } from '../letters/access-letter.js';
 import { letterInput } from '../letters/letter-input.js';
@@ -19,7 +20,14 @@ function withArticle(word: string): string {
 }
 
 /** `?format=` of the package route: `json` (the default) or `html` (the readable letter). */
-const PackageQuery = Type.Object({ format: Type.Optional(StringEnum(['json', 'html'] as const)) });
+const PackageQuery = Type.Object({
+  format: Type.Optional(StringEnum(['json', 'html'] as const)),
+  unredacted: Type.Optional(
+    Type.Boolean({
+      description: "The package as found, without its review's redactions (PRODUCT §2.20); scope `admin`",
+    }),
+  ),
+});
 
 /** The found result, or the catalogue's answer for why there is none. */
 function found(read: ResultRead, kind: ResultKind): Extract<ResultRead, { kind: 'found' }> {
@@ -41,7 +49,8 @@ function found(read: ResultRead, kind: ResultKind): Extract<ResultRead, { kind: 
 
 /**
  * `GET …/{id}/package`: the access (GDPR Art. 15) or export (Art. 20) package of a completed
- * request, as JSON, or as the readable HTML letter (PRODUCT §2.11) with `?format=html` or an
+ * request (or one waiting for its review, PRODUCT §2.20: with its redactions applied; `?unredacted=true`,
+ * scope admin, as found), as JSON, or as the readable HTML letter (PRODUCT §2.11) with `?format=html` or an
  * `Accept` that prefers `text/html` (its own CSP: only its inline style applies). `GET …/{id}/report`:
  * what a deletion erased and kept, or which fields a correction changed, naming its request.
  * Scope privacy:read.
@@ -63,8 +72,12 @@ export async function privacyRequestResultRoutes(
       .send(text);
 
   typed.get('/:id/package', route({ ...schema, querystring: PackageQuery }), async (request, reply) => {
+    const unredacted = request.query.unredacted === true;
+    if (unredacted && !hasScope(request.principal.scopes, 'admin')) throw errors.missingScope('admin');
+    // An operator reads a package that waits for its review too (never its delivery: read-result.ts).
+    const read = { deliver: true, duringReview: true, unredacted };
     const result = found(
-      await opts.services.requestResults.read(request.principal, request.params.id, 'package', { deliver: true }),
+      await opts.services.requestResults.read(request.principal, request.params.id, 'package', read),
       'package',
     );
     reply.header('Vary', 'Accept');

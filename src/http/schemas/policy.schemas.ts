@@ -43,6 +43,12 @@ export const PolicyLayerBody = Type.Object(
           'Days (0–365): a request of the same type for the same matched subject while another is open, or was completed within this many days, waits in `action_required` with `status_reason: repeat_request` (PRODUCT §2.20). 0 (the default) turns the check off. Merged as the larger.',
       }),
     ),
+    review_packages: Type.Optional(
+      Type.Boolean({
+        description:
+          'A finished access or export request waits in `action_required` with `status_reason: awaiting_review` until an operator releases its package, after withholding values that would affect the rights and freedoms of others (PRODUCT §2.20, GDPR Art. 15(4)). Default false. Merged as OR.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -59,6 +65,7 @@ export const PolicySchema = Type.Object({
   confirm_no_data: Type.Boolean(),
   holidays: Type.Array(Type.String()),
   repeat_window_days: Type.Integer(),
+  review_packages: Type.Boolean(),
 });
 
 const LayerName = StringEnum(['default', 'workspace', 'repository'] as const);

@@ -143,6 +143,51 @@ export const RequestIdParams = Type.Object({ id: Type.String({ minLength: 1, max
 /** `…/reject`, `…/cancel`, `…/extend` body: why (audited; no personal data, please). */
 export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) });
 
+/** `POST …/{id}/package/redactions` body (PRODUCT §2.20). */
+export const RedactionBody = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'JSON Pointer (RFC 6901) to the value of the package to withhold, e.g. `/systems/shop/orders/0/notes`',
+    }),
+    reason: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'Why it is withheld: the person reads `[withheld: <reason>]` in its place (GDPR Art. 15(4))',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** A redaction as the API returns it: never the withheld value. */
+export const RedactionResource = Type.Object({
+  id: Type.String(),
+  request_id: Type.String(),
+  path: Type.String(),
+  reason: Type.String(),
+  created_by: Type.String({ description: 'The operator who withheld it, as the audit trail names them' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+/** `GET …/{id}/package/redactions`: oldest first. */
+export const RedactionList = Type.Object({ items: Type.Array(RedactionResource) });
+
+/** `…/{id}/package/redactions/{redaction_id}` path parameters. */
+export const RedactionParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 40 }),
+  redaction_id: Type.String({ minLength: 1, maxLength: 40 }),
+});
+
+/**
+ * `POST …/{id}/release` body: an optional reason, audited. The body itself is optional
+ * (`x-optional-body`: validation/validate-request.ts takes an absent body as `{}`).
+ */
+export const ReleaseBody = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })) },
+  { additionalProperties: false, 'x-optional-body': true },
+);
+
 /** `…/identity` body (PRODUCT §2.13): the identity the request meant, and why; lengths as on create. */
 export const IdentityBody = Type.Object(
   {

@@ -49,7 +49,9 @@ function validateParameters(
 
 function validateBody(schema: Schema | undefined, body: unknown, errors: ErrorItem[]) {
   if (!schema) return body;
-  // FastAPI treats an absent body and a JSON `null` alike: the required body is missing.
+  // FastAPI treats an absent body and a JSON `null` alike: the required body is missing, unless
+  // the route declares it optional (`body: X | None = None`; our schema's `x-optional-body`).
+  if ((body === undefined || body === null) && (schema as { 'x-optional-body'?: boolean })['x-optional-body'] === true) return {};
   if (body === undefined || body === null) {
     errors.push(pydanticError.missing(['body'], null));
     return body;

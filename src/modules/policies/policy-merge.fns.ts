@@ -12,10 +12,11 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   confirm_no_data: true,
   holidays: [],
   repeat_window_days: 0,
+  review_packages: false,
 });
 
 /** Revision of {@link DEFAULT_POLICY}; part of every effective policy version. */
-export const DEFAULTS_REVISION = 4;
+export const DEFAULTS_REVISION = 5;
 
 const PRIVACY_RANK: Record<AuthorIdentity, number> = { full: 0, pseudonymous: 1, none: 2 };
 
@@ -36,6 +37,8 @@ const STRICTER: { [K in keyof Policy]: (a: Policy[K], b: Policy[K]) => Policy[K]
   holidays: union,
   // A longer window looks at more requests before one runs: the stricter (PRODUCT §2.20).
   repeat_window_days: (a, b) => Math.max(a, b),
+  // A review either layer asks for is done: the stricter (PRODUCT §2.20).
+  review_packages: (a, b) => a || b,
 };
 
 const FIELDS = Object.keys(DEFAULT_POLICY) as (keyof Policy)[];
@@ -59,8 +62,8 @@ export interface MergedPolicy {
  * default field by field (its owner decides, e.g. `regulations: ["ccpa"]` or 365 retention days);
  * the repository layer can only tighten what that gives: AND for `processing_allowed`, minimum
  * `retention_days`, the most private `author_identity`, union of `excluded_paths`,
- * `regulations` and `holidays`, OR for `require_approval`, `auto_erase_on_deprovision` and `confirm_no_data`,
- * the larger `repeat_window_days`.
+ * `regulations` and `holidays`, OR for `require_approval`, `auto_erase_on_deprovision`, `confirm_no_data`
+ * and `review_packages`, the larger `repeat_window_days`.
  *
  * @param layers - each layer's settings, or null when it is not set. Inputs are not mutated.
  */

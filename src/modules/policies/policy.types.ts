@@ -34,6 +34,12 @@ export interface Policy {
    * §2.20). 0 turns the check off entirely. Merged as the larger.
    */
   repeat_window_days: number;
+  /**
+   * A finished access or export request waits for an operator's review of its package
+   * (`action_required`, `awaiting_review`) before the person gets it (PRODUCT §2.20, GDPR
+   * Art. 15(4)). Merged as OR.
+   */
+  review_packages: boolean;
 }
 
 /** One layer's settings: the fields it sets; an absent field inherits. */

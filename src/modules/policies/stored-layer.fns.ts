@@ -36,6 +36,7 @@ const STORED_FIELD: { [K in keyof Required<PolicyLayerSettings>]: (value: unknow
   confirm_no_data: isBoolean,
   holidays: isDays,
   repeat_window_days: (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 365,
+  review_packages: isBoolean,
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,7 @@ import type { PrivacyRequestRow } from '../../modules/request-model/request-mode
 import type { HandlerOutcome } from '../request-types/handler.types.js';
 import { LeaseLost } from '../../modules/privacy-requests/privacy-request.errors.js';
 import { lockRequest } from '../../modules/privacy-requests/privacy-request.repository.js';
-import { afterOwnStep } from '../requests/request-end.js';
+import { afterOwnStep, reviewsPackage } from '../requests/request-end.js';
 import { fanOutTasks } from '../tasks/task-fanout.js';
 import { commitTransition } from '../../modules/privacy-requests/lifecycle/transition.js';
 
@@ -74,7 +74,8 @@ async function recordWithTasks(
  * Records the outcome of the request's own step (status, result, audit, events) in `unit`.
  * With `fanOut`, the request's data tasks are created first in the same unit (PRODUCT §2.9);
  * when the request has tasks (`fanOut` found systems, or `withTasks`), a completed own step
- * ends the request only once no task is pending ({@link recordWithTasks}).
+ * ends the request only once no task is pending ({@link recordWithTasks}); so does a package that
+ * waits for a review (PRODUCT §2.20), decided there too.
  * @throws LeaseLost when the lease is no longer this worker's (the unit then rolls back).
  */
 export async function recordOwnStep(
@@ -92,7 +93,10 @@ export async function recordOwnStep(
   // Whether the own step found the identity (PRODUCT §2.13): said now, or stored by an earlier step (an erasure's).
   const said = outcome.status === 'completed' ? outcome.found : undefined;
   const subject_found = said === undefined ? request.subject_found : said ? 1 : 0;
-  if (outcome.status === 'completed' && (systems > 0 || tasks.withTasks || subject_found === 0))
+  if (
+    outcome.status === 'completed' &&
+    (systems > 0 || tasks.withTasks || subject_found === 0 || (await reviewsPackage(unit.tx, request)))
+  )
     return recordWithTasks(deps, unit, { ...request, subject_found }, result);
   const at = toTimestamp(clock());
   const done = outcome.status === 'completed';

@@ -10,16 +10,39 @@ import type { PrivacyRequestRow } from '../../modules/request-model/request-mode
 import { traitsOf } from '../../modules/privacy-requests/request-types.js';
 import { findLayers } from '../../modules/policies/policy.repository.js';
 import { mergePolicy } from '../../modules/policies/policy-merge.fns.js';
+import { readStoredSettings } from '../../modules/policies/stored-layer.fns.js';
+import type { Policy } from '../../modules/policies/policy.types.js';
 import {
+  AWAITING_REVIEW,
+  awaitsReviewAtEnd,
   decideFromTasks,
   IDENTITY_UNMATCHED,
   taskFoundSomething,
 } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 
-/** The workspace policy's `confirm_no_data` (PRODUCT §2.13; default true). */
-async function confirmsNoData(tx: Executor, workspaceId: string): Promise<boolean> {
+/**
+ * The workspace's effective policy (its own layer over the defaults; requests belong to a
+ * workspace, not a repository), read in the caller's transaction: `confirm_no_data` (PRODUCT
+ * §2.13) and `review_packages` (§2.20).
+ */
+async function workspacePolicy(tx: Executor, workspaceId: string): Promise<Policy> {
   const workspace = (await findLayers(tx, workspaceId, '')).find((layer) => layer.repository === '');
-  return mergePolicy({ workspace: workspace ? JSON.parse(workspace.settings) : null, repository: null }).policy.confirm_no_data;
+  return mergePolicy({ workspace: workspace ? readStoredSettings(workspace.settings) : null, repository: null }).policy;
+}
+
+/**
+ * How a request that has its answer ends (PRODUCT §2.20): `completed`, or, for an access or
+ * export request under the policy's `review_packages`, `action_required` / `awaiting_review`
+ * with its package stored, until an operator releases it.
+ */
+function finished(
+  requestType: string,
+  policy: Policy,
+  at: string,
+): Pick<AfterOwnStep, 'status' | 'status_reason' | 'completed_at'> {
+  if (awaitsReviewAtEnd(traitsOf(requestType).result, policy.review_packages))
+    return { status: 'action_required', status_reason: AWAITING_REVIEW, completed_at: null };
+  return { status: 'completed', status_reason: null, completed_at: at };
 }
 
 /** What a request whose own step is done becomes, given its tasks, with its result to store. */
@@ -112,7 +135,8 @@ async function assembleReport(
  * results lose their `data` as they are read (the package is its one copy). A request whose own
  * step found nothing (`subject_found` 0) and whose systems found nothing either waits in
  * `action_required` as `identity_unmatched` with that result stored, unless the workspace
- * policy's `confirm_no_data` is false (PRODUCT §2.13).
+ * policy's `confirm_no_data` is false (PRODUCT §2.13). An access or export request that would
+ * complete waits as `awaiting_review` instead under the policy's `review_packages` (§2.20).
  *
  * @param own - the package and report this service produced (JSON text or null).
  * @param pause - awaited between slices of results while the package is assembled (default: the next turn).
@@ -132,13 +156,12 @@ export async function afterOwnStep(
     await passTaskResults(tx, statuses, at, () => undefined, pause);
     return { ...base, status: 'failed', status_reason: decision.reason, completed_at: null };
   }
+  const policy = await workspacePolicy(tx, request.workspace_id);
   // awaitsIdentityReview (lifecycle.fns.ts), with what the systems found known from the one read.
-  const unmatched = async (found: boolean) =>
-    request.subject_found === 0 && !found && (await confirmsNoData(tx, request.workspace_id));
+  const unmatched = (found: boolean) => request.subject_found === 0 && !found && policy.confirm_no_data;
   if (statuses.length === 0) {
-    if (await unmatched(false))
-      return { ...base, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
-    return { ...base, status: 'completed', status_reason: null, completed_at: at };
+    if (unmatched(false)) return { ...base, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
+    return { ...base, ...finished(request.request_type, policy, at) };
   }
   let assembled: { pkg: string | null; report: string | null; found: boolean };
   if (traitsOf(request.request_type).result === 'package')
@@ -148,7 +171,20 @@ export async function afterOwnStep(
     };
   else assembled = { ...(await assembleReport(tx, request, own.report, at)), pkg: own.pkg };
   const stored = { ...base, pkg: assembled.pkg, report: assembled.report };
-  if (await unmatched(assembled.found))
+  if (unmatched(assembled.found))
     return { ...stored, status: 'action_required', status_reason: IDENTITY_UNMATCHED, completed_at: null };
-  return { ...stored, status: 'completed', status_reason: null, completed_at: at };
+  return { ...stored, ...finished(request.request_type, policy, at) };
+}
+
+/**
+ * Whether a request whose own step completed must pass through {@link afterOwnStep} even without
+ * data tasks: its package waits for a review (PRODUCT §2.20) when the workspace policy's
+ * `review_packages` is on. Read in the caller's transaction.
+ */
+export async function reviewsPackage(
+  tx: Executor,
+  request: Pick<PrivacyRequestRow, 'request_type' | 'workspace_id'>,
+): Promise<boolean> {
+  if (traitsOf(request.request_type).result !== 'package') return false;
+  return (await workspacePolicy(tx, request.workspace_id)).review_packages;
 }

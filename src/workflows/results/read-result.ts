@@ -10,6 +10,9 @@ import { type PrivacyRequestRow } from '../../modules/request-model/request-mode
 import { reportWithContext } from './report-context.fns.js';
 import { findResult, markPackageFetched } from '../../modules/privacy-requests/result.repository.js';
 import { deliveredPackage } from '../../modules/subject-data/package-delivery.fns.js';
+import { listRedactions } from '../../modules/package-review/package-redaction.repository.js';
+import { applyRedactions } from '../../modules/package-review/redaction.fns.js';
+import { isAwaitingReview } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 
 /** What a request's result is: the access/export `package` or the deletion/correction `report`. */
 export type ResultKind = 'package' | 'report';
@@ -47,8 +50,25 @@ function packageExpiredAt(
   return null;
 }
 
-async function served(db: Executor, kind: ResultKind, json: string, request: PrivacyRequestRow): Promise<string> {
-  if (kind === 'report') return reportWithContext(json, request);
+/**
+ * A package with the values its review withheld replaced (PRODUCT §2.20): `[withheld: <reason>]`
+ * at each redaction's path. Parsed and written again only when the request has a redaction.
+ */
+async function withRedactions(db: Executor, json: string, requestId: string): Promise<string> {
+  const redactions = await listRedactions(db, requestId);
+  if (redactions.length === 0) return json;
+  return JSON.stringify(applyRedactions(JSON.parse(json) as unknown, redactions));
+}
+
+async function served(
+  db: Executor,
+  kind: ResultKind,
+  stored: string,
+  request: PrivacyRequestRow,
+  unredacted: boolean,
+): Promise<string> {
+  if (kind === 'report') return reportWithContext(stored, request);
+  const json = unredacted ? stored : await withRedactions(db, stored, request.id);
   if (!needsStatements(json)) return json;
   return withStatements(json, await workspaceController(db, request.workspace_id), regulationsOf(request.regulation));
 }
@@ -82,7 +102,10 @@ async function delivered(
  *
  * The `kind` result of request `id` as `reader` may see it. With `deliver`, a package read
  * counts as its fetch (the package route and the person's letter link; a status page that
- * only looks whether there is one does not).
+ * only looks whether there is one does not). A package is served with its review's redactions
+ * applied (PRODUCT §2.20) unless `unredacted` (the caller checked the `admin` scope). With
+ * `duringReview` (an operator) a package that waits for its review (`awaiting_review`) is read
+ * too, and that read is never its delivery; the person's readers never pass it.
  * @returns the stored JSON text, or why it cannot be given (see {@link ResultRead}).
  */
 export async function readResult(
@@ -90,7 +113,7 @@ export async function readResult(
   reader: Principal,
   id: string,
   kind: ResultKind,
-  options: { deliver?: boolean } = {},
+  options: { deliver?: boolean; duringReview?: boolean; unredacted?: boolean } = {},
 ): Promise<ResultRead> {
   const { db, clock } = deps;
   const request = await findRequestById(db, id);
@@ -98,12 +121,14 @@ export async function readResult(
   const { types, column } = KINDS[kind];
   if (!(types as readonly string[]).includes(request.request_type))
     return { kind: 'wrong_type', requestType: request.request_type };
-  if (request.status !== 'completed') return { kind: 'not_completed', status: request.status };
+  const inReview = options.duringReview === true && isAwaitingReview(request);
+  if (request.status !== 'completed' && !inReview) return { kind: 'not_completed', status: request.status };
   const result = await findResult(db, id);
   const expiredAt = kind === 'package' ? packageExpiredAt(result, toTimestamp(clock())) : null;
   if (expiredAt) return { kind: 'expired', at: expiredAt };
   const stored = result?.[column];
-  const json = stored && result && kind === 'package' ? await delivered(deps, result, stored, options.deliver ?? false) : stored;
+  const deliver = (options.deliver ?? false) && !inReview;
+  const json = stored && result && kind === 'package' ? await delivered(deps, result, stored, deliver) : stored;
   if (!json) return { kind: 'erased' };
-  return { kind: 'found', json: await served(db, kind, json, request), request };
+  return { kind: 'found', json: await served(db, kind, json, request, options.unredacted ?? false), request };
 }

@@ -69,7 +69,7 @@ for (const dialect of dialects()) {
         author_login: 'Codertocat',
         author_pseudonym: null,
         decision: '{}',
-        policy_version: 'd4.w1.r0',
+        policy_version: 'd5.w1.r0',
         received_at: toTimestamp(at),
       });
       return id;

@@ -45,10 +45,11 @@ for (const dialect of dialects()) {
         confirm_no_data: true,
         holidays: [],
         repeat_window_days: 0,
+        review_packages: false,
       });
       assert.ok(Object.values(body.sources).every((s) => s === 'default'));
-      assert.equal(body.version, 'd4.w0.r0');
-      assert.equal(res.headers.etag, '"d4.w0.r0"');
+      assert.equal(body.version, 'd5.w0.r0');
+      assert.equal(res.headers.etag, '"d5.w0.r0"');
       assert.equal(body.repository, 'acme/api');
     });
 
@@ -78,6 +79,7 @@ for (const dialect of dialects()) {
         confirm_no_data: true,
         holidays: [],
         repeat_window_days: 0,
+        review_packages: false,
       });
       assert.deepEqual(body.sources, {
         processing_allowed: 'workspace',
@@ -90,8 +92,9 @@ for (const dialect of dialects()) {
         confirm_no_data: 'default',
         holidays: 'default',
         repeat_window_days: 'default',
+        review_packages: 'default',
       });
-      assert.equal(body.version, 'd4.w1.r1');
+      assert.equal(body.version, 'd5.w1.r1');
     });
 
     it('answers 304 to a matching If-None-Match, and 200 once a layer changes', async () => {
@@ -127,7 +130,7 @@ for (const dialect of dialects()) {
         headers: { authorization: auth },
       });
       assert.equal(again.statusCode, 404);
-      assert.equal((await effective('acme/api')).json().version, 'd4.w2.r0');
+      assert.equal((await effective('acme/api')).json().version, 'd5.w2.r0');
       const rewritten = await put('acme/repositories/acme%2Fapi', { retention_days: 7 });
       assert.equal(rewritten.json().version, 3, 'version 1 written, 2 deleted, 3 written');
       const missing = await t.app.inject({

@@ -86,7 +86,7 @@ for (const dialect of dialects()) {
         login: 'Codertocat',
         pseudonym: accountPseudonym(key, 'github', AUTHOR_ID),
       });
-      assert.deepEqual(body.decision, { processing_allowed: true, reasons: [], excluded_paths: [], policy_version: 'd4.w1.r0' });
+      assert.deepEqual(body.decision, { processing_allowed: true, reasons: [], excluded_paths: [], policy_version: 'd5.w1.r0' });
     });
 
     it('author_identity pseudonymous (repository layer): the keyed pseudonym only, reason author_pseudonymized', async () => {
@@ -98,7 +98,7 @@ for (const dialect of dialects()) {
         pseudonym: accountPseudonym(key, 'github', AUTHOR_ID),
       });
       assert.deepEqual(body.decision.reasons, ['author_pseudonymized']);
-      assert.equal(body.decision.policy_version, 'd4.w1.r1');
+      assert.equal(body.decision.policy_version, 'd5.w1.r1');
       assert.deepEqual(JSON.parse(row.decision), body.decision);
     });
 
@@ -141,8 +141,8 @@ for (const dialect of dialects()) {
       assert.equal(body.decision.processing_allowed, false);
       assert.ok(body.decision.reasons.includes('processing_disallowed'), JSON.stringify(body.decision));
       assert.deepEqual(body.decision.excluded_paths, ['vendor/**', '*.lock']);
-      assert.equal(body.decision.policy_version, 'd4.w1.r0');
-      assert.equal(row.policy_version, 'd4.w1.r0');
+      assert.equal(body.decision.policy_version, 'd5.w1.r0');
+      assert.equal(row.policy_version, 'd5.w1.r0');
       assert.deepEqual(JSON.parse(row.decision), body.decision);
     });
 
@@ -178,7 +178,7 @@ for (const dialect of dialects()) {
         login: 'Codertocat',
         pseudonym: accountPseudonym(key, 'github', AUTHOR_ID),
       });
-      assert.deepEqual(item.decision, { processing_allowed: true, reasons: [], excluded_paths: [], policy_version: 'd4.w1.r0' });
+      assert.deepEqual(item.decision, { processing_allowed: true, reasons: [], excluded_paths: [], policy_version: 'd5.w1.r0' });
       const second = await t.app.inject({
         method: 'GET',
         url: `${url}&cursor=${page1.next_cursor}`,

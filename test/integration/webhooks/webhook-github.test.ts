@@ -82,7 +82,7 @@ for (const dialect of dialects()) {
         processing_allowed: true,
         reasons: ['author_pseudonymized'],
         excluded_paths: [],
-        policy_version: 'd4.w0.r0',
+        policy_version: 'd5.w0.r0',
       });
       const row = await t.services.database.db
         .selectFrom('change_events')
@@ -107,7 +107,7 @@ for (const dialect of dialects()) {
           author_login: null,
           author_pseudonym: accountPseudonym(key, 'github', '21031067'),
           decision: body.decision,
-          policy_version: 'd4.w0.r0',
+          policy_version: 'd5.w0.r0',
           received_at: undefined,
         },
       );

@@ -65,7 +65,7 @@ for (const dialect of dialects()) {
         processing_allowed: true,
         reasons: ['author_pseudonymized'],
         excluded_paths: [],
-        policy_version: 'd4.w0.r0',
+        policy_version: 'd5.w0.r0',
       });
       const row = await eventRow(body.event_id);
       const key = await pseudonymKey(t.services);
@@ -86,7 +86,7 @@ for (const dialect of dialects()) {
           author_login: null,
           author_pseudonym: accountPseudonym(key, 'gitlab', '51'),
           decision: JSON.stringify(body.decision),
-          policy_version: 'd4.w0.r0',
+          policy_version: 'd5.w0.r0',
           received_at: undefined,
         },
       );

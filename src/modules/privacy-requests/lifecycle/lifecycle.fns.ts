@@ -103,6 +103,25 @@ export function extensionTooLate(request: { due_at: string; extended_due_at: str
   return new Date(request.extended_due_at ?? request.due_at).getTime() < now.getTime();
 }
 
+/**
+ * The `status_reason` of an access or export request whose package waits for an operator's
+ * review before release (PRODUCT §2.20).
+ */
+export const AWAITING_REVIEW = 'awaiting_review';
+
+/**
+ * Whether a request that has its answer waits for a review before the person gets it (PRODUCT
+ * §2.20): its result is a package (access, export) and the policy's `review_packages` is on.
+ */
+export function awaitsReviewAtEnd(result: 'package' | 'report', reviewPackages: boolean): boolean {
+  return result === 'package' && reviewPackages;
+}
+
+/** Whether a request waits for the review of its package (`action_required`, `awaiting_review`). */
+export function isAwaitingReview(request: { status: string; status_reason: string | null }): boolean {
+  return request.status === 'action_required' && request.status_reason === AWAITING_REVIEW;
+}
+
 /** The `status_reason` of a request for an identity nothing matched (PRODUCT §2.13). */
 export const IDENTITY_UNMATCHED = 'identity_unmatched';
 
