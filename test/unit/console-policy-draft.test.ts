@@ -8,11 +8,12 @@ import { describe, it } from 'node:test';
 import { toDraft, toSettings } from '../../console/src/lib/policy-draft.js';
 
 describe('console policy layer draft', () => {
-  it('round-trips every field it shows, holidays and the repeat window included', () => {
+  it('round-trips every field it shows, holidays, the repeat window and the package review included', () => {
     const layer = {
       processing_allowed: false,
       require_approval: true,
       confirm_no_data: false,
+      review_packages: true,
       retention_days: 30,
       repeat_window_days: 0,
       author_identity: 'none' as const,

@@ -5,13 +5,20 @@ import type { PolicySettings } from '../api/types.js';
 export type Tri = '' | 'true' | 'false';
 
 /** The tri-state fields: empty inherits. */
-export const TRI_KEYS = ['processing_allowed', 'require_approval', 'auto_erase_on_deprovision', 'confirm_no_data'] as const;
+export const TRI_KEYS = [
+  'processing_allowed',
+  'require_approval',
+  'auto_erase_on_deprovision',
+  'confirm_no_data',
+  'review_packages',
+] as const;
 
 export interface Draft {
   processing_allowed: Tri;
   require_approval: Tri;
   auto_erase_on_deprovision: Tri;
   confirm_no_data: Tri;
+  review_packages: Tri;
   retention_days: string;
   repeat_window_days: string;
   author_identity: '' | 'full' | 'pseudonymous' | 'none';
@@ -45,6 +52,7 @@ export function toDraft(settings: PolicySettings | undefined): Draft {
     require_approval: tri(settings?.require_approval),
     auto_erase_on_deprovision: tri(settings?.auto_erase_on_deprovision),
     confirm_no_data: tri(settings?.confirm_no_data),
+    review_packages: tri(settings?.review_packages),
     retention_days: settings?.retention_days === undefined ? '' : String(settings.retention_days),
     repeat_window_days: settings?.repeat_window_days === undefined ? '' : String(settings.repeat_window_days),
     author_identity: settings?.author_identity ?? '',

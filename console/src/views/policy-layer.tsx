@@ -11,6 +11,7 @@ const TRI_FIELDS = [
   ['require_approval', 'Require approval of new requests'],
   ['auto_erase_on_deprovision', 'Erase automatically when the IdP deletes the user'],
   ['confirm_no_data', 'Review a request that found no data before it completes (identity review)'],
+  ['review_packages', 'Check each access or export package before it is released (withhold what names others)'],
 ] as const;
 
 /**

@@ -91,6 +91,8 @@ function Report({ request }: { request: PrivacyRequest }) {
 }
 
 export function RequestResults({ request }: { request: PrivacyRequest }) {
+  if (request.status === 'action_required' && request.status_reason === 'awaiting_review')
+    return <p>The package is under review (above); the person gets it when it is released.</p>;
   if (request.status !== 'completed') return <p>Results are available once the request is completed.</p>;
   return request.request_type === 'access' || request.request_type === 'export' ? (
     <PackageLinks request={request} />

@@ -10,6 +10,7 @@ import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
 import { isWebLink } from '../lib/links';
 import { requestHref } from '../lib/router';
 import { IdentityReview } from './identity-review';
+import { AWAITING_REVIEW, PackageReview } from './package-review';
 import { SubjectPreferences } from './request-preferences';
 import { RequestActions } from './request-actions';
 import { Assignment, NoteForm } from './request-notes';
@@ -130,6 +131,11 @@ export function RequestView({ id }: { id: string }) {
           <Section title="Details">
             <Fields request={request} />
           </Section>
+          {request.status === 'action_required' && request.status_reason === AWAITING_REVIEW && (
+            <Section title="Review before release" id="package-review">
+              <PackageReview request={request} canWrite={canWrite} onChanged={changed} />
+            </Section>
+          )}
           <Section title="Subject's opt-out preferences" id="preferences">
             <SubjectPreferences request={request} />
           </Section>

@@ -8,9 +8,8 @@ import { hashParams, setHashParams } from '../lib/router';
 import { ControllerSection } from './controller-profile';
 import { PrivacyCenterSection } from './privacy-center-settings';
 
-// Not yet (their APIs land later, PRODUCT §2.18 and §2.20): the workspace policy's review and
-// repeat fields (`review_packages`, `repeat_window_days`) get a section here, next to the
-// privacy center; opt-outs get their own view.
+// The workspace policy's review and repeat fields (`review_packages`, `repeat_window_days`) are
+// edited with the rest of the policy layer (views/policy-layer.tsx, under Policies).
 
 /** The workspace chosen: from the address, else the token's only (or first) workspace. */
 function initialWorkspace(listed: readonly string[] | null): string {

@@ -15,6 +15,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createWorker } from '../../../src/jobs/worker.js';
@@ -24,7 +25,7 @@ import { renderMail } from '../../../src/modules/privacy-center/mail-render.fns.
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
 import { builtConsole } from '../../helpers/console-build.js';
-import { checkBothWidths, screenshot, signIn } from '../../helpers/console-pages.js';
+import { CONSOLE_SCRATCH, checkBothWidths, screenshot, signIn } from '../../helpers/console-pages.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { silentLog } from '../../helpers/worker.js';
 
@@ -402,6 +403,117 @@ for (const dialect of dialects()) {
       await checkBothWidths(readerPage, `whole-day-settings-reader-${dialect.name}`);
       assert.deepEqual(forbidden, [], 'the console asked nothing the token may not read');
       await readerPage.close();
+    });
+
+    // Last: its worker also runs the queued requests the tests above read as queued.
+    it('reviews a package before release: withholds a value by its row, four eyes refuse the redactor, another operator releases (PRODUCT §2.20)', async () => {
+      const token = async (name: string, scopes: string[]) =>
+        (await t.services.tokens.create({ name, scopes, workspaces: ['gamma'], actor: 'test' })).token;
+      const admin = await token('Gamma Admin', ['admin']);
+      const [rae, sol] = [
+        await token('Rae Reviewer', ['privacy:write', 'privacy:read']),
+        await token('Sol Second', ['privacy:write', 'privacy:read']),
+      ];
+      await t.services.controllers.put('gamma', { name: 'Gamma AG', contact_email: 'privacy@gamma.example' }, 'test');
+      await t.services.policies.putLayer('gamma', null, { review_packages: true, confirm_no_data: false }, 'test');
+      const system = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/data-systems',
+        headers: { authorization: `Bearer ${admin}` },
+        payload: {
+          workspace_id: 'gamma',
+          key: 'shop',
+          name: 'Shop',
+          kind: 'manual',
+          request_types: ['access'],
+          categories: ['user'],
+        },
+      });
+      assert.equal(system.statusCode, 201, system.body);
+      const filed = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/requests',
+        headers: { authorization: `Bearer ${admin}`, 'idempotency-key': 'whole-day-review-key' },
+        payload: {
+          request_type: 'access',
+          scope: ['user'],
+          subject_provider: 'email',
+          subject_id: 'kim@example.org',
+          workspace_id: 'gamma',
+          client_request_id: 'whole-day-review',
+          intake_ref: 'ticket',
+        },
+      });
+      assert.equal(filed.statusCode, 202, filed.body);
+      const id = filed.json().id as string;
+      const worker = createWorker({
+        database: t.services.database,
+        clock: t.services.clock,
+        log: silentLog,
+        pseudonymKey: t.services.keys.pseudonymKey,
+        handlers: REQUEST_HANDLERS,
+        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
+      });
+      while (await worker.runOnce());
+      const task = await t.services.database.db
+        .selectFrom('data_tasks')
+        .select('id')
+        .where('request_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const answered = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/data-tasks/${task.id}/result`,
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { outcome: 'completed', data: { 'user.contact': [{ order: 'o-7', note: 'Left with Quentin Neighbour' }] } },
+      });
+      assert.equal(answered.statusCode, 200, answered.body);
+      const reviewerPage = await page.context().newPage();
+      await signIn(reviewerPage, origin, rae);
+      await reviewerPage.goto(`${origin}/console/#/requests/${id}`);
+      await reviewerPage.getByText(/waits for a review of its package before release/).waitFor();
+      const path = '/systems/shop/user.contact/0/note';
+      await reviewerPage.getByRole('button', { name: `Withhold ${path}` }).click();
+      const form = reviewerPage.getByRole('form', { name: `Withhold ${path}` });
+      await form.getByRole('button', { name: 'Withhold' }).click();
+      await form.getByText('Give the reason the person will read in place of the value.').waitFor();
+      await form.getByLabel('Reason the person reads').fill('names a neighbour');
+      assert.match(await form.innerText(), /\[withheld: names a neighbour\]/, 'says what the person will read');
+      await form.getByRole('button', { name: 'Withhold' }).click();
+      await reviewerPage.getByText('[withheld: names a neighbour]').waitFor();
+      await reviewerPage.getByText('Withheld by Rae Reviewer').waitFor();
+      await checkBothWidths(reviewerPage, `whole-day-package-review-${dialect.name}`);
+      await reviewerPage.setViewportSize({ width: 1280, height: 900 });
+      await reviewerPage
+        .locator('section[aria-labelledby="package-review"]')
+        .screenshot({ path: fileURLToPath(new URL(`package-review-${dialect.name}.png`, CONSOLE_SCRATCH)) });
+      await reviewerPage.getByRole('button', { name: 'Release', exact: true }).click();
+      await reviewerPage.getByText(/another operator must check it and release it/).waitFor();
+      assert.equal(
+        (
+          await t.services.database.db
+            .selectFrom('privacy_requests')
+            .select('status')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).status,
+        'action_required',
+        'nothing changed',
+      );
+
+      const second = await page.context().newPage();
+      await signIn(second, origin, sol);
+      await second.goto(`${origin}/console/#/requests/${id}`);
+      await second.getByText('with 1 value withheld', { exact: false }).waitFor();
+      await second.getByRole('button', { name: 'Release', exact: true }).click();
+      await second.getByRole('button', { name: 'Open the letter (new tab)' }).waitFor();
+      const released = await t.app.inject({
+        url: `/api/v1/privacy/requests/${id}/package`,
+        headers: { authorization: `Bearer ${sol}` },
+      });
+      assert.equal(released.json().systems.shop['user.contact'][0].note, '[withheld: names a neighbour]');
+      assert.ok(!released.body.includes('Quentin'));
+      await reviewerPage.close();
+      await second.close();
     });
   });
 }
