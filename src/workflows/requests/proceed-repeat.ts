@@ -1,9 +1,7 @@
 import type { Executor } from '../../db/executor.js';
 import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import { findLayers } from '../../modules/policies/policy.repository.js';
-import { mergePolicy } from '../../modules/policies/policy-merge.fns.js';
-import { readStoredSettings } from '../../modules/policies/stored-layer.fns.js';
+import { workspacePolicy } from '../../modules/policies/workspace-policy.js';
 import { coversWorkspace, type Principal } from '../../modules/principals/principal.js';
 import { NotWaitingAsRepeatError, RequestNotFoundError } from '../../modules/privacy-requests/privacy-request.errors.js';
 import { toResource } from '../../modules/privacy-requests/privacy-request.fns.js';
@@ -11,17 +9,6 @@ import { lockRequest } from '../../modules/privacy-requests/privacy-request.repo
 import type { PrivacyRequestResource } from '../../modules/privacy-requests/privacy-request.types.js';
 import { statusAfterProceeding } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
 import { commitTransition } from '../../modules/privacy-requests/lifecycle/transition.js';
-
-/**
- * The workspace policy's `require_approval` (PRODUCT §2.3), read in the caller's transaction:
- * on SQLite a read through another executor would wait for the transaction that holds the one
- * connection.
- */
-async function requiresApproval(tx: Executor, workspaceId: string): Promise<boolean> {
-  const workspace = (await findLayers(tx, workspaceId, '')).find((layer) => layer.repository === '');
-  const settings = workspace ? readStoredSettings(workspace.settings) : null;
-  return mergePolicy({ workspace: settings, repository: null }).policy.require_approval;
-}
 
 /**
  * `POST …/{id}/proceed {reason}` (PRODUCT §2.20): a request waiting as a repeat
@@ -44,7 +31,7 @@ export async function proceedWithRepeat(
   return runUnitOfWork(db, async (unit) => {
     const row = await lockRequest(unit.tx, id);
     if (!row || !coversWorkspace(principal, row.workspace_id)) throw new RequestNotFoundError(id);
-    const next = statusAfterProceeding(row, await requiresApproval(unit.tx, row.workspace_id));
+    const next = statusAfterProceeding(row, (await workspacePolicy(unit.tx, row.workspace_id)).require_approval);
     if (next === null) throw new NotWaitingAsRepeatError(row.status);
     const updated = await commitTransition(unit, row, {
       at: toTimestamp(clock()),

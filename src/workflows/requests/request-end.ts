@@ -8,9 +8,7 @@ import { describeSystems, NOT_DECLARED, systemAnswer } from '../../modules/data-
 import { dropTaskData, passTaskResults, type TaskRef } from '../../modules/data-systems/task-data-pass.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
 import { traitsOf } from '../../modules/privacy-requests/request-types.js';
-import { findLayers } from '../../modules/policies/policy.repository.js';
-import { mergePolicy } from '../../modules/policies/policy-merge.fns.js';
-import { readStoredSettings } from '../../modules/policies/stored-layer.fns.js';
+import { workspacePolicy } from '../../modules/policies/workspace-policy.js';
 import type { Policy } from '../../modules/policies/policy.types.js';
 import {
   AWAITING_REVIEW,
@@ -19,16 +17,6 @@ import {
   IDENTITY_UNMATCHED,
   taskFoundSomething,
 } from '../../modules/privacy-requests/lifecycle/lifecycle.fns.js';
-
-/**
- * The workspace's effective policy (its own layer over the defaults; requests belong to a
- * workspace, not a repository), read in the caller's transaction: `confirm_no_data` (PRODUCT
- * §2.13) and `review_packages` (§2.20).
- */
-async function workspacePolicy(tx: Executor, workspaceId: string): Promise<Policy> {
-  const workspace = (await findLayers(tx, workspaceId, '')).find((layer) => layer.repository === '');
-  return mergePolicy({ workspace: workspace ? readStoredSettings(workspace.settings) : null, repository: null }).policy;
-}
 
 /**
  * How a request that has its answer ends (PRODUCT §2.20): `completed`, or, for an access or

@@ -1,7 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { workspaceController } from '../../modules/controllers/controller.repository.js';
-import { findLayers } from '../../modules/policies/policy.repository.js';
-import { mergePolicy } from '../../modules/policies/policy-merge.fns.js';
+import { workspacePolicy } from '../../modules/policies/workspace-policy.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
 import {
   buildAccessPackage,
@@ -19,9 +18,8 @@ function packageRequest(row: PrivacyRequestRow): PackageRequest {
 }
 
 /** The workspace's policy facts an access package states (the workspace layer over the defaults). */
-async function workspacePolicy(db: Executor, workspaceId: string): Promise<PackagePolicy> {
-  const workspace = (await findLayers(db, workspaceId, '')).find((layer) => layer.repository === '');
-  const { policy } = mergePolicy({ workspace: workspace ? JSON.parse(workspace.settings) : null, repository: null });
+async function packagePolicy(db: Executor, workspaceId: string): Promise<PackagePolicy> {
+  const policy = await workspacePolicy(db, workspaceId);
   return { retention_days: policy.retention_days, auto_erase_on_deprovision: policy.auto_erase_on_deprovision };
 }
 
@@ -54,6 +52,6 @@ export async function exportPackage({ db, request, pseudonymKey, now, pause }: P
  */
 export async function accessPackage({ db, request, pseudonymKey, now, pause }: PackageSource): Promise<AccessPackage> {
   const data = await gatherSubjectData(db, request, pseudonymKey, pause ? { pause } : {});
-  const policy = await workspacePolicy(db, request.workspace_id);
+  const policy = await packagePolicy(db, request.workspace_id);
   return buildAccessPackage(packageRequest(request), data, policy, now, await workspaceController(db, request.workspace_id));
 }
