@@ -34,6 +34,9 @@ const VERBS: Record<string, string> = {
   cancel: 'canceled',
   extend: 'extended',
   corrections: 'corrections submitted',
+  redaction_added: 'value withheld',
+  redaction_removed: 'withheld value taken back',
+  released: 'package released',
 };
 
 /** `privacy_request.extend` → `extended`; `data_task.created` → `data task created`. */
@@ -81,6 +84,11 @@ export function Timeline(props: {
                 {event.target_type !== 'privacy_request' ? ` — ${event.target_id}` : ''}
               </p>
               {event.reason && <p class="reason">Reason: {event.reason}</p>}
+              {typeof event.details.path === 'string' && (
+                <p class="reason">
+                  Path: <code>{event.details.path}</code>
+                </p>
+              )}
               {typeof event.details.note_id === 'string' && notes.has(event.details.note_id) && (
                 <p class="note-text">
                   {notes.get(event.details.note_id)?.text ?? <em>Note erased with the subject&apos;s data</em>}
