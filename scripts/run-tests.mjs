@@ -66,13 +66,20 @@ if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
 }
 const filter = process.argv.slice(2);
 /**
- * Started first: the files that take longest (each spawns many processes or drives Chromium), so
+ * Started first: the files that take longest (each spawns many processes or drives Chromium: the
+ * console's and every `*-browser.test.ts`), so
  * that none of them is left running alone at the end. Measured: the runner's summary lists the
  * slowest files and the files using the most CPU.
  */
-const LONG_FIRST = ['test/integration/cli/', 'test/integration/console/', 'test/integration/audit/audit-verify', 'test/faults/'];
+const LONG_FIRST = [
+  'test/integration/cli/',
+  'test/integration/console/',
+  '-browser.test.ts',
+  'test/integration/audit/audit-verify',
+  'test/faults/',
+];
 const rank = (file) => {
-  const i = LONG_FIRST.findIndex((prefix) => file.startsWith(prefix));
+  const i = LONG_FIRST.findIndex((part) => (part.endsWith('.ts') ? file.endsWith(part) : file.startsWith(part)));
   return i === -1 ? LONG_FIRST.length : i;
 };
 const files = findTests('test')
