@@ -9,3 +9,9 @@ export interface OperationDoc {
   /** Answers the route can give that its schema does not list (or lists wrongly), by status. */
   responses?: Record<number, TSchema>;
 }
+
+/** The summary and description of an operator action on a privacy request (audited with the operator and the reason). */
+export const requestAction = (verb: string, what: string, extra = ''): Pick<OperationDoc, 'summary' | 'description'> => ({
+  summary: `${verb} a privacy request`,
+  description: `${what} Audited with the operator and the reason.${extra}`,
+});
