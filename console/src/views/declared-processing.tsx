@@ -32,8 +32,8 @@ export function DeclaredFields(props: {
       <legend>What the person reads about this system</legend>
       <p class="hint">
         An access or export letter shows these under the system’s name, in your words. One statement a line (at most{' '}
-        {MAX_STATEMENTS}, each up to {MAX_STATEMENT_CHARS} characters). Left empty, the letter says the organisation has not
-        declared it.
+        {MAX_STATEMENTS}, each up to {MAX_STATEMENT_CHARS} characters). Left empty, the letter says the controller (the
+        workspace’s controller profile, or “The organisation” without one) has not declared it.
       </p>
       {PROCESSING_FIELDS.map((field) => {
         const words = PROCESSING_TEXT[field];
@@ -42,7 +42,7 @@ export function DeclaredFields(props: {
             key={field}
             id={`${props.id}-${field}`}
             label={words.label}
-            hint={`In the letter under “${words.letter}”. Empty: “The organisation ${words.undeclared}.”`}
+            hint={`In the letter under “${words.letter}”. Empty: “[controller] ${words.undeclared}.”`}
             errors={[...(props.local[field] ?? []), ...declaredErrors(props.items, field, props.text[field])]}
           >
             {(a11y) => (

@@ -98,7 +98,7 @@ for (const dialect of dialects()) {
       await form.getByLabel('Recipients: who receives data from it').fill('Our support contractor');
       assert.match(
         await form.locator('#new-system-purposes-hint').innerText(),
-        /under “Why it holds your data”\. Empty: “The organisation has not declared why this system holds your data\.”/,
+        /under “Why it holds your data”\. Empty: “\[controller\] has not declared why this system holds your data\.”/,
       );
       assert.match(
         await form.locator('.notice').innerText(),
