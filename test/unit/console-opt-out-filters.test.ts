@@ -1,7 +1,13 @@
 /** The console's opt-out filters and count links (console/src/lib/opt-out-filters.ts, PRODUCT §2.18, §2.21). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countHref, optOutFilterParams, optOutFiltersFrom, optOutListQuery } from '../../console/src/lib/opt-out-filters.js';
+import {
+  countHref,
+  isOverdueOptOut,
+  optOutFilterParams,
+  optOutFiltersFrom,
+  optOutListQuery,
+} from '../../console/src/lib/opt-out-filters.js';
 
 describe("console: the opt-outs' filters", () => {
   it('reads the filters from the address and writes back only what is set', () => {
@@ -27,6 +33,16 @@ describe("console: the opt-outs' filters", () => {
       cursor: 'c1',
       limit: 25,
     });
+  });
+
+  it('an opt-out is overdue when open and past its due date, as the count means it', () => {
+    const now = Date.parse('2026-12-07T12:00:00.000Z');
+    const due = (status: string, due_at: string) => isOverdueOptOut({ status, due_at }, now);
+    assert.equal(due('queued', '2026-12-07T11:59:59.999Z'), true);
+    assert.equal(due('processing', '2026-12-01T00:00:00.000Z'), true);
+    assert.equal(due('queued', '2026-12-07T12:00:00.000Z'), false, 'due now is not past');
+    assert.equal(due('completed', '2026-12-01T00:00:00.000Z'), false);
+    assert.equal(due('failed', '2026-12-01T00:00:00.000Z'), false);
   });
 
   it("links a count tile to its view's filter over the same workspaces, and the link reads back as that filter", () => {

@@ -51,6 +51,17 @@ export function optOutListQuery(filters: OptOutFilters, cursor: string | null) {
   };
 }
 
+/** An opt-out's statuses that are still open (the list's `status=open`). */
+export const OPEN_OPT_OUT_STATUSES: readonly string[] = ['queued', 'processing'];
+
+/**
+ * Whether an opt-out is overdue as of `now` (ms since the epoch): open and its `due_at` passed,
+ * as the list's `overdue=true` and the count `overdue_opt_outs` mean it.
+ */
+export function isOverdueOptOut(optOut: { status: string; due_at: string }, now: number): boolean {
+  return OPEN_OPT_OUT_STATUSES.includes(optOut.status) && Date.parse(optOut.due_at) < now;
+}
+
 /**
  * A count tile's link: `#/<view>?` with the same workspaces (the queue's `workspaces` filter as
  * typed, which both views read alike), then the tile's own `filter`.

@@ -6,7 +6,13 @@ import { api, queryString } from '../api/client';
 import type { OptOut, OptOutPage } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
 import { formatTime, statusLabel } from '../lib/deadline';
-import { type OptOutFilters as Filters, optOutFilterParams, optOutFiltersFrom, optOutListQuery } from '../lib/opt-out-filters';
+import {
+  isOverdueOptOut,
+  type OptOutFilters as Filters,
+  optOutFilterParams,
+  optOutFiltersFrom,
+  optOutListQuery,
+} from '../lib/opt-out-filters';
 import { hashParams, setHashParams } from '../lib/router';
 
 /** An opt-out's kind in plain words. */
@@ -43,7 +49,13 @@ function Row({ optOut }: { optOut: OptOut }) {
         <span class={`status status-${optOut.status}`}>{statusLabel(optOut.status)}</span>
       </td>
       <td data-label="Received">{formatTime(optOut.received_at)}</td>
-      <td data-label="Due">{optOut.completed_at ? `done ${formatTime(optOut.completed_at)}` : formatTime(optOut.due_at)}</td>
+      {isOverdueOptOut(optOut, Date.now()) ? (
+        <td data-label="Due" class="overdue">
+          {formatTime(optOut.due_at)}, overdue
+        </td>
+      ) : (
+        <td data-label="Due">{optOut.completed_at ? `done ${formatTime(optOut.completed_at)}` : formatTime(optOut.due_at)}</td>
+      )}
     </tr>
   );
 }

@@ -210,6 +210,12 @@ for (const dialect of dialects()) {
         );
         assert.ok(await page.getByLabel(checkbox).isChecked(), `${checkbox} is checked`);
       }
+      assert.match(
+        await page.locator('table.opt-outs tbody tr td[data-label="Due"]').innerText(),
+        /, overdue$/,
+        'the overdue row says so',
+      );
+      assert.equal(await page.locator('table.opt-outs td.overdue').count(), 1);
       await check(page, 'opt-outs-overdue');
       // The same filter applied by hand, across a reload.
       await page.getByLabel('Overdue only (open, past their due date)').uncheck();
