@@ -4328,6 +4328,8 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                /** @description `true`: only open opt-outs (queued or processing) past `due_at`, what the queue count `overdue_opt_outs` counts; `false`: all others (PRODUCT §2.18, §2.21) */
+                overdue?: boolean;
                 /** @description Repeatable; `open` stands for `queued` and `processing` */
                 status?: ("queued" | "processing" | "completed" | "failed" | "canceled" | "open")[];
                 subject_id?: string;

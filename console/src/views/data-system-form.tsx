@@ -2,7 +2,7 @@
 // its connection (write-only: sent, never shown back) and its Fides dataset (pasted or read from a
 // YAML/JSON file); the API's 422 items show at their fields, a dataset's at its line in the text.
 import { useState } from 'preact/hooks';
-import { api } from '../api/client';
+import { api, ApiError } from '../api/client';
 import {
   type DataSystem,
   type DataSystemChange,
@@ -14,6 +14,8 @@ import {
 import { CheckboxGroup } from '../components/choices';
 import { Field, fieldErrors, FormErrors, useSubmit } from '../components/forms';
 import { categoryLabel, categoryNames, useCategories } from '../lib/categories';
+import { declaredBody, declaredProblems, PROCESSING_FIELDS, textsOf } from '../lib/declared-processing';
+import { DeclaredFields, type DeclaredText } from './declared-processing';
 import { DatasetField, type DatasetState } from './dataset-field';
 import { EndpointPicker, KindPicker, KIND_NAMES, isDatabase, WorkspacePicker } from './data-system-pickers';
 
@@ -28,11 +30,24 @@ interface Draft {
   due_days: string;
   connection: string;
   dataset: DatasetState;
+  declared: DeclaredText;
+  third_party: boolean;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** The body fields the form shows a 422 item at; any other item shows below the form. */
-const PLACED = ['workspace_id', 'key', 'name', 'endpoint_id', 'connection', 'dataset', 'request_types', 'categories', 'due_days'];
+const PLACED = [
+  'workspace_id',
+  'key',
+  'name',
+  'endpoint_id',
+  'connection',
+  'dataset',
+  'request_types',
+  'categories',
+  'due_days',
+  ...PROCESSING_FIELDS,
+];
 
 function draftOf(system: DataSystem | null, workspace: string): Draft {
   return {
@@ -46,6 +61,8 @@ function draftOf(system: DataSystem | null, workspace: string): Draft {
     due_days: system?.due_days ? String(system.due_days) : '',
     connection: '',
     dataset: { text: '', fileName: null },
+    declared: textsOf(system),
+    third_party: system?.third_party ?? false,
   };
 }
 
@@ -61,13 +78,19 @@ function localProblems(d: Draft, editing: boolean): Record<string, string[]> {
   if (d.kind === 'webhook' && !d.endpoint_id) p.endpoint_id = ['Choose the endpoint its tasks are sent to'];
   if (isDatabase(d.kind) && !editing && !d.connection.trim()) p.connection = ['Give the connection URL'];
   if (isDatabase(d.kind) && !editing && !d.dataset.text.trim()) p.dataset = ['Paste the dataset or read it from a file'];
+  for (const field of PROCESSING_FIELDS) {
+    const problems = declaredProblems(d.declared[field]);
+    if (problems.length) p[field] = problems;
+  }
   return p;
 }
 
 /** The body of a registration (POST) or a change (PATCH): only what the kind takes. */
-function bodyOf(d: Draft, editing: boolean): NewDataSystem | DataSystemChange {
+function bodyOf(d: Draft, before: DataSystem | null): NewDataSystem | DataSystemChange {
+  const editing = before !== null;
   const db = isDatabase(d.kind);
   const common = {
+    ...declaredBody(d.declared, before),
     name: d.name.trim(),
     request_types: d.request_types,
     ...(d.categories.length ? { categories: d.categories as NewDataSystem['categories'] } : {}),
@@ -76,13 +99,19 @@ function bodyOf(d: Draft, editing: boolean): NewDataSystem | DataSystemChange {
   };
   const dueDays = d.due_days.trim() ? Number(d.due_days) : null;
   if (editing)
-    return { ...common, due_days: dueDays, ...(db ? {} : { endpoint_id: d.kind === 'webhook' ? d.endpoint_id : null }) };
+    return {
+      ...common,
+      due_days: dueDays,
+      third_party: d.third_party,
+      ...(db ? {} : { endpoint_id: d.kind === 'webhook' ? d.endpoint_id : null }),
+    };
   return {
     ...common,
     workspace_id: d.workspace_id.trim(),
     key: d.key,
     kind: d.kind,
     ...(dueDays ? { due_days: dueDays } : {}),
+    ...(d.third_party ? { third_party: true } : {}),
     ...(d.kind === 'webhook' ? { endpoint_id: d.endpoint_id } : {}),
   };
 }
@@ -131,7 +160,7 @@ export function DataSystemForm(props: {
     setLocal(problems);
     if (Object.keys(problems).length) return;
     void submit.run(async () => {
-      const body = bodyOf(d, editing);
+      const body = bodyOf(d, props.system);
       const saved = props.system
         ? await api<DataSystem>('PATCH', `/api/v1/data-systems/${encodeURIComponent(props.system.id)}`, { body })
         : await api<DataSystem>('POST', '/api/v1/data-systems', { body });
@@ -243,6 +272,15 @@ export function DataSystemForm(props: {
           <input {...a11y} inputMode="numeric" value={d.due_days} onInput={(e) => set('due_days', e.currentTarget.value)} />
         )}
       </Field>
+      <DeclaredFields
+        id={id}
+        text={d.declared}
+        thirdParty={d.third_party}
+        onText={(field, value) => setDraft((old) => ({ ...old, declared: { ...old.declared, [field]: value } }))}
+        onThirdParty={(value) => set('third_party', value)}
+        items={submit.error instanceof ApiError ? submit.error.items : []}
+        local={local}
+      />
       <Consequence d={d} names={names} />
       <div class="buttons">
         <button type="submit" disabled={submit.busy}>

@@ -1,6 +1,7 @@
 // Data systems on the Connections page (PRODUCT §2.9, §2.14, §2.21), scope admin: each system with
 // its kind (and a database's dataset summary, never its connection), its last tasks and what they
-// did; register one of any kind, edit or remove it; for a database, Test and Preview for a person.
+// did, and what it declares of its processing (PRODUCT §2.17: what the person reads in the letter);
+// register one of any kind, edit or remove it; for a database, Test and Preview for a person.
 import { useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
 import type { DataSystem, DataSystemList, DataSystemTest } from '../api/types';
@@ -9,11 +10,9 @@ import { useLoad } from '../components/use-load';
 import { categoryName, categoryNames, useCategories } from '../lib/categories';
 import { PreviewForm, systemPath, TestResult } from './data-system-checks';
 import { DataSystemForm } from './data-system-form';
+import { DeclaredSummary } from './declared-processing';
 import { isDatabase, KIND_NAMES } from './data-system-pickers';
 import { SystemTasks } from './data-system-tasks';
-
-// Not yet: the purposes, recipients, retention and source a system declares (PRODUCT §2.17) get
-// their fields in DataSystemForm and a line in SystemItem once the API takes them.
 
 function DatasetSummary({ system }: { system: DataSystem }) {
   const dataset = system.dataset;
@@ -97,6 +96,7 @@ function SystemItem(props: { system: DataSystem; names: ReadonlyMap<string, stri
         .
       </p>
       <DatasetSummary system={system} />
+      <DeclaredSummary system={system} />
       <div class="buttons">
         {database && (
           <button

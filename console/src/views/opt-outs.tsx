@@ -1,11 +1,18 @@
 // Opt-outs (PRODUCT §2.18, §2.21): the opt-outs and opt-ins of the workspaces the token may read,
-// newest first, filtered by workspace and "open only" (kept in the address), paged with the API
-// cursor as the queue is. Read-only: filing one is the privacy center's or the API's work.
+// newest first, filtered by workspace, "open only" and "overdue only" (kept in the address: the
+// queue's opt-out counts link here), paged with the API cursor as the queue is. Read-only: filing one is the privacy center's or the API's work.
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString } from '../api/client';
 import type { OptOut, OptOutPage } from '../api/types';
 import { ErrorText, Field, fieldErrors, useSubmit } from '../components/forms';
 import { formatTime, statusLabel } from '../lib/deadline';
+import {
+  isOverdueOptOut,
+  type OptOutFilters as Filters,
+  optOutFilterParams,
+  optOutFiltersFrom,
+  optOutListQuery,
+} from '../lib/opt-out-filters';
 import { hashParams, setHashParams } from '../lib/router';
 
 /** An opt-out's kind in plain words. */
@@ -28,36 +35,7 @@ export const SOURCE_LABELS: Record<OptOut['source'], string> = {
   api: 'API',
 };
 
-interface Filters {
-  /** Comma-separated workspace ids; empty: every workspace the token may read. */
-  workspaces: string;
-  openOnly: boolean;
-}
-
-function fromHash(): Filters {
-  const params = hashParams();
-  return { workspaces: params.get('workspaces') ?? '', openOnly: params.get('open') === 'true' };
-}
-
-function toHash(filters: Filters): void {
-  const params = new URLSearchParams();
-  if (filters.workspaces.trim()) params.set('workspaces', filters.workspaces.trim());
-  if (filters.openOnly) params.set('open', 'true');
-  setHashParams(params);
-}
-
-function listQuery(filters: Filters, cursor: string | null) {
-  const workspaces = filters.workspaces
-    .split(',')
-    .map((w) => w.trim())
-    .filter(Boolean);
-  return {
-    workspace_id: workspaces.length ? workspaces : undefined,
-    status: filters.openOnly ? 'open' : undefined,
-    cursor,
-    limit: 25,
-  };
-}
+const fromHash = (): Filters => optOutFiltersFrom(hashParams());
 
 function Row({ optOut }: { optOut: OptOut }) {
   return (
@@ -71,7 +49,13 @@ function Row({ optOut }: { optOut: OptOut }) {
         <span class={`status status-${optOut.status}`}>{statusLabel(optOut.status)}</span>
       </td>
       <td data-label="Received">{formatTime(optOut.received_at)}</td>
-      <td data-label="Due">{optOut.completed_at ? `done ${formatTime(optOut.completed_at)}` : formatTime(optOut.due_at)}</td>
+      {isOverdueOptOut(optOut, Date.now()) ? (
+        <td data-label="Due" class="overdue">
+          {formatTime(optOut.due_at)}, overdue
+        </td>
+      ) : (
+        <td data-label="Due">{optOut.completed_at ? `done ${formatTime(optOut.completed_at)}` : formatTime(optOut.due_at)}</td>
+      )}
     </tr>
   );
 }
@@ -86,13 +70,13 @@ export function OptOutsView() {
 
   const fetchPage = (applied: Filters, after: string | null) =>
     load.run(async () => {
-      const page = await api<OptOutPage>('GET', `/api/v1/privacy/opt-outs${queryString(listQuery(applied, after))}`);
+      const page = await api<OptOutPage>('GET', `/api/v1/privacy/opt-outs${queryString(optOutListQuery(applied, after))}`);
       setItems((previous) => (after ? [...previous, ...page.items] : page.items));
       setCursor(page.next_cursor);
       setLoaded(true);
     });
   useEffect(() => {
-    toHash(filters);
+    setHashParams(optOutFilterParams(filters));
     void fetchPage(filters, null);
   }, [filters]);
 
@@ -129,6 +113,17 @@ export function OptOutsView() {
               onChange={(e) => setDraft({ ...draft, openOnly: e.currentTarget.checked })}
             />{' '}
             Open only (queued or processing)
+          </label>
+        </div>
+        <div class="field">
+          <label>
+            <input
+              type="checkbox"
+              id="optout-overdue"
+              checked={draft.overdueOnly}
+              onChange={(e) => setDraft({ ...draft, overdueOnly: e.currentTarget.checked })}
+            />{' '}
+            Overdue only (open, past their due date)
           </label>
         </div>
         <button type="submit">Apply filters</button>

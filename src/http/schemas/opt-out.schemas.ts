@@ -78,6 +78,12 @@ export const ListOptOutsQuery = Type.Object({
       description: 'Repeatable; `open` stands for `queued` and `processing`',
     }),
   ),
+  overdue: Type.Optional(
+    Type.Boolean({
+      description:
+        '`true`: only open opt-outs (queued or processing) past `due_at`, what the queue count `overdue_opt_outs` counts; `false`: all others (PRODUCT §2.18, §2.21)',
+    }),
+  ),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
   limit: PageLimit,
 });

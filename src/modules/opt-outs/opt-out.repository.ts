@@ -46,6 +46,11 @@ export interface OptOutListFilters {
   subjectProvider?: string | undefined;
   subjectId?: string | undefined;
   statuses?: readonly string[] | undefined;
+  /**
+   * `only: true`: the opt-outs in one of `openStatuses` whose `due_at` is before `now` (RFC 3339
+   * UTC); `only: false`: every other one. Absent: no such filter.
+   */
+  overdue?: { only: boolean; openStatuses: readonly string[]; now: string } | undefined;
   /** Only ids before this one (the previous page's last). */
   beforeId?: string | undefined;
   limit: number;
@@ -58,6 +63,13 @@ export async function listOptOutRows(db: Executor, f: OptOutListFilters): Promis
   if (f.subjectProvider !== undefined) query = query.where('subject_provider', '=', f.subjectProvider);
   if (f.subjectId !== undefined) query = query.where('subject_id', '=', f.subjectId);
   if (f.statuses !== undefined) query = query.where('status', 'in', [...f.statuses]);
+  if (f.overdue !== undefined) {
+    const { only, openStatuses, now } = f.overdue;
+    query = query.where((eb) => {
+      const overdue = eb.and([eb('status', 'in', [...openStatuses]), eb('due_at', '<', now)]);
+      return only ? overdue : eb.not(overdue);
+    });
+  }
   if (f.beforeId !== undefined) query = query.where('id', '<', f.beforeId);
   return query.orderBy('id', 'desc').limit(f.limit).execute();
 }

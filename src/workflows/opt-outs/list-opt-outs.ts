@@ -1,7 +1,8 @@
+import { toTimestamp } from '../../lib/clock.js';
 import { decodeBoundCursor, encodeBoundCursor } from '../../lib/cursor.js';
 import { listOptOutRows } from '../../modules/opt-outs/opt-out.repository.js';
 import { expandOptOutStatuses, toOptOutResource } from '../../modules/opt-outs/opt-out.fns.js';
-import type { OptOutResource } from '../../modules/opt-outs/opt-out.types.js';
+import { OPEN_OPT_OUT_STATUSES, type OptOutResource } from '../../modules/opt-outs/opt-out.types.js';
 import type { OptOutDeps } from './deps.js';
 
 /** Filters of {@link listOptOuts}; `workspace_ids` null: every workspace. */
@@ -11,6 +12,8 @@ export interface ListOptOutsInput {
   subject_id?: string | undefined;
   /** Statuses, `open` standing for the non-final ones. */
   status?: readonly string[] | undefined;
+  /** true: only open ones past `due_at` (as of the service clock); false: every other one. */
+  overdue?: boolean | undefined;
   cursor?: string | undefined;
   limit: number;
 }
@@ -19,13 +22,14 @@ const isPosition = (p: readonly unknown[]): p is [string] =>
   p.length === 1 && typeof p[0] === 'string' && /^oo_[0-9A-HJKMNP-TV-Z]{26}$/.test(p[0]);
 
 /**
- * A page of opt-outs, newest first (PRODUCT §2.18). The caller decides which workspaces the
+ * A page of opt-outs, newest first (PRODUCT §2.18); `overdue: true` lists what the queue count
+ * `overdue_opt_outs` counts (§2.21), as of `deps.clock`. The caller decides which workspaces the
  * principal may read (403 before this).
  * @returns `items` and `next_cursor` (null on the last page), a cursor bound to these filters.
  * @throws InvalidCursorError for a cursor not issued here, or issued for another query.
  */
 export async function listOptOuts(
-  deps: Pick<OptOutDeps, 'db'>,
+  deps: Pick<OptOutDeps, 'db' | 'clock'>,
   input: ListOptOutsInput,
 ): Promise<{ items: OptOutResource[]; next_cursor: string | null }> {
   const statuses = expandOptOutStatuses(input.status);
@@ -34,6 +38,7 @@ export async function listOptOuts(
     s: statuses,
     sp: input.subject_provider,
     si: input.subject_id,
+    o: input.overdue,
   };
   const beforeId = input.cursor === undefined ? undefined : decodeBoundCursor(input.cursor, filters, isPosition)[0];
   const rows = await listOptOutRows(deps.db, {
@@ -41,6 +46,10 @@ export async function listOptOuts(
     subjectProvider: input.subject_provider,
     subjectId: input.subject_id,
     statuses,
+    overdue:
+      input.overdue === undefined
+        ? undefined
+        : { only: input.overdue, openStatuses: OPEN_OPT_OUT_STATUSES, now: toTimestamp(deps.clock()) },
     beforeId,
     limit: input.limit + 1,
   });

@@ -3,7 +3,9 @@
  * Opt-outs view lists them newest first with the kind in plain words, choice, source, status,
  * received and due dates; filters by workspace and "open only" kept in the address; pages with
  * "Load more" as the queue does; a privacy:read token sees it with no action. A request's page
- * shows its subject's preferences (opted out / opted in / not set, source and date). axe-core (no
+ * shows its subject's preferences (opted out / opted in / not set, source and date). The queue's
+ * counts of open and overdue opt-outs are links to this view filtered to exactly what they count
+ * (`open=true`, `overdue=true`: the list's `status=open` and `overdue=true`). axe-core (no
  * serious/critical) and no sideways scroll at 1280 and 390 px; screenshots in .scratch/console/.
  */
 import assert from 'node:assert/strict';
@@ -118,7 +120,7 @@ for (const dialect of dialects()) {
     });
 
     it('lists opt-outs newest first, in plain words, and pages as the queue does', async () => {
-      await page.getByRole('link', { name: 'Opt-outs' }).click();
+      await page.getByRole('link', { name: 'Opt-outs', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Opt-outs' }).waitFor();
       await page.getByText('25 opt-outs shown, more available').waitFor();
       const ids = await page.locator('table.opt-outs tbody tr td[data-label="Opt-out"]').allInnerTexts();
@@ -171,6 +173,62 @@ for (const dialect of dialects()) {
       assert.match(text, /Limit sensitive data use\s+not set/);
       assert.match(text, /Direct marketing\s+opted in — by API, /);
       await check(page, 'opt-outs-request');
+    });
+
+    it("links the queue's opt-out counts to the opt-outs they count: open, and overdue", async () => {
+      // One more made open by hand, its due date passed (an acme opt-out of 20 days ago).
+      const [late] = await world.t.services.database.db
+        .selectFrom('opt_outs')
+        .select('id')
+        .where('subject_id', '=', 'paged-subject-3')
+        .execute();
+      assert.ok(late);
+      await world.t.services.database.db
+        .updateTable('opt_outs')
+        .set({ status: 'processing', completed_at: null, due_at: new Date(Date.now() - 2 * DAY_MS).toISOString() })
+        .where('id', '=', late.id)
+        .execute();
+      const tiles = [
+        ['Opt-outs open', /#\/opt-outs\?open=true$/, [late.id, queuedId], 'Open only (queued or processing)'],
+        ['Opt-outs overdue', /#\/opt-outs\?overdue=true$/, [late.id], 'Overdue only (open, past their due date)'],
+      ] as const;
+      for (const [name, address, listed, checkbox] of tiles) {
+        await page.goto(`${world.origin}/console/#/queue`);
+        const tile = page.getByRole('region', { name: 'Queue counts' }).getByRole('link', { name: new RegExp(name) });
+        await tile.waitFor();
+        assert.equal(Number(await tile.locator('.count-value').innerText()), listed.length, `the ${name} count`);
+        if (name === 'Opt-outs overdue') {
+          assert.match((await tile.locator('..').getAttribute('class')) ?? '', /count-overdue/, 'drawn as overdue');
+          await check(page, 'opt-outs-counts');
+        }
+        await tile.click();
+        await page.waitForURL(address);
+        await page.getByText(`${listed.length} opt-out${listed.length === 1 ? '' : 's'} shown`).waitFor();
+        assert.deepEqual(
+          (await page.locator('table.opt-outs tbody tr td[data-label="Opt-out"]').allInnerTexts()).sort(),
+          [...listed].sort(),
+        );
+        assert.ok(await page.getByLabel(checkbox).isChecked(), `${checkbox} is checked`);
+      }
+      assert.match(
+        await page.locator('table.opt-outs tbody tr td[data-label="Due"]').innerText(),
+        /, overdue$/,
+        'the overdue row says so',
+      );
+      assert.equal(await page.locator('table.opt-outs td.overdue').count(), 1);
+      await check(page, 'opt-outs-overdue');
+      // The same filter applied by hand, across a reload.
+      await page.getByLabel('Overdue only (open, past their due date)').uncheck();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('25 opt-outs shown, more available').waitFor();
+      await page.getByLabel('Overdue only (open, past their due date)').check();
+      await page.locator('#optout-workspace').fill('beta');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('0 opt-outs shown').waitFor();
+      await page.waitForURL(/#\/opt-outs\?workspaces=beta&overdue=true$/);
+      await page.reload();
+      await page.getByText('0 opt-outs shown').waitFor();
+      assert.ok(await page.getByLabel('Overdue only (open, past their due date)').isChecked());
     });
 
     it('shows a privacy:read token the list with no action but the filters', async () => {

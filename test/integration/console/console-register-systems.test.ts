@@ -1,7 +1,10 @@
 /**
  * Registering data systems in the console (PRODUCT §2.14, §2.21), in Chromium on a real store:
  * a manual system (registered, then edited), a webhook system bound to its endpoint, and a
- * PostgreSQL database registered from a pasted Fides YAML dataset against a real target: a
+ * PostgreSQL database registered from a pasted Fides YAML dataset against a real target; what a
+ * system declares of its processing (PRODUCT §2.17: purposes, recipients, retention, source, one
+ * statement a line; kept on edit, withdrawn when emptied, listed per system; a statement over 500
+ * characters refused by the API at its field and line) and the third-party mark. For the database: a
  * broken reference is shown at its line of the pasted text (and selected there), the fixed
  * dataset registers, **Test** reaches the target, **Preview for a person** plans a deletion
  * without writing, and after a deletion ran, the system's last tasks show the rows masked and
@@ -47,7 +50,10 @@ for (const dialect of dialects()) {
     const registerForm = async () => {
       await page.goto(`${origin}/console/#/connections`);
       await page.getByRole('button', { name: 'Register a data system' }).click();
-      return page.getByRole('form', { name: 'Register a data system' });
+      const form = page.getByRole('form', { name: 'Register a data system' });
+      // The workspace is a free-text field until the token's workspaces are known (whoami), then a list.
+      await form.locator('select#new-system-workspace').waitFor();
+      return form;
     };
 
     before(async () => {
@@ -87,6 +93,13 @@ for (const dialect of dialects()) {
       await form.getByLabel('Name', { exact: true }).fill('CRM');
       await form.getByLabel('E-mail address (user.contact.email)').check();
       await form.getByRole('checkbox', { name: 'correction', exact: true }).uncheck();
+      // What the person will read in the letter (PRODUCT §2.17): one statement a line, blank lines skipped.
+      await form.getByLabel('Purposes: why it holds personal data').fill('Answering support requests\n\n  Billing disputes  ');
+      await form.getByLabel('Recipients: who receives data from it').fill('Our support contractor');
+      assert.match(
+        await form.locator('#new-system-purposes-hint').innerText(),
+        /under “Why it holds your data”\. Empty: “\[controller\] has not declared why this system holds your data\.”/,
+      );
       assert.match(
         await form.locator('.notice').innerText(),
         /For every new access, export, deletion request covering E-mail address \(user\.contact\.email\): a task waits here until an operator marks it done/,
@@ -95,14 +108,38 @@ for (const dialect of dialects()) {
       await form.getByRole('button', { name: 'Register the system' }).click();
       await page.getByText('Registered CRM (crm).').waitFor();
       const crm = item('CRM');
+      const declared = async (name: string) => (await item(name).locator('dl.declared').innerText()).replace(/\s+/g, ' ');
+      assert.equal(
+        await declared('CRM'),
+        'Why it holds your data Answering support requests Billing disputes Who receives it Our support contractor ' +
+          'How long it is kept not declared Where it came from not declared',
+      );
       await crm.getByRole('button', { name: 'Edit' }).click();
+      // Editing keeps what it declared.
+      assert.equal(
+        await crm.getByLabel('Purposes: why it holds personal data').inputValue(),
+        'Answering support requests\nBilling disputes',
+      );
+      assert.equal(await crm.getByLabel('Recipients: who receives data from it').inputValue(), 'Our support contractor');
       await crm.getByLabel('Name', { exact: true }).fill('CRM (support desk)');
+      await crm.getByLabel('Recipients: who receives data from it').fill(''); // withdrawn
+      await crm.getByLabel('Retention: how long it keeps the data').fill('Two years after the last ticket');
       await crm.getByRole('button', { name: 'Save changes' }).click();
       await item('CRM (support desk)').waitFor();
+      assert.equal(
+        await declared('CRM (support desk)'),
+        'Why it holds your data Answering support requests Billing disputes Who receives it not declared ' +
+          'How long it is kept Two years after the last ticket Where it came from not declared',
+      );
+      await checkBothWidths(page, `systems-declared-${dialect.name}`);
       const [stored] = (await api('/api/v1/data-systems?workspace_id=acme')).items;
       assert.deepEqual(
         [stored.kind, stored.key, stored.name, stored.categories, stored.request_types],
         ['manual', 'crm', 'CRM (support desk)', ['user.contact.email'], ['access', 'export', 'deletion']],
+      );
+      assert.deepEqual(
+        [stored.purposes, stored.recipients, stored.retention, stored.source, stored.third_party],
+        [['Answering support requests', 'Billing disputes'], null, ['Two years after the last ticket'], null, false],
       );
     });
 
@@ -116,12 +153,32 @@ for (const dialect of dialects()) {
       await form.getByRole('button', { name: 'Register the system' }).click();
       await form.locator('#new-system-endpoint-error').waitFor(); // asked before anything is sent
       await form.getByLabel('Endpoint its tasks are sent to').selectOption(endpointId);
+      // A statement over 500 characters: the API's 422, at its field and line; nothing stored.
+      const source = form.getByLabel('Source: where its data came from');
+      await source.fill(`Tickets the person opened\n${'x'.repeat(501)}`);
+      await form.getByLabel(/A third party’s system/).check();
+      await form.getByRole('button', { name: 'Register the system' }).click();
+      const sourceError = form.locator('#new-system-source-error');
+      await sourceError.waitFor();
+      assert.match(await sourceError.innerText(), /^Line 2: .*500 characters/);
+      assert.equal(await source.getAttribute('aria-invalid'), 'true');
+      assert.match(await form.getByRole('alert').innerText(), /each is shown at its field above/);
+      await checkBothWidths(page, `systems-declared-error-${dialect.name}`);
+      assert.equal((await api('/api/v1/data-systems?workspace_id=acme')).items.length, 1, 'nothing stored');
+      await source.fill('Tickets the person opened');
       await form.getByRole('button', { name: 'Register the system' }).click();
       await page.getByText('Registered Helpdesk (helpdesk).').waitFor();
       const helpdesk = (await api('/api/v1/data-systems?workspace_id=acme')).items.find(
         (s: { key: string }) => s.key === 'helpdesk',
       );
-      assert.deepEqual([helpdesk.kind, helpdesk.endpoint_id], ['webhook', endpointId]);
+      assert.deepEqual(
+        [helpdesk.kind, helpdesk.endpoint_id, helpdesk.source, helpdesk.purposes, helpdesk.third_party],
+        ['webhook', endpointId, ['Tickets the person opened'], null, true],
+      );
+      const listed = await item('Helpdesk').locator('dl.declared').innerText();
+      assert.match(listed, /Where it came from\s+Tickets the person opened/);
+      assert.match(listed, /Why it holds your data\s+not declared/);
+      assert.match(listed, /Third party\s+the personal information was sold or shared to it/);
     });
 
     it('registers a PostgreSQL database from a pasted YAML dataset: an error at its line, then Test', async () => {

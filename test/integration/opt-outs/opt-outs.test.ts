@@ -410,6 +410,24 @@ for (const dialect of dialects()) {
       assert.deepEqual(await stats(), { open_opt_outs: 2, overdue_opt_outs: 1 });
       const listed = await get('/api/v1/privacy/opt-outs?status=open');
       assert.equal(listed.json().items.length, 2);
+      // overdue=true lists exactly what overdue_opt_outs counts (the console's tile links to it); false the rest.
+      const ids = async (query: string) => {
+        const res = await get(`/api/v1/privacy/opt-outs?${query}`);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().items.map((o: { id: string; status: string; due_at: string }) => [o.status, o.due_at]);
+      };
+      assert.deepEqual(await ids('overdue=true'), [['queued', '2026-12-01T00:00:00.000Z']]);
+      const notOverdue = await ids('overdue=false&limit=100');
+      assert.ok(notOverdue.some(([status, due]: string[]) => status === 'queued' && due === '2026-12-25T15:30:00.000Z'));
+      assert.ok(
+        !notOverdue.some(([, due]: string[]) => due === '2026-12-01T00:00:00.000Z'),
+        'the overdue one is not among the rest',
+      );
+      const all = await ids('limit=100');
+      assert.equal(notOverdue.length + 1, all.length, 'overdue and not overdue split the list');
+      const bad = await get('/api/v1/privacy/opt-outs?overdue=maybe');
+      assert.equal(bad.statusCode, 422, bad.body);
+      assert.deepEqual(bad.json().detail[0].loc, ['query', 'overdue']);
     });
   });
 }
