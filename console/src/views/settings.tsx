@@ -1,15 +1,14 @@
 // Workspace settings (PRODUCT §2.21): one workspace at a time (kept in the address), its controller
-// profile (§2.10) and its privacy center (§2.15). A privacy:read token reads both; an admin token
-// edits them.
+// profile (§2.10), its privacy center (§2.15) and its policy's review and repeat fields (§2.20). A
+// privacy:read token reads the first two, a policy:read token the third; admin and policy:write
+// edit them.
 import { useState } from 'preact/hooks';
 import { hasScope, useWhoAmI } from '../api/whoami';
 import { Field } from '../components/forms';
 import { hashParams, setHashParams } from '../lib/router';
 import { ControllerSection } from './controller-profile';
 import { PrivacyCenterSection } from './privacy-center-settings';
-
-// The workspace policy's review and repeat fields (`review_packages`, `repeat_window_days`) are
-// edited with the rest of the policy layer (views/policy-layer.tsx, under Policies).
+import { ReviewSettingsSection } from './review-settings';
 
 /** The workspace chosen: from the address, else the token's only (or first) workspace. */
 function initialWorkspace(listed: readonly string[] | null): string {
@@ -60,6 +59,12 @@ export function SettingsView() {
         <>
           <ControllerSection key={`c-${workspace}`} workspace={workspace} canEdit={canEdit} />
           <PrivacyCenterSection key={`p-${workspace}`} workspace={workspace} canEdit={canEdit} />
+          <ReviewSettingsSection
+            key={`r-${workspace}`}
+            workspace={workspace}
+            canRead={hasScope(me, 'policy:read')}
+            canEdit={hasScope(me, 'policy:write')}
+          />
         </>
       )}
     </>

@@ -345,6 +345,40 @@ for (const dialect of dialects()) {
       assert.match(await publicPage.text(), /Beta privacy requests/);
     });
 
+    it('sets the review before release and the repeat window in Workspace settings, keeping the rest of the layer (PRODUCT §2.20, §2.21)', async () => {
+      const layerUrl = '/api/v1/policies/workspaces/beta';
+      const layer = async () =>
+        (await t.app.inject({ url: layerUrl, headers: { authorization: `Bearer ${officer}` } })).json() as {
+          settings: Record<string, unknown>;
+        };
+      const before = await layer();
+      const kept = await t.app.inject({
+        method: 'PUT',
+        url: layerUrl,
+        headers: { authorization: `Bearer ${officer}` },
+        payload: { ...before.settings, retention_days: 45 },
+      });
+      assert.equal(kept.statusCode, 200, kept.body);
+      // Another view first: the settings view reads the layer when it opens (a PUT replaces the whole layer).
+      await page.goto(`${origin}/console/#/queue`);
+      await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+      await page.goto(`${origin}/console/#/settings?workspace=beta`);
+      await page.getByText(/held when they repeat one open or answered in the last 30 days/).waitFor();
+      const form = page.getByRole('form', { name: 'Review and repeats' });
+      await form.getByLabel(/Check each access or export package/).check();
+      await form.getByLabel(/Hold a request that repeats one/).fill('366');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByText('A whole number of days from 0 (off) to 365').waitFor();
+      assert.equal((await layer()).settings.review_packages, undefined, 'nothing saved');
+      await form.getByLabel(/Hold a request that repeats one/).fill('14');
+      await checkBothWidths(page, `whole-day-review-settings-${dialect.name}`);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByText(/^Saved: policy version/).waitFor();
+      const after = await layer();
+      assert.deepEqual(after.settings, { ...before.settings, retention_days: 45, review_packages: true, repeat_window_days: 14 });
+      await page.getByText(/Packages are checked before release/).waitFor();
+    });
+
     it('opens the report on the current year and says the audit list’s order', async () => {
       await page.goto(`${origin}/console/#/reports`);
       await page.getByRole('heading', { name: 'By request type' }).waitFor();
