@@ -22,6 +22,8 @@ import { reportRoutes } from './http/routes/reports.routes.js';
 import { whoamiRoutes } from './http/routes/whoami.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { optOutRoutes } from './http/routes/opt-outs.routes.js';
+import { drpAgentRoutes } from './http/routes/drp-agents.routes.js';
+import { drpSettingsRoutes } from './http/routes/drp-settings.routes.js';
 import { gpcRoutes } from './http/routes/gpc.routes.js';
 import { privacyCenterSettingsRoutes } from './http/privacy-center/center-settings.routes.js';
 import { centerParts, privacyCenterPlugin } from './http/privacy-center/privacy-center.plugin.js';
@@ -124,6 +126,8 @@ const SERVICE_ROUTES: readonly (readonly [ServiceRoutes, string])[] = [
   [dataTaskRoutes, '/data-tasks'],
   [dataCategoryRoutes, '/data-categories'],
   [optOutRoutes, '/privacy'],
+  [drpSettingsRoutes, '/workspaces'],
+  [drpAgentRoutes, '/drp/agents'],
 ];
 
 /**

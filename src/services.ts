@@ -35,6 +35,7 @@ import { createSubmissionService } from './modules/privacy-center/submission.ser
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
+import { bindDrpAdmin } from './workflows/drp/drp-admin.js';
 import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
@@ -85,6 +86,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     optOutRecord: optOutRecordCodec,
     publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',
   });
+  const publicBaseUrl = deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080';
   return {
     database: deps.database,
     clock,
@@ -165,6 +167,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
       clock,
       pseudonymKey: deps.keys.pseudonymKey,
     }),
+    /** The Data Rights Protocol's administration: settings and agent registrations (PRODUCT §2.19). */
+    drpAdmin: bindDrpAdmin({ db, clock, publicBaseUrl }),
   };
 }
 

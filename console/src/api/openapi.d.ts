@@ -254,6 +254,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drp/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List registered DRP agents
+         * @description The agents of `workspace_id`, or of every workspace of the token. Scope `admin`.
+         */
+        get: operations["listDrpAgents"];
+        put?: never;
+        /**
+         * Register a DRP authorized agent
+         * @description The fields of the operators' Agent Discovery Document. `verify_key`: standard Base64 of the 32 raw Ed25519 bytes (anything else, the 64-hex form included, is a 422 `verify_key_invalid`); `agent_id` unique per workspace (409). Audited (`drp.agent_registered`). Scope `admin`.
+         */
+        post: operations["registerDrpAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drp/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a registered DRP agent
+         * @description One registration, with its key fingerprint and when it last paired. Scope `admin`.
+         */
+        get: operations["getDrpAgent"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a registered DRP agent
+         * @description Voids the agent's tokens; its requests stay. Audited (`drp.agent_removed`). Scope `admin`.
+         */
+        delete: operations["removeDrpAgent"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a registered DRP agent
+         * @description Absent fields stay. A new `verify_key` or `disabled: true` voids the agent's tokens at once; its requests stay. Audited (`drp.agent_updated`). Scope `admin`.
+         */
+        patch: operations["updateDrpAgent"];
+        trace?: never;
+    };
     "/api/v1/integrations": {
         parameters: {
             query?: never;
@@ -963,6 +1015,30 @@ export interface paths {
          * @description The body is the whole profile: absent optional fields are unset, unknown fields are refused; `contact_email` and the URLs are checked by pattern (422). Every access package and letter names the controller from it; access/export requests of the workspace waiting for it (`status_reason: controller_unnamed`) run on once it is saved. Versioned and audited (field names and version only). Scope `admin`.
          */
         put: operations["putControllerProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/drp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the DRP settings of a workspace
+         * @description Whether the workspace takes Data Rights Protocol 1.0 requests, its `business_id`, the actions it supports and its `directory_entry` (the Business Discovery Document to hand to the DRP operators). 404 while never set. Scope `privacy:read`.
+         */
+        get: operations["getDrpSettings"];
+        /**
+         * Turn DRP on or off for a workspace
+         * @description The whole setting: `enabled`, `business_id` (unique across the service: 409), `name`, `supported_actions` (default all four; `access:categories` and `access:specific` are a 422), directory fields. Audited (`drp.settings_updated`). Scope `admin`.
+         */
+        put: operations["putDrpSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2987,6 +3063,604 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listDrpAgents: {
+        parameters: {
+            query?: {
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            agent_id: string;
+                            business_contact: string | null;
+                            confirm_with_consumer: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            disabled: boolean;
+                            id: string;
+                            identity_assurance_url: string | null;
+                            /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                            key_fingerprint: string;
+                            name: string;
+                            /** Format: date-time */
+                            paired_at: string | null;
+                            technical_contact: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                            verify_key: string;
+                            web_url: string | null;
+                            workspace_id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    registerDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agent_id: string;
+                    business_contact?: string;
+                    confirm_with_consumer?: boolean;
+                    identity_assurance_url?: string;
+                    name: string;
+                    technical_contact?: string;
+                    /** @description The Ed25519 public key: standard Base64 of its 32 raw bytes (padding optional). */
+                    verify_key: string;
+                    web_url?: string;
+                    workspace_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        business_contact: string | null;
+                        confirm_with_consumer: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        id: string;
+                        identity_assurance_url: string | null;
+                        /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                        key_fingerprint: string;
+                        name: string;
+                        /** Format: date-time */
+                        paired_at: string | null;
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        verify_key: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        business_contact: string | null;
+                        confirm_with_consumer: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        id: string;
+                        identity_assurance_url: string | null;
+                        /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                        key_fingerprint: string;
+                        name: string;
+                        /** Format: date-time */
+                        paired_at: string | null;
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        verify_key: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    removeDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    updateDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    business_contact?: string | null;
+                    confirm_with_consumer?: boolean;
+                    disabled?: boolean;
+                    identity_assurance_url?: string | null;
+                    name?: string;
+                    technical_contact?: string | null;
+                    /** @description The Ed25519 public key: standard Base64 of its 32 raw bytes (padding optional). */
+                    verify_key?: string;
+                    web_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        business_contact: string | null;
+                        confirm_with_consumer: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        id: string;
+                        identity_assurance_url: string | null;
+                        /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                        key_fingerprint: string;
+                        name: string;
+                        /** Format: date-time */
+                        paired_at: string | null;
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        verify_key: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9038,6 +9712,285 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getDrpSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        business_contact: string | null;
+                        business_id: string;
+                        directory_entry: {
+                            api_base: string;
+                            business_contact?: string;
+                            id: string;
+                            logo?: string;
+                            name: string;
+                            privacy_policy_url?: string;
+                            supported_actions: string[];
+                            supported_verifications: string[];
+                            technical_contact?: string;
+                            web_url?: string;
+                        };
+                        enabled: boolean;
+                        logo: string | null;
+                        name: string;
+                        privacy_policy_url: string | null;
+                        supported_actions: string[];
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    putDrpSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    business_contact?: string;
+                    business_id: string;
+                    enabled: boolean;
+                    logo?: string;
+                    name: string;
+                    privacy_policy_url?: string;
+                    /** @description Subset of access, deletion, sale:opt-out, sale:opt-in (default all four). */
+                    supported_actions?: ("access" | "deletion" | "sale:opt-out" | "sale:opt-in")[];
+                    technical_contact?: string;
+                    web_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        business_contact: string | null;
+                        business_id: string;
+                        directory_entry: {
+                            api_base: string;
+                            business_contact?: string;
+                            id: string;
+                            logo?: string;
+                            name: string;
+                            privacy_policy_url?: string;
+                            supported_actions: string[];
+                            supported_verifications: string[];
+                            technical_contact?: string;
+                            web_url?: string;
+                        };
+                        enabled: boolean;
+                        logo: string | null;
+                        name: string;
+                        privacy_policy_url: string | null;
+                        supported_actions: string[];
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

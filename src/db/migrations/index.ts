@@ -33,6 +33,7 @@ import * as optOuts from './2026-12-07T0801-opt-outs.js';
 import * as optOutPropagation from './2026-12-08T0101-opt-out-propagation.js';
 import * as repeatRequests from './2026-12-08T0201-repeat-requests.js';
 import * as centerOptIn from './2026-12-08T0301-center-opt-in.js';
+import * as drp from './2026-12-08T0401-drp.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T0101-opt-out-propagation': optOutPropagation,
   '2026-12-08T0201-repeat-requests': repeatRequests,
   '2026-12-08T0301-center-opt-in': centerOptIn,
+  '2026-12-08T0401-drp': drp,
 };

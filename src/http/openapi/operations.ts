@@ -4,6 +4,7 @@ import { DATA_SYSTEM_OPERATIONS } from './data-system-operations.js';
 import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoint-operations.js';
 import { PRIVACY_CENTER_OPERATIONS } from './privacy-center-operations.js';
 import { OPT_OUT_OPERATIONS } from './opt-out-operations.js';
+import { DRP_OPERATIONS } from './drp-operations.js';
 import type { OperationDoc } from './operation-doc.js';
 
 /** A bodiless answer, documented: 204 No Content, 304 Not Modified. */
@@ -342,4 +343,5 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   ...WEBHOOK_ENDPOINT_OPERATIONS,
   ...PRIVACY_CENTER_OPERATIONS,
   ...OPT_OUT_OPERATIONS,
+  ...DRP_OPERATIONS,
 };
