@@ -36,6 +36,7 @@ import { createCenterStatusService } from './modules/privacy-center/status.servi
 import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
 import { bindDrpAdmin } from './workflows/drp/drp-admin.js';
+import { bindDrpProtocol } from './workflows/drp/drp-protocol.js';
 import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
@@ -169,6 +170,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
     }),
     /** The Data Rights Protocol's administration: settings and agent registrations (PRODUCT §2.19). */
     drpAdmin: bindDrpAdmin({ db, clock, publicBaseUrl }),
+    /** The DRP routes' use cases: key setup, the bearer token's agent (PRODUCT §2.19). */
+    drp: bindDrpProtocol({ db, clock }),
   };
 }
 

@@ -1070,6 +1070,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/drp/v1/agent/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DRP Agent Information
+         * @description DRP 1.0 §2.06: `{}` for the agent the bearer token (`drp_…`) belongs to; 401 with `WWW-Authenticate: Bearer error="invalid_token"` without a valid token, 403 for another agent's path or when the business turned DRP off. Errors in DRP's body `{code, message, fatal}`.
+         */
+        get: operations["drpAgentInformation"];
+        put?: never;
+        /**
+         * DRP Pair-wise Key Setup
+         * @description DRP 1.0 §2.05. The body (any `Content-Type`) is standard Base64 of an Ed25519 signature followed by the JSON it signs, `{agent-id, business-id, issued-at, expires-at, "drp.version": "1.0"}`, checked against the registrations of the path's agent. 200 `{"agent-id", "token"}`: a new `drp_…` bearer token for the pair (the previous one keeps working 24 h). Every failure is a 403 with an empty body, as DRP requires.
+         */
+        post: operations["drpPairAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -10277,6 +10301,110 @@ export interface operations {
             };
             /** @description Default Response */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    drpAgentInformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    drpPairAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        "agent-id": string;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Refused (any reason): empty body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Body over 64 KiB: empty body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

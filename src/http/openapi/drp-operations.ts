@@ -45,4 +45,20 @@ export const DRP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: "Voids the agent's tokens; its requests stay. Audited (`drp.agent_removed`). Scope `admin`.",
     responses: { 204: Type.Null({ description: 'Removed' }) },
   },
+  'POST /drp/v1/agent/{agentId}': {
+    operationId: 'drpPairAgent',
+    summary: 'DRP Pair-wise Key Setup',
+    description:
+      'DRP 1.0 §2.05. The body (any `Content-Type`) is standard Base64 of an Ed25519 signature followed by the JSON it signs, `{agent-id, business-id, issued-at, expires-at, "drp.version": "1.0"}`, checked against the registrations of the path\'s agent. 200 `{"agent-id", "token"}`: a new `drp_…` bearer token for the pair (the previous one keeps working 24 h). Every failure is a 403 with an empty body, as DRP requires.',
+    responses: {
+      403: Type.Null({ description: 'Refused (any reason): empty body' }),
+      413: Type.Null({ description: 'Body over 64 KiB: empty body' }),
+    },
+  },
+  'GET /drp/v1/agent/{agentId}': {
+    operationId: 'drpAgentInformation',
+    summary: 'DRP Agent Information',
+    description:
+      'DRP 1.0 §2.06: `{}` for the agent the bearer token (`drp_…`) belongs to; 401 with `WWW-Authenticate: Bearer error="invalid_token"` without a valid token, 403 for another agent\'s path or when the business turned DRP off. Errors in DRP\'s body `{code, message, fatal}`.',
+  },
 };
