@@ -37,6 +37,7 @@ import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflo
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
 import { bindDrpAdmin } from './workflows/drp/drp-admin.js';
 import { bindDrpProtocol } from './workflows/drp/drp-protocol.js';
+import { isForbiddenAddress } from './modules/outbound-events/address-guard.js';
 import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
@@ -170,8 +171,14 @@ export function createServices(deps: { config: Config; database: Database; keys:
     }),
     /** The Data Rights Protocol's administration: settings and agent registrations (PRODUCT §2.19). */
     drpAdmin: bindDrpAdmin({ db, clock, publicBaseUrl }),
-    /** The DRP routes' use cases: key setup, the bearer token's agent (PRODUCT §2.19). */
-    drp: bindDrpProtocol({ db, clock }),
+    /** The DRP routes' use cases: key setup, exercise, status, revoke (PRODUCT §2.19). */
+    drp: bindDrpProtocol({
+      db,
+      clock,
+      fileRequest,
+      fileOptOut: optOuts.file,
+      callbackRules: { allowPrivate, isForbiddenAddress },
+    }),
   };
 }
 

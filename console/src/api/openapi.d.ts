@@ -1094,6 +1094,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/drp/v1/data-rights-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DRP Data Rights Exercise
+         * @description DRP 1.0 §2.01 (the path with a trailing `/` too). Bearer `drp_…` token; the body (any `Content-Type`) is a signed `{agent-id, business-id, issued-at, expires-at, "drp.version": "1.0", exercise, regime?, agent-request-id?, status_callback?, email, email_verified?, power_of_attorney?, …}`. `deletion`/`access` file a privacy request (`subject_provider: email`, `intake_ref: drp:<request_id>`, the request's `agent`), `sale:opt-out` an opt-out of kind `sale_sharing` (source `agent`); an action the business does not take is `denied`/`claim_not_covered` and files nothing. 200 with DRP §3.03's status object. A refusal stores nothing: 400 (claims), 401 (token), 403 (signature, ids, times), 409 (replayed, reused `agent-request-id`, with the first `request_id`), 413.
+         */
+        post: operations["drpExercise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/drp/v1/data-rights-request/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DRP Data Rights Status
+         * @description DRP 1.0 §2.02: the status object of the agent's own request, from the state of what it filed now (`expected_by` the binding due date). 403 for another agent's request, 404 for an unknown one.
+         */
+        get: operations["drpStatus"];
+        put?: never;
+        post?: never;
+        /**
+         * DRP Data Rights Revoke
+         * @description DRP 1.0 §2.04: a signed `{"reason"?}` (envelope claims checked when present). Cancels the open privacy request ("Revoked by the authorized agent: …", audited with the agent as actor) and answers the status object, `revoked`; again: the same 200. 409 for a request already fulfilled, denied or expired.
+         */
+        delete: operations["drpRevoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -5475,6 +5519,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                            agent: {
+                                /** @description The DRP request (`request_id`) it came from */
+                                drp_request_id: string;
+                                /** @description The agent's DRP id (`agent-id`) */
+                                id: string;
+                                name: string;
+                                /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                                proof_ref: string | null;
+                            } | null;
                             /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                             assignee: string | null;
                             client_request_id: string;
@@ -5614,6 +5668,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5767,6 +5831,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5898,6 +5972,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6069,6 +6153,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6239,6 +6333,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6519,6 +6623,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6692,6 +6806,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6862,6 +6986,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -7035,6 +7169,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -7597,6 +7741,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -7767,6 +7921,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -10411,6 +10575,382 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    };
+                };
+            };
+        };
+    };
+    drpExercise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_request_id?: string;
+                        /** Format: date-time */
+                        expected_by: string;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        processing_details?: string;
+                        reason?: string;
+                        /** Format: date-time */
+                        received_at: string;
+                        request_id: string;
+                        results_url?: string;
+                        /** @description open, in_progress, fulfilled, revoked, denied or expired */
+                        status: string;
+                        user_verification_url?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    drpStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_request_id?: string;
+                        /** Format: date-time */
+                        expected_by: string;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        processing_details?: string;
+                        reason?: string;
+                        /** Format: date-time */
+                        received_at: string;
+                        request_id: string;
+                        results_url?: string;
+                        /** @description open, in_progress, fulfilled, revoked, denied or expired */
+                        status: string;
+                        user_verification_url?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    drpRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_request_id?: string;
+                        /** Format: date-time */
+                        expected_by: string;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        processing_details?: string;
+                        reason?: string;
+                        /** Format: date-time */
+                        received_at: string;
+                        request_id: string;
+                        results_url?: string;
+                        /** @description open, in_progress, fulfilled, revoked, denied or expired */
+                        status: string;
+                        user_verification_url?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
                     };
                 };
             };

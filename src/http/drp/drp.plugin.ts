@@ -5,6 +5,7 @@ import { RequestValidationError } from '../errors/http-error.js';
 import { registerNoStore } from '../protection/security-headers.js';
 import { DRP_BODY_LIMIT_BYTES, refuse } from './drp-answer.js';
 import { drpAgentRoutes } from './drp-agent.routes.js';
+import { drpRequestRoutes } from './drp-request.routes.js';
 
 /** Key setup answers every refusal without a body (DRP §2.05.1); its route pattern. */
 export const KEY_SETUP_ROUTE = '/drp/v1/agent/:agentId';
@@ -39,4 +40,5 @@ export async function drpPlugin(app: FastifyInstance, opts: { services: { drp: D
       .send({ code: String(status), message, fatal: status < 500 });
   });
   await app.register(drpAgentRoutes, { services: opts.services });
+  await app.register(drpRequestRoutes, { services: opts.services });
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DrpErrorBody } from '../drp/drp.schemas.js';
 import { ErrorResponse } from '../schemas/common.schemas.js';
 import type { OperationDoc } from './operation-doc.js';
 
@@ -60,5 +61,24 @@ export const DRP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'DRP Agent Information',
     description:
       'DRP 1.0 §2.06: `{}` for the agent the bearer token (`drp_…`) belongs to; 401 with `WWW-Authenticate: Bearer error="invalid_token"` without a valid token, 403 for another agent\'s path or when the business turned DRP off. Errors in DRP\'s body `{code, message, fatal}`.',
+  },
+  'POST /drp/v1/data-rights-request': {
+    operationId: 'drpExercise',
+    summary: 'DRP Data Rights Exercise',
+    description:
+      'DRP 1.0 §2.01 (the path with a trailing `/` too). Bearer `drp_…` token; the body (any `Content-Type`) is a signed `{agent-id, business-id, issued-at, expires-at, "drp.version": "1.0", exercise, regime?, agent-request-id?, status_callback?, email, email_verified?, power_of_attorney?, …}`. `deletion`/`access` file a privacy request (`subject_provider: email`, `intake_ref: drp:<request_id>`, the request\'s `agent`), `sale:opt-out` an opt-out of kind `sale_sharing` (source `agent`); an action the business does not take is `denied`/`claim_not_covered` and files nothing. 200 with DRP §3.03\'s status object. A refusal stores nothing: 400 (claims), 401 (token), 403 (signature, ids, times), 409 (replayed, reused `agent-request-id`, with the first `request_id`), 413.',
+    responses: { 413: DrpErrorBody },
+  },
+  'GET /drp/v1/data-rights-request/{request_id}': {
+    operationId: 'drpStatus',
+    summary: 'DRP Data Rights Status',
+    description:
+      "DRP 1.0 §2.02: the status object of the agent's own request, from the state of what it filed now (`expected_by` the binding due date). 403 for another agent's request, 404 for an unknown one.",
+  },
+  'DELETE /drp/v1/data-rights-request/{request_id}': {
+    operationId: 'drpRevoke',
+    summary: 'DRP Data Rights Revoke',
+    description:
+      'DRP 1.0 §2.04: a signed `{"reason"?}` (envelope claims checked when present). Cancels the open privacy request ("Revoked by the authorized agent: …", audited with the agent as actor) and answers the status object, `revoked`; again: the same 200. 409 for a request already fulfilled, denied or expired.',
   },
 };

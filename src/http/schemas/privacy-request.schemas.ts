@@ -75,6 +75,20 @@ export const PrivacyRequestResource = Type.Object({
   assignee: Type.Union([Type.String(), Type.Null()], {
     description: 'The operator the request is assigned to, as the audit trail names them (null: nobody)',
   }),
+  agent: Type.Union(
+    [
+      Type.Object({
+        id: Type.String({ description: "The agent's DRP id (`agent-id`)" }),
+        name: Type.String(),
+        drp_request_id: Type.String({ description: 'The DRP request (`request_id`) it came from' }),
+        proof_ref: Type.Union([Type.String(), Type.Null()], {
+          description: "Where the person's signed permission is (`power_of_attorney`), or null",
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The authorized agent that filed it (PRODUCT §2.19); null for every other request' },
+  ),
   links: Type.Object({ self: Type.String() }),
 });
 

@@ -1,0 +1,75 @@
+import type { RequestStatus } from '../request-model/request-model.js';
+import type { DrpRequestRow } from './drp-request.repository.js';
+import type { DrpRequestState, DrpSubjectState } from './status-object.fns.js';
+
+/** What the status object reads of a privacy request a DRP record filed (its row). */
+export interface FiledRequestView {
+  readonly request_type: string;
+  readonly status: string;
+  readonly status_reason: string | null;
+  readonly due_at: string;
+  readonly extended_due_at: string | null;
+}
+
+/** What the status object reads of an opt-out a DRP record filed. */
+export interface FiledOptOutView {
+  readonly status: string;
+  readonly due_at: string;
+}
+
+/**
+ * The state of a DRP record for {@link drpStatusObject} (PRODUCT §2.19 "Status object"): what it
+ * filed (a privacy request or an opt-out, read now), or its own decision (a denial, a fulfilment
+ * without filing). Not read here yet: an extension's reason, "nothing found", an access
+ * package's link and expiry (docs/drp.md, "Not yet").
+ */
+export function drpRequestState(
+  record: DrpRequestRow,
+  filed: { request?: FiledRequestView | undefined; optOut?: FiledOptOutView | undefined },
+): DrpRequestState {
+  return {
+    requestId: record.request_id,
+    agentRequestId: record.agent_request_id,
+    receivedAt: record.received_at,
+    revoked: record.revoked === 1,
+    subject: subjectState(record, filed),
+  };
+}
+
+function subjectState(
+  record: DrpRequestRow,
+  filed: { request?: FiledRequestView | undefined; optOut?: FiledOptOutView | undefined },
+): DrpSubjectState {
+  const { request, optOut } = filed;
+  if (request) {
+    const ended = request.status === 'rejected' || request.status === 'canceled';
+    return {
+      kind: 'privacy_request',
+      requestType: request.request_type === 'access' ? 'access' : 'deletion',
+      status: request.status as RequestStatus,
+      dueAt: request.due_at,
+      extendedDueAt: request.extended_due_at,
+      extensionReason: null,
+      nothingFound: false,
+      rejection: request.status === 'rejected' ? { reason: request.status_reason ?? '', drpReason: null } : null,
+      cancelReason: ended ? request.status_reason : null,
+      resultsUrl: null,
+      packageExpiresAt: null,
+    };
+  }
+  if (optOut) {
+    return {
+      kind: 'opt_out',
+      status: optOut.status as 'queued' | 'processing' | 'completed' | 'failed' | 'canceled',
+      dueAt: optOut.due_at,
+      cancelReason: null,
+    };
+  }
+  if (record.status === 'fulfilled') return { kind: 'fulfilled_without_filing', dueAt: record.due_at };
+  return {
+    kind: 'denied_without_filing',
+    reason: record.reason === 'claim_not_covered' ? 'claim_not_covered' : 'insuf_verification',
+    processingDetails: record.processing_details ?? '',
+    dueAt: record.due_at,
+  };
+}
