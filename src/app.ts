@@ -23,6 +23,7 @@ import { whoamiRoutes } from './http/routes/whoami.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { optOutRoutes } from './http/routes/opt-outs.routes.js';
 import { drpAgentRoutes } from './http/routes/drp-agents.routes.js';
+import { drpRequestListRoutes } from './http/routes/drp-requests.routes.js';
 import { drpSettingsRoutes } from './http/routes/drp-settings.routes.js';
 import { drpPlugin } from './http/drp/drp.plugin.js';
 import { gpcRoutes } from './http/routes/gpc.routes.js';
@@ -129,6 +130,7 @@ const SERVICE_ROUTES: readonly (readonly [ServiceRoutes, string])[] = [
   [optOutRoutes, '/privacy'],
   [drpSettingsRoutes, '/workspaces'],
   [drpAgentRoutes, '/drp/agents'],
+  [drpRequestListRoutes, '/drp/requests'],
 ];
 
 /**

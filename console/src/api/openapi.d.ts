@@ -306,6 +306,26 @@ export interface paths {
         patch: operations["updateDrpAgent"];
         trace?: never;
     };
+    "/api/v1/drp/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List DRP requests
+         * @description The DRP records of `workspace_id` (or every workspace of the token), newest first, at most `limit` (default 100, at most 500): `{request_id, agent_id, exercise, regime, status, reason, received_at, privacy_request_id, opt_out_id}`, including those that never became a request (denied). `status` filters by the DRP status now. Never a claim. Scope `privacy:read`.
+         */
+        get: operations["listDrpRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations": {
         parameters: {
             query?: never;
@@ -3729,6 +3749,107 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listDrpRequests: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                limit?: number;
+                status?: "open" | "in_progress" | "fulfilled" | "revoked" | "denied" | "expired";
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            agent_id: string;
+                            exercise: string;
+                            opt_out_id: string | null;
+                            privacy_request_id: string | null;
+                            reason: string | null;
+                            /** Format: date-time */
+                            received_at: string;
+                            regime: string | null;
+                            request_id: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -81,4 +81,10 @@ export const DRP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description:
       'DRP 1.0 §2.04: a signed `{"reason"?}` (envelope claims checked when present). Cancels the open privacy request ("Revoked by the authorized agent: …", audited with the agent as actor) and answers the status object, `revoked`; again: the same 200. 409 for a request already fulfilled, denied or expired.',
   },
+  'GET /api/v1/drp/requests': {
+    operationId: 'listDrpRequests',
+    summary: 'List DRP requests',
+    description:
+      'The DRP records of `workspace_id` (or every workspace of the token), newest first, at most `limit` (default 100, at most 500): `{request_id, agent_id, exercise, regime, status, reason, received_at, privacy_request_id, opt_out_id}`, including those that never became a request (denied). `status` filters by the DRP status now. Never a claim. Scope `privacy:read`.',
+  },
 };

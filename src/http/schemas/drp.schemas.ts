@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DRP_SUPPORTABLE_ACTIONS } from '../../modules/drp/drp.types.js';
+import { DRP_STATUSES, DRP_SUPPORTABLE_ACTIONS } from '../../modules/drp/drp.types.js';
 import { NAME_PATTERN, StringEnum } from './common.schemas.js';
 
 /** A DRP id (`business_id`, `agent_id`): PRODUCT §2.19's pattern. */
@@ -110,3 +110,26 @@ export const DrpAgentResource = Type.Object({
 export const DrpAgentList = Type.Object({ items: Type.Array(DrpAgentResource) });
 export const DrpAgentIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
 export const DrpAgentListQuery = Type.Object({ workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+
+/** `GET /api/v1/drp/requests` query (PRODUCT §2.19). */
+export const DrpRequestListQuery = Type.Object({
+  workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  agent_id: Type.Optional(DrpId),
+  status: Type.Optional(StringEnum(DRP_STATUSES)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+});
+
+/** One DRP record of the officer's list: never a claim. */
+export const DrpRequestListItem = Type.Object({
+  request_id: Type.String(),
+  agent_id: Type.String(),
+  exercise: Type.String(),
+  regime: Nullable(Type.String()),
+  status: Type.String(),
+  reason: Nullable(Type.String()),
+  received_at: Type.String({ format: 'date-time' }),
+  privacy_request_id: Nullable(Type.String()),
+  opt_out_id: Nullable(Type.String()),
+});
+
+export const DrpRequestList = Type.Object({ items: Type.Array(DrpRequestListItem) });

@@ -35,3 +35,44 @@ export async function dropDrpRequest(db: Executor, requestId: string): Promise<v
   await db.deleteFrom('drp_digests').where('request_id', '=', requestId).execute();
   await db.deleteFrom('drp_requests').where('request_id', '=', requestId).execute();
 }
+
+/** A DRP record with what the status object reads of what it filed (null columns: nothing filed). */
+export type DrpRequestListRow = DrpRequestRow & {
+  pr_request_type: string | null;
+  pr_status: string | null;
+  pr_status_reason: string | null;
+  pr_due_at: string | null;
+  pr_extended_due_at: string | null;
+  oo_status: string | null;
+  oo_due_at: string | null;
+};
+
+/**
+ * DRP records of the given workspaces (or all), newest first, at most `limit`, with the state of
+ * what each filed (one query: left joins on the privacy request and the opt-out).
+ * @param filters.agentId - only records of this DRP agent id.
+ */
+export async function listDrpRequestRows(
+  db: Executor,
+  workspaces: readonly string[] | '*',
+  filters: { agentId?: string; limit: number },
+): Promise<DrpRequestListRow[]> {
+  if (workspaces !== '*' && workspaces.length === 0) return [];
+  let query = db
+    .selectFrom('drp_requests as d')
+    .leftJoin('privacy_requests as pr', 'pr.id', 'd.privacy_request_id')
+    .leftJoin('opt_outs as oo', 'oo.id', 'd.opt_out_id')
+    .selectAll('d')
+    .select([
+      'pr.request_type as pr_request_type',
+      'pr.status as pr_status',
+      'pr.status_reason as pr_status_reason',
+      'pr.due_at as pr_due_at',
+      'pr.extended_due_at as pr_extended_due_at',
+      'oo.status as oo_status',
+      'oo.due_at as oo_due_at',
+    ]);
+  if (workspaces !== '*') query = query.where('d.workspace_id', 'in', workspaces);
+  if (filters.agentId !== undefined) query = query.where('d.agent_id', '=', filters.agentId);
+  return query.orderBy('d.received_at', 'desc').orderBy('d.request_id').limit(filters.limit).execute();
+}

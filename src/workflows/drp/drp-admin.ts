@@ -7,6 +7,7 @@ import { findDrpAgent, listDrpAgents } from '../../modules/drp/drp-agent.reposit
 import { findDrpSettings } from '../../modules/drp/drp-settings.repository.js';
 import { removeDrpAgent, updateDrpAgentRegistration } from './change-drp-agent.js';
 import { registerDrpAgent } from './register-drp-agent.js';
+import { listDrpRequests } from './list-drp-requests.js';
 import { writeDrpSettings } from './write-drp-settings.js';
 
 /** A business's side of DRP, administered (PRODUCT §2.19): settings and agent registrations. */
@@ -25,6 +26,8 @@ export interface DrpAdmin {
   readonly updateAgent: Bound<typeof updateDrpAgentRegistration>;
   /** {@link removeDrpAgent}. */
   readonly removeAgent: Bound<typeof removeDrpAgent>;
+  /** {@link listDrpRequests}: the officer's list of DRP records. */
+  readonly listRequests: Bound<typeof listDrpRequests>;
 }
 
 /**
@@ -47,5 +50,6 @@ export function bindDrpAdmin(deps: { db: Executor; clock: Clock; publicBaseUrl: 
     },
     updateAgent: bindDeps(updateDrpAgentRegistration, deps),
     removeAgent: bindDeps(removeDrpAgent, deps),
+    listRequests: bindDeps(listDrpRequests, deps),
   };
 }

@@ -316,5 +316,33 @@ for (const dialect of dialects()) {
       const got = (await status(id)).json();
       assert.deepEqual([got.status, got.reason, got.processing_details], ['denied', 'other', 'Duplicate of an e-mailed request']);
     });
+
+    it('GET /api/v1/drp/requests lists the records (denied ones too) by agent and DRP status, never a claim', async () => {
+      const reader = await t.bearer(['privacy:read'], ['acme']);
+      const list = async (query: string) => {
+        const res = await t.app.inject({ url: `/api/v1/drp/requests?${query}`, headers: { authorization: reader } });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().items as { request_id: string; agent_id: string; status: string; reason: string | null }[];
+      };
+      const all = await list('workspace_id=acme');
+      const records = await db().selectFrom('drp_requests').select('request_id').execute();
+      assert.equal(all.length, records.length);
+      assert.doesNotMatch(JSON.stringify(all), /@example\.com|poa-77/);
+      const denied = await list('workspace_id=acme&status=denied');
+      assert.ok(denied.length >= 3);
+      assert.ok(denied.every((item) => item.status === 'denied'));
+      assert.ok(denied.some((item) => item.reason === 'claim_not_covered'));
+      const revoked = await list('status=revoked');
+      assert.equal(revoked.length, 1);
+      const others = await list('agent_id=other-agent');
+      assert.deepEqual(
+        others.map((item) => [item.agent_id, item.status, item.reason]),
+        [['other-agent', 'denied', 'insuf_verification']],
+      );
+      const outside = await t.app.inject({ url: '/api/v1/drp/requests?workspace_id=globex', headers: { authorization: reader } });
+      assert.equal(outside.statusCode, 403);
+      const bad = await t.app.inject({ url: '/api/v1/drp/requests?status=done', headers: { authorization: reader } });
+      assert.equal(bad.statusCode, 422);
+    });
   });
 }
