@@ -37,6 +37,7 @@ import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflo
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
 import { bindDrpAdmin } from './workflows/drp/drp-admin.js';
 import { bindDrpProtocol } from './workflows/drp/drp-protocol.js';
+import { bindDrpCallbacks } from './workflows/drp/drp-callbacks.js';
 import { isForbiddenAddress } from './modules/outbound-events/address-guard.js';
 import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
 
@@ -179,6 +180,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
       fileOptOut: optOuts.file,
       callbackRules: { allowPrivate, isForbiddenAddress },
     }),
+    /** DRP status callbacks: the sweep for changes and their delivery (PRODUCT §2.19). */
+    drpCallbacks: bindDrpCallbacks({ db, clock, allowPrivate }),
   };
 }
 

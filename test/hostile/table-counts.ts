@@ -28,6 +28,7 @@ const TABLES = [
   'drp_pairings',
   'drp_requests',
   'drp_digests',
+  'drp_callbacks',
 ] as const;
 
 /** `{table: rows}` for every table of src/db/schema.ts, in one query. */

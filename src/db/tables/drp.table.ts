@@ -78,6 +78,28 @@ export interface DrpRequestTable {
   last_status: string | null;
 }
 
+/** `drp_callbacks`: a status object to POST to a DRP request's `status_callback`. */
+export interface DrpCallbackTable {
+  /** `cb_<ULID>`: the `drp-callback-id` header, the same on every retry. */
+  id: string;
+  request_id: string;
+  workspace_id: string;
+  agent_ref: string;
+  url: string;
+  /** The status object, JSON, as sent. */
+  payload: string;
+  /** `pending`, `delivered`, `failed` or `superseded`. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  /** A sender holds it until then. */
+  lease_expires_at: string | null;
+  /** The last failed attempt's short reason (`timeout`, `http_500`, …). */
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
 /** `drp_digests`: a signed body's SHA-256, kept until its `expires-at` (single use). */
 export interface DrpDigestTable {
   digest: string;

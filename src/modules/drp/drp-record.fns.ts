@@ -1,6 +1,7 @@
 import type { RequestStatus } from '../request-model/request-model.js';
-import type { DrpRequestRow } from './drp-request.repository.js';
-import type { DrpRequestState, DrpSubjectState } from './status-object.fns.js';
+import type { DrpRequestListRow, DrpRequestRow } from './drp-request.repository.js';
+import type { DrpStatusObject } from './drp.types.js';
+import { type DrpRequestState, type DrpSubjectState, drpStatusObject } from './status-object.fns.js';
 
 /** What the status object reads of a privacy request a DRP record filed (its row). */
 export interface FiledRequestView {
@@ -72,4 +73,20 @@ function subjectState(
     processingDetails: record.processing_details ?? '',
     dueAt: record.due_at,
   };
+}
+
+/** The status object now of a record read with the state of what it filed (one joined row). */
+export function statusObjectOfRow(row: DrpRequestListRow, now: Date): DrpStatusObject {
+  const request =
+    row.pr_status === null
+      ? undefined
+      : {
+          request_type: row.pr_request_type ?? '',
+          status: row.pr_status,
+          status_reason: row.pr_status_reason,
+          due_at: row.pr_due_at ?? row.due_at,
+          extended_due_at: row.pr_extended_due_at,
+        };
+  const optOut = row.oo_status === null ? undefined : { status: row.oo_status, due_at: row.oo_due_at ?? row.due_at };
+  return drpStatusObject(drpRequestState(row, { request, optOut }), now);
 }

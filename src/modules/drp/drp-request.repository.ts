@@ -58,7 +58,27 @@ export async function listDrpRequestRows(
   filters: { agentId?: string; limit: number },
 ): Promise<DrpRequestListRow[]> {
   if (workspaces !== '*' && workspaces.length === 0) return [];
-  let query = db
+  let query = recordsWithState(db);
+  if (workspaces !== '*') query = query.where('d.workspace_id', 'in', workspaces);
+  if (filters.agentId !== undefined) query = query.where('d.agent_id', '=', filters.agentId);
+  return query.orderBy('d.received_at', 'desc').orderBy('d.request_id').limit(filters.limit).execute();
+}
+
+/**
+ * DRP records that named a `status_callback`, with the state of what each filed, oldest first
+ * after `afterRequestId` (a sweep's page), at most `limit`.
+ */
+export async function recordsWithCallbacks(db: Executor, afterRequestId: string, limit: number): Promise<DrpRequestListRow[]> {
+  return recordsWithState(db)
+    .where('d.status_callback', 'is not', null)
+    .where('d.request_id', '>', afterRequestId)
+    .orderBy('d.request_id')
+    .limit(limit)
+    .execute();
+}
+
+function recordsWithState(db: Executor) {
+  return db
     .selectFrom('drp_requests as d')
     .leftJoin('privacy_requests as pr', 'pr.id', 'd.privacy_request_id')
     .leftJoin('opt_outs as oo', 'oo.id', 'd.opt_out_id')
@@ -72,7 +92,4 @@ export async function listDrpRequestRows(
       'oo.status as oo_status',
       'oo.due_at as oo_due_at',
     ]);
-  if (workspaces !== '*') query = query.where('d.workspace_id', 'in', workspaces);
-  if (filters.agentId !== undefined) query = query.where('d.agent_id', '=', filters.agentId);
-  return query.orderBy('d.received_at', 'desc').orderBy('d.request_id').limit(filters.limit).execute();
 }

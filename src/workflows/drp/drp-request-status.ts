@@ -21,13 +21,20 @@ export async function callersRecord(db: Executor, caller: DrpCaller, requestId: 
 
 /**
  * The status object of a DRP record now (DRP §3.03; PRODUCT §2.19 "Status object"), from what it
- * filed (read now) or its own decision; stored as the last object answered when it changed.
+ * filed (read now) or its own decision; stored as the last object answered when it changed
+ * (unless `remember` is false: the caller sends it as a callback instead).
  */
-export async function currentStatusObject(db: Executor, record: DrpRequestRow, now: Date): Promise<DrpStatusObject> {
+export async function currentStatusObject(
+  db: Executor,
+  record: DrpRequestRow,
+  now: Date,
+  remember = true,
+): Promise<DrpStatusObject> {
   const request = record.privacy_request_id === null ? undefined : await findRequestById(db, record.privacy_request_id);
   const optOut = record.opt_out_id === null ? undefined : await findOptOutById(db, record.opt_out_id);
   const answer = drpStatusObject(drpRequestState(record, { request, optOut }), now);
   const last = record.last_status === null ? null : (JSON.parse(record.last_status) as DrpStatusObject);
-  if (statusObjectChanged(last, answer)) await updateDrpRequest(db, record.request_id, { last_status: JSON.stringify(answer) });
+  if (remember && statusObjectChanged(last, answer))
+    await updateDrpRequest(db, record.request_id, { last_status: JSON.stringify(answer) });
   return answer;
 }

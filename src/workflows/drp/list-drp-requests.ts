@@ -1,9 +1,8 @@
 import type { Executor } from '../../db/executor.js';
 import type { Clock } from '../../lib/clock.js';
-import { drpRequestState } from '../../modules/drp/drp-record.fns.js';
+import { statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
 import { listDrpRequestRows } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatus } from '../../modules/drp/drp.types.js';
-import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
 
 /** One DRP record as the officer's list shows it (PRODUCT §2.19): never a claim. */
 export interface DrpRequestListItem {
@@ -35,18 +34,7 @@ export async function listDrpRequests(
     ...(filters.agentId === undefined ? {} : { agentId: filters.agentId }),
   });
   const items = rows.map((row) => {
-    const request =
-      row.pr_status === null
-        ? undefined
-        : {
-            request_type: row.pr_request_type ?? '',
-            status: row.pr_status,
-            status_reason: row.pr_status_reason,
-            due_at: row.pr_due_at ?? row.due_at,
-            extended_due_at: row.pr_extended_due_at,
-          };
-    const optOut = row.oo_status === null ? undefined : { status: row.oo_status, due_at: row.oo_due_at ?? row.due_at };
-    const object = drpStatusObject(drpRequestState(row, { request, optOut }), now);
+    const object = statusObjectOfRow(row, now);
     return {
       request_id: row.request_id,
       agent_id: row.agent_id,

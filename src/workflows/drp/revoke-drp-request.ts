@@ -7,6 +7,7 @@ import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
 import { InvalidTransitionError } from '../../modules/privacy-requests/privacy-request.errors.js';
 import { actOnRequest } from '../requests/act-on-request.js';
+import { sendStatusObject } from './drp-callbacks.js';
 import { drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
 import { agentPrincipal } from './exercise-drp-request.js';
@@ -50,5 +51,9 @@ export async function revokeDrpRequest(
     throw error;
   }
   await updateDrpRequest(deps.db, requestId, { revoked: 1 });
-  return ok(await currentStatusObject(deps.db, { ...record.value, revoked: 1 }, now));
+  const revoked = { ...record.value, revoked: 1 };
+  // The agent's own revoke sends a callback too (PRODUCT §2.19 "Status callbacks").
+  const answer = await currentStatusObject(deps.db, revoked, now, revoked.status_callback === null);
+  await sendStatusObject(deps.db, revoked, answer, now);
+  return ok(answer);
 }
