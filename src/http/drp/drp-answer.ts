@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DrpFailureReason } from '../../modules/drp/drp-failure.types.js';
 import { type DrpRoute, drpRefusal } from '../../modules/drp/drp-errors.fns.js';
 import type { DrpFailure } from '../../modules/drp/drp-failure.types.js';
 
@@ -13,11 +14,23 @@ export const DRP_BODY_LIMIT_BYTES = 64 * 1024;
 export function refuse(reply: FastifyReply, failure: DrpFailure, route: DrpRoute): FastifyReply {
   const refusal = drpRefusal(failure, route);
   reply.request.log.info({ drp_refused: failure.reason }, 'DRP call refused');
+  refusals.set(reply.request, failure.reason);
   reply.code(refusal.status).headers(refusal.headers);
   return refusal.body === null ? reply.send() : reply.type('application/json').send(refusal.body);
+}
+
+/** The reason each refused call was refused, noted by {@link refuse} for `drp_refused_total`. */
+const refusals = new WeakMap<FastifyRequest, DrpFailureReason>();
+
+/** Why `request` was refused, or undefined when it was not. */
+export function refusalOf(request: FastifyRequest): DrpFailureReason | undefined {
+  return refusals.get(request);
 }
 
 /** The raw body of a DRP call (bytes, whatever the `Content-Type`), or an empty buffer. */
 export function drpBody(request: { rawBody?: Buffer }): Buffer {
   return request.rawBody ?? Buffer.alloc(0);
 }
+
+/** The exercise and outcome of each exercise answered, noted by its route for `drp_requests_total`. */
+export const exercised = new WeakMap<FastifyRequest, { exercise: string; outcome: string }>();

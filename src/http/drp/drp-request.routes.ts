@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DrpProtocol } from '../../workflows/drp/drp-protocol.js';
-import { drpBody, refuse } from './drp-answer.js';
+import { drpBody, exercised, refuse } from './drp-answer.js';
 import { DrpErrorBody, DrpStatusObjectSchema } from './drp.schemas.js';
 
 const ERRORS = { 400: DrpErrorBody, 401: DrpErrorBody, 403: DrpErrorBody, 404: DrpErrorBody, 409: DrpErrorBody };
@@ -21,7 +21,9 @@ export async function drpRequestRoutes(app: FastifyInstance, opts: { services: {
     const schema = { tags: ['drp'], response, ...(path.endsWith('/') ? { hide: true } : {}) };
     app.post(path, { schema }, async (request, reply) => {
       const answer = await drp.exercise(request.headers.authorization, drpBody(request));
-      return answer.ok ? answer.value : refuse(reply, answer.failure, 'other');
+      if (!answer.ok) return refuse(reply, answer.failure, 'other');
+      exercised.set(request, { exercise: answer.value.exercise, outcome: answer.value.outcome });
+      return answer.value.answer;
     });
   }
   app.get<{ Params: { request_id: string } }>(

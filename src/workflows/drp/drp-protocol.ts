@@ -4,7 +4,7 @@ import type { DrpResult } from '../../modules/drp/drp-failure.types.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { type DrpCaller, drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
-import { type ExerciseDeps, exerciseDrpRequest } from './exercise-drp-request.js';
+import { type ExerciseAnswer, type ExerciseDeps, exerciseDrpRequest } from './exercise-drp-request.js';
 import { pairDrpAgent } from './pair-drp-agent.js';
 import { revokeDrpRequest } from './revoke-drp-request.js';
 
@@ -15,7 +15,7 @@ export interface DrpProtocol {
   /** {@link drpCaller}: the agent an `Authorization` header stands for, at the clock's now. */
   caller(authorization: string | undefined): Promise<DrpResult<DrpCaller>>;
   /** {@link exerciseDrpRequest}: Data Rights Exercise. */
-  exercise(authorization: string | undefined, body: Uint8Array): Promise<DrpResult<DrpStatusObject>>;
+  exercise(authorization: string | undefined, body: Uint8Array): Promise<DrpResult<ExerciseAnswer>>;
   /** Data Rights Status: the caller's record's status object now ({@link currentStatusObject}). */
   status(authorization: string | undefined, requestId: string): Promise<DrpResult<DrpStatusObject>>;
   /** {@link revokeDrpRequest}: Data Rights Revoke. */

@@ -43,6 +43,14 @@ export interface ExerciseDeps {
 export const USER_VERIFICATION_NOT_YET =
   'This business cannot yet verify the person by a mailed code over DRP; an access or deletion request is filed at once with email_verified true (unless the business confirms every request of this agent with the person) or with power_of_attorney.';
 
+/** An exercise answered: the status object, and for `drp_requests_total` its action and outcome. */
+export interface ExerciseAnswer {
+  readonly answer: DrpStatusObject;
+  readonly exercise: string;
+  /** `filed` (a privacy request or an opt-out), `denied` (nothing filed), `fulfilled` (nothing to file). */
+  readonly outcome: 'filed' | 'denied' | 'fulfilled';
+}
+
 /** The principal an agent files as (PRODUCT §2.19: audited `{type: "agent", id, name}`). */
 export function agentPrincipal(caller: Pick<DrpCaller, 'agent'>): Principal {
   return {
@@ -62,13 +70,13 @@ export function agentPrincipal(caller: Pick<DrpCaller, 'agent'>): Principal {
  * `agent` field), `sale:opt-out` as an opt-out of kind `sale_sharing` with `source: "agent"`;
  * denials (`claim_not_covered`, no `email`) file nothing but keep the DRP record. A refusal stores
  * and audits nothing.
- * @returns the status object (200), or the refusal.
+ * @returns the status object (200) with the action and outcome, or the refusal.
  */
 export async function exerciseDrpRequest(
   deps: ExerciseDeps,
   authorization: string | undefined,
   body: Uint8Array,
-): Promise<DrpResult<DrpStatusObject>> {
+): Promise<DrpResult<ExerciseAnswer>> {
   const now = deps.clock();
   const caller = await drpCaller(deps.db, authorization, now);
   if (!caller.ok) return caller;
@@ -119,7 +127,7 @@ export async function exerciseDrpRequest(
     opt_out_id: filed.optOut?.id ?? null,
     last_status: JSON.stringify(answer),
   });
-  return ok(answer);
+  return ok({ answer, exercise: record.exercise, outcome: record.status as ExerciseAnswer['outcome'] });
 }
 
 type Decision = Pick<DrpRequestRow, 'status' | 'reason' | 'processing_details'>;

@@ -344,5 +344,22 @@ for (const dialect of dialects()) {
       const bad = await t.app.inject({ url: '/api/v1/drp/requests?status=done', headers: { authorization: reader } });
       assert.equal(bad.statusCode, 422);
     });
+
+    it('metrics: drp_refused_total by reason, drp_requests_total by exercise and outcome', async () => {
+      const res = await t.app.inject({ url: '/metrics' });
+      assert.equal(res.statusCode, 200);
+      const value = (series: string) => {
+        const line = res.body.split('\n').find((l) => l.startsWith(series + ' '));
+        return line === undefined ? 0 : Number(line.split(' ').at(-1));
+      };
+      // Two exercises above, and one tampered revoke.
+      assert.equal(value('drp_refused_total{reason="signature_invalid"}'), 3);
+      assert.equal(value('drp_refused_total{reason="token_invalid"}'), 1);
+      assert.equal(value('drp_refused_total{reason="replayed"}'), 1);
+      assert.equal(value('drp_refused_total{reason="agent_request_id_reused"}'), 1);
+      assert.equal(value('drp_requests_total{exercise="access:categories",outcome="denied"}'), 1);
+      assert.equal(value('drp_requests_total{exercise="sale:opt-out",outcome="filed"}'), 1);
+      assert.ok(value('drp_requests_total{exercise="deletion",outcome="filed"}') >= 3);
+    });
   });
 }

@@ -190,5 +190,28 @@ for (const dialect of dialects()) {
       });
       assertRefused(res);
     });
+
+    it('more than 60 calls a minute per agent: 429 with Retry-After in DRP words (key setup: no body)', async () => {
+      // The agent's key was replaced above: register its own again.
+      const restored = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/drp/agents/${agentRowId}`,
+        headers: { authorization: admin },
+        payload: { verify_key: agent.verifyKey },
+      });
+      assert.equal(restored.statusCode, 200);
+      const token = (await pair(signed())).json().token as string;
+      for (let i = 0; i < 60; i++) assert.equal((await info(token)).statusCode, 200);
+      const over = await info(token);
+      assert.equal(over.statusCode, 429);
+      assert.ok(Number(over.headers['retry-after']) >= 1);
+      assert.deepEqual(over.json(), { code: '429', message: 'Too many requests: at most 60 a minute per agent', fatal: false });
+      for (let i = 0; i < 59; i++) await pair('x');
+      const setup = await pair(signed());
+      assert.equal(setup.statusCode, 429);
+      assert.equal(setup.body, '');
+      now += 61_000;
+      assert.equal((await info(token)).statusCode, 200);
+    });
   });
 }
