@@ -8030,6 +8030,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description For a request filed through DRP: the `reason` of its `denied` status object (default `other`)
+                     * @enum {string}
+                     */
+                    drp_reason?: "suspected_fraud" | "insuf_verification" | "no_match" | "claim_not_covered" | "outside_jurisdiction" | "too_many_requests" | "other";
                     reason: string;
                 };
             };

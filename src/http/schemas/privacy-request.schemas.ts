@@ -1,3 +1,4 @@
+import { DRP_DENIAL_REASONS } from '../../modules/drp/drp.types.js';
 import { Type } from '@sinclair/typebox';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
@@ -156,6 +157,19 @@ export const RequestIdParams = Type.Object({ id: Type.String({ minLength: 1, max
 
 /** `…/reject`, `…/cancel`, `…/extend` body: why (audited; no personal data, please). */
 export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) });
+
+/**
+ * `…/reject` body: why, and for a request filed by a DRP agent the DRP denial reason its status
+ * object names (PRODUCT §2.19; default `other`).
+ */
+export const RejectBody = Type.Object({
+  reason: Type.String({ minLength: 1, maxLength: 1000 }),
+  drp_reason: Type.Optional(
+    StringEnum(DRP_DENIAL_REASONS, {
+      description: 'For a request filed through DRP: the `reason` of its `denied` status object (default `other`)',
+    }),
+  ),
+});
 
 /** `…/identity` body (PRODUCT §2.13): the identity the request meant, and why; lengths as on create. */
 export const IdentityBody = Type.Object(

@@ -1,6 +1,6 @@
 import type { RequestStatus } from '../request-model/request-model.js';
 import type { DrpRequestListRow, DrpRequestRow } from './drp-request.repository.js';
-import type { DrpStatusObject } from './drp.types.js';
+import { type DrpStatusObject, isDrpDenialReason } from './drp.types.js';
 import { type DrpRequestState, type DrpSubjectState, drpStatusObject } from './status-object.fns.js';
 
 /** What the status object reads of a privacy request a DRP record filed (its row). */
@@ -10,6 +10,10 @@ export interface FiledRequestView {
   readonly status_reason: string | null;
   readonly due_at: string;
   readonly extended_due_at: string | null;
+  /** The reason given to `…/extend`, when extended. */
+  readonly extension_reason?: string | null;
+  /** The reject body's `drp_reason`, when rejected with one. */
+  readonly drp_reason?: string | null;
 }
 
 /** What the status object reads of an opt-out a DRP record filed. */
@@ -21,8 +25,8 @@ export interface FiledOptOutView {
 /**
  * The state of a DRP record for {@link drpStatusObject} (PRODUCT §2.19 "Status object"): what it
  * filed (a privacy request or an opt-out, read now), or its own decision (a denial, a fulfilment
- * without filing). Not read here yet: an extension's reason, "nothing found", an access
- * package's link and expiry (docs/drp.md, "Not yet").
+ * without filing). Not read here yet: "nothing found", an access package's link and expiry
+ * (docs/drp.md, "Not yet").
  */
 export function drpRequestState(
   record: DrpRequestRow,
@@ -50,9 +54,15 @@ function subjectState(
       status: request.status as RequestStatus,
       dueAt: request.due_at,
       extendedDueAt: request.extended_due_at,
-      extensionReason: null,
+      extensionReason: request.extension_reason ?? null,
       nothingFound: false,
-      rejection: request.status === 'rejected' ? { reason: request.status_reason ?? '', drpReason: null } : null,
+      rejection:
+        request.status === 'rejected'
+          ? {
+              reason: request.status_reason ?? '',
+              drpReason: isDrpDenialReason(request.drp_reason) ? request.drp_reason : null,
+            }
+          : null,
       cancelReason: ended ? request.status_reason : null,
       resultsUrl: null,
       packageExpiresAt: null,
@@ -86,7 +96,16 @@ export function statusObjectOfRow(row: DrpRequestListRow, now: Date): DrpStatusO
           status_reason: row.pr_status_reason,
           due_at: row.pr_due_at ?? row.due_at,
           extended_due_at: row.pr_extended_due_at,
+          extension_reason: detail(row.extend_details, 'reason'),
+          drp_reason: detail(row.reject_details, 'drp_reason'),
         };
   const optOut = row.oo_status === null ? undefined : { status: row.oo_status, due_at: row.oo_due_at ?? row.due_at };
   return drpStatusObject(drpRequestState(row, { request, optOut }), now);
+}
+
+/** A string member of an audit entry's `details` (JSON), or null. */
+function detail(details: string | null, name: string): string | null {
+  if (details === null) return null;
+  const value = (JSON.parse(details) as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : null;
 }

@@ -45,6 +45,9 @@ export type DrpRequestListRow = DrpRequestRow & {
   pr_extended_due_at: string | null;
   oo_status: string | null;
   oo_due_at: string | null;
+  /** `details` (JSON) of the filed request's latest extension, rejection and cancel audit entries, or null. */
+  extend_details: string | null;
+  reject_details: string | null;
 };
 
 /**
@@ -77,12 +80,29 @@ export async function recordsWithCallbacks(db: Executor, afterRequestId: string,
     .execute();
 }
 
+/** The record `requestId` with the state of what it filed (as {@link listDrpRequestRows} reads it), or undefined. */
+export async function recordWithState(db: Executor, requestId: string): Promise<DrpRequestListRow | undefined> {
+  return recordsWithState(db).where('d.request_id', '=', requestId).executeTakeFirst();
+}
+
 function recordsWithState(db: Executor) {
   return db
     .selectFrom('drp_requests as d')
     .leftJoin('privacy_requests as pr', 'pr.id', 'd.privacy_request_id')
     .leftJoin('opt_outs as oo', 'oo.id', 'd.opt_out_id')
     .selectAll('d')
+    .select((eb) => {
+      // The latest audit entry of an action on the filed request: its details (the reason given).
+      const latest = (action: string) =>
+        eb
+          .selectFrom('audit_events as a')
+          .select('a.details')
+          .whereRef('a.request_id', '=', 'd.privacy_request_id')
+          .where('a.action', '=', action)
+          .orderBy('a.seq', 'desc')
+          .limit(1);
+      return [latest('privacy_request.extend').as('extend_details'), latest('privacy_request.reject').as('reject_details')];
+    })
     .select([
       'pr.request_type as pr_request_type',
       'pr.status as pr_status',

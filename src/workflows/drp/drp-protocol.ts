@@ -35,7 +35,7 @@ export function bindDrpProtocol(deps: ExerciseDeps & { db: Executor; clock: Cloc
       if (!caller.ok) return caller;
       const record = await callersRecord(db, caller.value, requestId);
       if (!record.ok) return record;
-      return { ok: true, value: await currentStatusObject(db, record.value, now) };
+      return { ok: true, value: await currentStatusObject(db, record.value.request_id, now) };
     },
     revoke: (authorization, requestId, body) => revokeDrpRequest(deps, authorization, requestId, body),
   };

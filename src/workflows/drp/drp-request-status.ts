@@ -1,11 +1,14 @@
 import type { Executor } from '../../db/executor.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
-import { drpRequestState } from '../../modules/drp/drp-record.fns.js';
-import { type DrpRequestRow, findDrpRequest, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import { statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
+import {
+  type DrpRequestRow,
+  findDrpRequest,
+  recordWithState,
+  updateDrpRequest,
+} from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
-import { drpStatusObject, statusObjectChanged } from '../../modules/drp/status-object.fns.js';
-import { findOptOutById } from '../../modules/opt-outs/opt-out.repository.js';
-import { findRequestById } from '../../modules/privacy-requests/privacy-request.repository.js';
+import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import type { DrpCaller } from './drp-caller.js';
 
 /**
@@ -21,20 +24,16 @@ export async function callersRecord(db: Executor, caller: DrpCaller, requestId: 
 
 /**
  * The status object of a DRP record now (DRP §3.03; PRODUCT §2.19 "Status object"), from what it
- * filed (read now) or its own decision; stored as the last object answered when it changed
- * (unless `remember` is false: the caller sends it as a callback instead).
+ * filed (read now, with the reasons of its extension and rejection) or its own decision; stored
+ * as the last object answered when it changed (unless `remember` is false: the caller sends it as
+ * a callback instead). The same computation as the callbacks' sweep and the officer's list.
  */
-export async function currentStatusObject(
-  db: Executor,
-  record: DrpRequestRow,
-  now: Date,
-  remember = true,
-): Promise<DrpStatusObject> {
-  const request = record.privacy_request_id === null ? undefined : await findRequestById(db, record.privacy_request_id);
-  const optOut = record.opt_out_id === null ? undefined : await findOptOutById(db, record.opt_out_id);
-  const answer = drpStatusObject(drpRequestState(record, { request, optOut }), now);
-  const last = record.last_status === null ? null : (JSON.parse(record.last_status) as DrpStatusObject);
+export async function currentStatusObject(db: Executor, requestId: string, now: Date, remember = true): Promise<DrpStatusObject> {
+  const row = await recordWithState(db, requestId);
+  if (!row) throw new Error(`DRP record ${requestId} is gone`);
+  const answer = statusObjectOfRow(row, now);
+  const last = row.last_status === null ? null : (JSON.parse(row.last_status) as DrpStatusObject);
   if (remember && statusObjectChanged(last, answer))
-    await updateDrpRequest(db, record.request_id, { last_status: JSON.stringify(answer) });
+    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(answer) });
   return answer;
 }

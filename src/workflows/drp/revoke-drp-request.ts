@@ -39,7 +39,7 @@ export async function revokeDrpRequest(
   if (!claims.ok) return claims;
   const record = await callersRecord(deps.db, caller.value, requestId);
   if (!record.ok) return record;
-  const before = await currentStatusObject(deps.db, record.value, now);
+  const before = await currentStatusObject(deps.db, requestId, now);
   if (before.status === 'revoked') return ok(before);
   if (FINAL.has(before.status)) return fail({ reason: 'already_final', status: before.status as 'fulfilled' });
   if (record.value.privacy_request_id === null) return fail({ reason: 'not_revocable' });
@@ -53,7 +53,7 @@ export async function revokeDrpRequest(
   await updateDrpRequest(deps.db, requestId, { revoked: 1 });
   const revoked = { ...record.value, revoked: 1 };
   // The agent's own revoke sends a callback too (PRODUCT §2.19 "Status callbacks").
-  const answer = await currentStatusObject(deps.db, revoked, now, revoked.status_callback === null);
+  const answer = await currentStatusObject(deps.db, requestId, now, revoked.status_callback === null);
   await sendStatusObject(deps.db, revoked, answer, now);
   return ok(answer);
 }

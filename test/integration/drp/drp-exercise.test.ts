@@ -345,6 +345,34 @@ for (const dialect of dialects()) {
       assert.equal(bad.statusCode, 422);
     });
 
+    it("an extension's reason is the status object's processing_details; a rejection's drp_reason its reason", async () => {
+      const filed = await exercise(agent.sign(claims({ email: 'max@example.com' })));
+      const id = filed.json().request_id as string;
+      const record = await db().selectFrom('drp_requests').selectAll().where('request_id', '=', id).executeTakeFirstOrThrow();
+      const act = (action: string, payload: object) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/v1/privacy/requests/${record.privacy_request_id}/${action}`,
+          headers: { authorization: admin },
+          payload,
+        });
+      const extended = await act('extend', { reason: 'Many systems to search' });
+      assert.equal(extended.statusCode, 200, extended.body);
+      const got = (await status(id)).json();
+      assert.equal(got.expected_by, extended.json().extended_due_at);
+      assert.equal(got.processing_details, 'Many systems to search');
+      const bad = await act('reject', { reason: 'x', drp_reason: 'because' });
+      assert.equal(bad.statusCode, 422);
+      assert.deepEqual(bad.json().detail[0].loc, ['body', 'drp_reason']);
+      const rejected = await act('reject', { reason: 'We do not sell in California', drp_reason: 'outside_jurisdiction' });
+      assert.equal(rejected.statusCode, 200, rejected.body);
+      const denied = (await status(id)).json();
+      assert.deepEqual(
+        [denied.status, denied.reason, denied.processing_details],
+        ['denied', 'outside_jurisdiction', 'We do not sell in California'],
+      );
+    });
+
     it('metrics: drp_refused_total by reason, drp_requests_total by exercise and outcome', async () => {
       const res = await t.app.inject({ url: '/metrics' });
       assert.equal(res.statusCode, 200);
