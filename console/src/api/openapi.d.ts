@@ -5607,6 +5607,8 @@ export interface operations {
     listPrivacyRequests: {
         parameters: {
             query?: {
+                /** @description Requests filed by this DRP authorized agent (its `agent-id`, PRODUCT §2.19) */
+                agent_id?: string;
                 /** @description `me` (the caller), `none` (unassigned) or an operator name as the audit trail shows it */
                 assignee?: string;
                 cursor?: string;

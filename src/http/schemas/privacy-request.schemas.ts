@@ -144,6 +144,12 @@ export const ListPrivacyRequestsQuery = Type.Object({
   format: Type.Optional(
     StringEnum(['json', 'csv'] as const, { description: '`csv`: the same list as CSV (also with `Accept: text/csv`)' }),
   ),
+  agent_id: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      description: 'Requests filed by this DRP authorized agent (its `agent-id`, PRODUCT §2.19)',
+    }),
+  ),
 });
 
 /** A page of requests. */

@@ -373,6 +373,39 @@ for (const dialect of dialects()) {
       );
     });
 
+    it('the queue filters by agent_id, and its CSV names the agent in its last column', async () => {
+      const filed = await db()
+        .selectFrom('drp_requests')
+        .select('privacy_request_id')
+        .where('agent_id', '=', agent.agentId)
+        .where('privacy_request_id', 'is not', null)
+        .execute();
+      const list = await t.app.inject({
+        url: `/api/v1/privacy/requests?workspace_id=acme&agent_id=${agent.agentId}&limit=100`,
+        headers: { authorization: admin },
+      });
+      assert.equal(list.statusCode, 200, list.body);
+      const items = list.json().items as { id: string; agent: { id: string } }[];
+      assert.deepEqual(items.map((i) => i.id).sort(), filed.map((f) => f.privacy_request_id).sort());
+      assert.ok(items.every((i) => i.agent.id === agent.agentId));
+      const none = await t.app.inject({
+        url: '/api/v1/privacy/requests?agent_id=other-agent',
+        headers: { authorization: admin },
+      });
+      assert.deepEqual(none.json().items, []);
+      const csv = await t.app.inject({
+        url: `/api/v1/privacy/requests?workspace_id=acme&agent_id=${agent.agentId}&format=csv`,
+        headers: { authorization: admin },
+      });
+      const lines = csv.body.slice(1).trim().split('\r\n');
+      assert.ok(lines[0]!.endsWith(',days_left,agent'), lines[0]);
+      assert.equal(lines.length, 1 + filed.length);
+      assert.ok(
+        lines.slice(1).every((line) => line.endsWith(`,${agent.agentId}`)),
+        csv.body,
+      );
+    });
+
     it('metrics: drp_refused_total by reason, drp_requests_total by exercise and outcome', async () => {
       const res = await t.app.inject({ url: '/metrics' });
       assert.equal(res.statusCode, 200);
