@@ -5134,6 +5134,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description The authorized agent that filed it (PRODUCT §2.19, source `agent`); null otherwise */
+                            agent: {
+                                drp_request_id: string;
+                                id: string;
+                                name: string;
+                                proof_ref: string | null;
+                            } | null;
                             /** @enum {string} */
                             choice: "opt_out" | "opt_in";
                             client_request_id: string;
@@ -5389,6 +5396,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19, source `agent`); null otherwise */
+                        agent: {
+                            drp_request_id: string;
+                            id: string;
+                            name: string;
+                            proof_ref: string | null;
+                        } | null;
                         /** @enum {string} */
                         choice: "opt_out" | "opt_in";
                         client_request_id: string;

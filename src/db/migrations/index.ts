@@ -36,6 +36,7 @@ import * as centerOptIn from './2026-12-08T0301-center-opt-in.js';
 import * as drp from './2026-12-08T0401-drp.js';
 import * as requestAgent from './2026-12-08T0402-request-agent.js';
 import * as drpCallbacks from './2026-12-08T0403-drp-callbacks.js';
+import * as optOutAgent from './2026-12-08T0404-opt-out-agent.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T0401-drp': drp,
   '2026-12-08T0402-request-agent': requestAgent,
   '2026-12-08T0403-drp-callbacks': drpCallbacks,
+  '2026-12-08T0404-opt-out-agent': optOutAgent,
 };

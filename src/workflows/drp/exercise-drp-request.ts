@@ -220,6 +220,7 @@ async function fileWhatItSays(deps: ExerciseDeps, caller: DrpCaller, plan: Exerc
         source: 'agent',
         client_request_id: plan.optOut.client_request_id,
         received_at: plan.optOut.received_at,
+        agent: plan.optOut.agent,
       });
       if (outcome.kind !== 'filed') throw new Error('DRP filing: client_request_id taken');
       return { optOut: outcome.accepted };

@@ -258,6 +258,14 @@ for (const dialect of dialects()) {
         ['sale_sharing', 'opt_out', 'agent', 'sam@example.com'],
       );
       assert.equal(res.json().expected_by, optOut.due_at);
+      const resource = await t.app.inject({ url: `/api/v1/privacy/opt-outs/${optOut.id}`, headers: { authorization: admin } });
+      assert.equal(resource.statusCode, 200, resource.body);
+      assert.deepEqual(resource.json().agent, {
+        id: agent.agentId,
+        name: `Agent ${agent.agentId}`,
+        drp_request_id: res.json().request_id,
+        proof_ref: null,
+      });
       assert.ok(['in_progress', 'fulfilled'].includes(res.json().status));
     });
 
