@@ -306,6 +306,26 @@ export interface paths {
         patch: operations["updateDrpAgent"];
         trace?: never;
     };
+    "/api/v1/drp/agents/{id}/callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a DRP agent's status callbacks
+         * @description Newest first (`limit`, default 100, at most 500), optionally of one `status` (`pending`, `delivered`, `failed`, `superseded`): each with its request, address, attempts so far, the last failure's short reason and the next attempt; never the payload. Scope `admin`.
+         */
+        get: operations["listDrpCallbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/drp/requests": {
         parameters: {
             query?: never;
@@ -3722,6 +3742,120 @@ export interface operations {
                         verify_key: string;
                         web_url: string | null;
                         workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listDrpCallbacks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                status?: "pending" | "delivered" | "failed" | "superseded";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            delivered_at: string | null;
+                            id: string;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            next_attempt_at: string | null;
+                            request_id: string;
+                            status: string;
+                            url: string;
+                        }[];
                     };
                 };
             };

@@ -87,4 +87,10 @@ export const DRP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description:
       'The DRP records of `workspace_id` (or every workspace of the token), newest first, at most `limit` (default 100, at most 500): `{request_id, agent_id, exercise, regime, status, reason, received_at, privacy_request_id, opt_out_id}`, including those that never became a request (denied). `status` filters by the DRP status now. Never a claim. Scope `privacy:read`.',
   },
+  'GET /api/v1/drp/agents/{id}/callbacks': {
+    operationId: 'listDrpCallbacks',
+    summary: "List a DRP agent's status callbacks",
+    description:
+      "Newest first (`limit`, default 100, at most 500), optionally of one `status` (`pending`, `delivered`, `failed`, `superseded`): each with its request, address, attempts so far, the last failure's short reason and the next attempt; never the payload. Scope `admin`.",
+  },
 };

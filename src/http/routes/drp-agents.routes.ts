@@ -53,6 +53,20 @@ export async function drpAgentRoutes(app: FastifyInstance, opts: { services: { d
     async (request) => drpAdmin.updateAgent(request.params.id, request.body, request.principal, coverage(request)),
   );
 
+  typed.get(
+    '/:id/callbacks',
+    route({
+      params: S.DrpAgentIdParams,
+      querystring: S.DrpCallbackListQuery,
+      response: withErrors({ 200: S.DrpCallbackList, 404: ErrorResponse }),
+    }),
+    async (request) => {
+      const { status, limit } = request.query;
+      const filters = { limit: limit ?? 100, ...(status === undefined ? {} : { status }) };
+      return { items: await drpAdmin.listCallbacks(request.params.id, filters, coverage(request)) };
+    },
+  );
+
   typed.delete(
     '/:id',
     route({ params: S.DrpAgentIdParams, response: withErrors({ 404: ErrorResponse }) }),

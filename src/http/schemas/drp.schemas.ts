@@ -133,3 +133,26 @@ export const DrpRequestListItem = Type.Object({
 });
 
 export const DrpRequestList = Type.Object({ items: Type.Array(DrpRequestListItem) });
+
+/** `GET /api/v1/drp/agents/{id}/callbacks` query. */
+export const DrpCallbackListQuery = Type.Object({
+  status: Type.Optional(StringEnum(['pending', 'delivered', 'failed', 'superseded'] as const)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+});
+
+/** A status callback with its attempts so far (never its payload). */
+export const DrpCallbackList = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      request_id: Type.String(),
+      url: Type.String(),
+      status: Type.String(),
+      attempts: Type.Integer(),
+      last_error: Nullable(Type.String()),
+      next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+      created_at: Type.String({ format: 'date-time' }),
+      delivered_at: Nullable(Type.String({ format: 'date-time' })),
+    }),
+  ),
+});

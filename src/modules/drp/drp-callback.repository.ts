@@ -76,3 +76,14 @@ export async function recordCallbackAttempt(
       : query.where('lease_expires_at', '=', claimed.lease_expires_at);
   await query.execute();
 }
+
+/** The callbacks of an agent registration, newest first, at most `limit`; optionally of one `status`. */
+export async function listAgentCallbacks(
+  db: Executor,
+  agentRef: string,
+  filters: { status?: string; limit: number },
+): Promise<DrpCallbackRow[]> {
+  let query = db.selectFrom('drp_callbacks').selectAll().where('agent_ref', '=', agentRef);
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+  return query.orderBy('id', 'desc').limit(filters.limit).execute();
+}

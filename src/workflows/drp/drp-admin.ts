@@ -7,6 +7,7 @@ import { findDrpAgent, listDrpAgents } from '../../modules/drp/drp-agent.reposit
 import { findDrpSettings } from '../../modules/drp/drp-settings.repository.js';
 import { removeDrpAgent, updateDrpAgentRegistration } from './change-drp-agent.js';
 import { registerDrpAgent } from './register-drp-agent.js';
+import { listDrpCallbacks } from './list-drp-callbacks.js';
 import { listDrpRequests } from './list-drp-requests.js';
 import { writeDrpSettings } from './write-drp-settings.js';
 
@@ -28,6 +29,8 @@ export interface DrpAdmin {
   readonly removeAgent: Bound<typeof removeDrpAgent>;
   /** {@link listDrpRequests}: the officer's list of DRP records. */
   readonly listRequests: Bound<typeof listDrpRequests>;
+  /** {@link listDrpCallbacks}: an agent's status callbacks. */
+  readonly listCallbacks: Bound<typeof listDrpCallbacks>;
 }
 
 /**
@@ -51,5 +54,6 @@ export function bindDrpAdmin(deps: { db: Executor; clock: Clock; publicBaseUrl: 
     updateAgent: bindDeps(updateDrpAgentRegistration, deps),
     removeAgent: bindDeps(removeDrpAgent, deps),
     listRequests: bindDeps(listDrpRequests, deps),
+    listCallbacks: bindDeps(listDrpCallbacks, deps),
   };
 }

@@ -172,5 +172,28 @@ for (const dialect of dialects()) {
       assert.deepEqual(received[0]!.body, res.json());
       assert.equal(received[0]!.body.status, 'revoked');
     });
+
+    it('GET /api/v1/drp/agents/{id}/callbacks lists them with their attempts (admin), never the payload', async () => {
+      const [row] = await db().selectFrom('drp_agents').select('id').where('agent_id', '=', agent.agentId).execute();
+      const url = `/api/v1/drp/agents/${row!.id}/callbacks`;
+      const all = await t.app.inject({ url, headers: { authorization: admin } });
+      assert.equal(all.statusCode, 200, all.body);
+      const items = all.json().items as { status: string; attempts: number; url: string; request_id: string }[];
+      const stored = await db().selectFrom('drp_callbacks').select('id').execute();
+      assert.equal(items.length, stored.length);
+      assert.ok(items.every((i) => i.url === callbackUrl));
+      assert.doesNotMatch(all.body, /expected_by|@example\.com/);
+      const superseded = await t.app.inject({ url: `${url}?status=superseded`, headers: { authorization: admin } });
+      assert.deepEqual(
+        (superseded.json().items as { status: string }[]).map((i) => i.status),
+        ['superseded'],
+      );
+      const retried = (items as { attempts: number; status: string }[]).find((i) => i.attempts === 2);
+      assert.equal(retried?.status, 'delivered');
+      const reader = await t.bearer(['privacy:read'], ['acme']);
+      assert.equal((await t.app.inject({ url, headers: { authorization: reader } })).statusCode, 403);
+      const stranger = await t.bearer(['admin'], ['globex']);
+      assert.equal((await t.app.inject({ url, headers: { authorization: stranger } })).statusCode, 404);
+    });
   });
 }
