@@ -95,6 +95,7 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
           next_attempt_at: null,
           filed_by: 'bench',
           related_request_id: null,
+          agent: null,
         };
         return row as never;
       });

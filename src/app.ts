@@ -23,6 +23,10 @@ import { reportRoutes } from './http/routes/reports.routes.js';
 import { whoamiRoutes } from './http/routes/whoami.routes.js';
 import { privacyRequestRoutes } from './http/routes/privacy-requests.routes.js';
 import { optOutRoutes } from './http/routes/opt-outs.routes.js';
+import { drpAgentRoutes } from './http/routes/drp-agents.routes.js';
+import { drpRequestListRoutes } from './http/routes/drp-requests.routes.js';
+import { drpSettingsRoutes } from './http/routes/drp-settings.routes.js';
+import { drpPlugin } from './http/drp/drp.plugin.js';
 import { gpcRoutes } from './http/routes/gpc.routes.js';
 import { privacyCenterSettingsRoutes } from './http/privacy-center/center-settings.routes.js';
 import { centerParts, privacyCenterPlugin } from './http/privacy-center/privacy-center.plugin.js';
@@ -126,6 +130,9 @@ const SERVICE_ROUTES: readonly (readonly [ServiceRoutes, string])[] = [
   [dataTaskRoutes, '/data-tasks'],
   [dataCategoryRoutes, '/data-categories'],
   [optOutRoutes, '/privacy'],
+  [drpSettingsRoutes, '/workspaces'],
+  [drpAgentRoutes, '/drp/agents'],
+  [drpRequestListRoutes, '/drp/requests'],
 ];
 
 /**
@@ -163,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(gpcRoutes);
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
   await app.register(privacyCenterPlugin, { services: deps.services, counter: center.counter });
+  await app.register(drpPlugin, { prefix: '/drp', services: deps.services, metrics: deps.metrics });
   await app.register(consolePlugin, {
     ...(deps.consoleDir ? { dir: deps.consoleDir } : {}),
     oidc: deps.consoleOidc ?? null,

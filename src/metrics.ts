@@ -37,6 +37,10 @@ export interface Metrics extends SweepMetrics {
    * by the worker of this process.
    */
   readonly requestsProcessed: Counter<'request_type' | 'outcome'>;
+  /** DRP exercises answered by this process (PRODUCT §2.19), by `exercise` and `outcome` (`filed`, `denied`, `fulfilled`). */
+  readonly drpRequests: Counter<'exercise' | 'outcome'>;
+  /** DRP calls refused by this process, by `reason` (src/modules/drp/drp-failure.types.ts). */
+  readonly drpRefused: Counter<'reason'>;
   /** Webhook deliveries answered by this process, by source and {@link WebhookOutcome}. */
   readonly webhookDeliveries: Counter<'source' | 'outcome'>;
   /** Retention sweeps of this process's worker, by `result` (`success`, `failure`). */
@@ -259,6 +263,18 @@ export function createMetrics(deps: { db?: Executor; clock?: Clock; deadlineCach
       retentionSweeps.inc({ result: ok ? 'success' : 'failure' });
       if (ok) retentionLastSuccess.set(at.getTime() / 1000);
     },
+    drpRequests: new Counter({
+      name: 'drp_requests_total',
+      help: 'DRP exercises answered by this process, by exercise (the DRP action) and outcome (filed, denied, fulfilled).',
+      labelNames: ['exercise', 'outcome'],
+      registers: [registry],
+    }),
+    drpRefused: new Counter({
+      name: 'drp_refused_total',
+      help: 'DRP calls refused by this process, by reason (signature_invalid, expired, replayed, token_invalid, …).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
     webhookDeliveries: new Counter({
       name: 'webhook_deliveries_total',
       help: 'Webhook deliveries answered by this process, by source (github, gitlab, identity) and outcome (accepted, duplicate, ignored, rejected, error).',

@@ -36,6 +36,10 @@ import { createSubmissionService } from './modules/privacy-center/submission.ser
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
+import { bindDrpAdmin } from './workflows/drp/drp-admin.js';
+import { bindDrpProtocol } from './workflows/drp/drp-protocol.js';
+import { bindDrpCallbacks } from './workflows/drp/drp-callbacks.js';
+import { isForbiddenAddress } from './modules/outbound-events/address-guard.js';
 import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
 
 /** Every service, wired once (by {@link createServices}). Routes and CLI commands receive what they need from here. */
@@ -86,6 +90,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     optOutRecord: optOutRecordCodec,
     publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',
   });
+  const publicBaseUrl = deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080';
   return {
     database: deps.database,
     clock,
@@ -168,6 +173,18 @@ export function createServices(deps: { config: Config; database: Database; keys:
       clock,
       pseudonymKey: deps.keys.pseudonymKey,
     }),
+    /** The Data Rights Protocol's administration: settings and agent registrations (PRODUCT §2.19). */
+    drpAdmin: bindDrpAdmin({ db, clock, publicBaseUrl }),
+    /** The DRP routes' use cases: key setup, exercise, status, revoke (PRODUCT §2.19). */
+    drp: bindDrpProtocol({
+      db,
+      clock,
+      fileRequest,
+      fileOptOut: optOuts.file,
+      callbackRules: { allowPrivate, isForbiddenAddress },
+    }),
+    /** DRP status callbacks: the sweep for changes and their delivery (PRODUCT §2.19). */
+    drpCallbacks: bindDrpCallbacks({ db, clock, allowPrivate }),
   };
 }
 

@@ -122,6 +122,7 @@ function deletionRow(subjectId: string): NewRequestRow {
     next_attempt_at: null,
     filed_by: 'bench',
     related_request_id: null,
+    agent: null,
   };
 }
 

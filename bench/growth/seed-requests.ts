@@ -106,6 +106,7 @@ function requestRow(plan: SeedPlan, i: number, random: () => number, now: number
     next_attempt_at: null,
     filed_by: 'seed',
     related_request_id: null,
+    agent: null,
   };
 }
 

@@ -496,6 +496,8 @@ ROUTES: dict[str, dict[str, Any]] = {
             Param("query", "assignee", Optional[Str(min_length=1, max_length=300)],
                   required=False, default=None),
             Param("query", "format", Literal["json", "csv"], required=False, default="json"),
+            Param("query", "agent_id", Optional[Str(pattern=r"^[A-Za-z0-9_-]{1,100}$")],
+                  required=False, default=None),
         ],
         "body": None,
     },
@@ -1109,6 +1111,9 @@ def build_list_cases() -> None:
         lst(f"valid due_within_days {v!r}", {"status": "open", "due_within_days": v})
     for v in ["-1", "3651", "seven", "", "1.5"]:
         lst(f"due_within_days {v!r}", {"status": "open", "due_within_days": v})
+    lst("valid agent_id", {"agent_id": "test-agent_01"})
+    for v in ["", "a b", "x" * 101, "agent/1"]:
+        lst(f"agent_id {v[:20]!r}", {"agent_id": v})
     for v in ["yes", "0", "TRUE", "off", "t", "N"]:
         lst(f"valid overdue {v!r}", {"workspace_id": "acme", "overdue": v})
     for v in [" 5", "5 ", "5.0", "100.000", "+5", "05", "1_0", "1_0.0"]:

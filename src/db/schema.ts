@@ -2,6 +2,14 @@ import type { AuditEventTable, AuditHeadTable } from './tables/audit.table.js';
 import type { ControllerProfileTable } from './tables/controller.table.js';
 import type { ChangeEventTable } from './tables/change-event.table.js';
 import type { DataSystemTable, DataTaskTable } from './tables/data-system.table.js';
+import type {
+  DrpAgentTable,
+  DrpCallbackTable,
+  DrpDigestTable,
+  DrpPairingTable,
+  DrpRequestTable,
+  DrpSettingsTable,
+} from './tables/drp.table.js';
 import type { IdempotencyTable } from './tables/idempotency.table.js';
 import type { IntegrationTable, WebhookDeliveryTable } from './tables/integration.table.js';
 import type { OutboundMessageTable, WebhookEndpointTable } from './tables/outbound-event.table.js';
@@ -53,4 +61,10 @@ export interface DB {
   opt_outs: OptOutTable;
   privacy_preferences: PrivacyPreferenceTable;
   package_redactions: PackageRedactionTable;
+  drp_settings: DrpSettingsTable;
+  drp_agents: DrpAgentTable;
+  drp_pairings: DrpPairingTable;
+  drp_requests: DrpRequestTable;
+  drp_digests: DrpDigestTable;
+  drp_callbacks: DrpCallbackTable;
 }

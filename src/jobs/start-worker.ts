@@ -11,6 +11,7 @@ import { startDeliveryLoop } from './outbound-delivery-loop.js';
 import { startDeadlineSweeper } from './deadline-events.js';
 import { createTaskRunner } from './task-runner.js';
 import { startMailLoop } from './mail-delivery-loop.js';
+import { startDrpCallbackLoop } from './drp-callback-loop.js';
 import { createMailer } from '../modules/privacy-center/mailer.js';
 
 /**
@@ -19,7 +20,7 @@ import { createMailer } from '../modules/privacy-center/mailer.js';
  * `RETENTION_SWEEP_MS`, and the outbound delivery loop (PRODUCT §2.8: the outbox, sent after
  * commit), and the deadline sweep (`privacy_request.due_soon`/`.overdue`, jobs/deadline-events.ts,
  * every `RETENTION_SWEEP_MS`), and the data tasks' overdue sweep on the same schedule
- * (./task-overdue-sweep.ts). The request worker, the task runner, the delivery and mail loops
+ * (./task-overdue-sweep.ts), and the DRP status callbacks (./drp-callback-loop.ts). The request worker, the task runner, the delivery and mail loops
  * are woken by every commit on the database (db/wakeup.ts); `pollMs` is their safety net. `stop()` stops them all, after the work in hand. With
  * `metrics`, processed requests are counted (`privacy_requests_processed_total`), and sweeps
  * (`retention_sweeps_total`, `retention_sweep_last_success_timestamp_seconds`).
@@ -88,6 +89,8 @@ export function startWorker(
     options: { pollMs: config.pollMs, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts },
   });
   tasks.start();
+  // DRP status callbacks (PRODUCT §2.19): changes swept and sent every WORKER_POLL_MS, at least 2 s (a sweep reads every record with a callback).
+  const drpCallbacks = startDrpCallbackLoop(services.drpCallbacks, Math.max(config.pollMs, 2_000), log);
   // The privacy center's mails (PRODUCT §2.15): sent while SMTP_URL is set; else they wait in the outbox.
   const center = services.centerConfig;
   const mailer = center.smtpUrl ? createMailer(center.smtpUrl, center.smtpFrom) : null;
@@ -116,6 +119,7 @@ export function startWorker(
         deadlines.stop(),
         overdue.stop(),
         tasks.stop(),
+        drpCallbacks.stop(),
         mails?.stop(),
       ]);
       mailer?.close();

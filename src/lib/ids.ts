@@ -17,9 +17,25 @@ function pooledRandom(): number {
 
 const nextUlid = monotonicFactory(pooledRandom);
 
-/** Id prefixes: `pr_` privacy request, `int_` integration, `chg_` change event, `tok_` API token, `aud_` audit event, `sub_` subject, `ep_` webhook endpoint, `msg_` outbound message, `sys_` data system, `task_` data task, `note_` request note, `form_` privacy-center submission (before 2026-12 `pcs_`, which stays API tokens' alone), `mail_` mail to a person, `oo_` opt-out or opt-in (PRODUCT §2.18), `red_` a redaction of a package (§2.20). */
+/** Id prefixes: `pr_` privacy request, `int_` integration, `chg_` change event, `tok_` API token, `aud_` audit event, `sub_` subject, `ep_` webhook endpoint, `msg_` outbound message, `sys_` data system, `task_` data task, `note_` request note, `form_` privacy-center submission (before 2026-12 `pcs_`, which stays API tokens' alone), `mail_` mail to a person, `oo_` opt-out or opt-in (PRODUCT §2.18), `agt_` DRP authorized agent, `cb_` DRP status callback (§2.19), `red_` a redaction of a package (§2.20). */
 export type IdPrefix =
-  'pr' | 'int' | 'chg' | 'tok' | 'aud' | 'sub' | 'ep' | 'msg' | 'sys' | 'task' | 'note' | 'form' | 'mail' | 'oo' | 'red';
+  | 'pr'
+  | 'int'
+  | 'chg'
+  | 'tok'
+  | 'aud'
+  | 'sub'
+  | 'ep'
+  | 'msg'
+  | 'sys'
+  | 'task'
+  | 'note'
+  | 'form'
+  | 'mail'
+  | 'oo'
+  | 'agt'
+  | 'cb'
+  | 'red';
 
 /**
  * A new prefixed, time-sortable id: `<prefix>_<ULID>` (26 Crockford base32 characters,

@@ -23,6 +23,12 @@ const TABLES = [
   'data_tasks',
   'opt_outs',
   'privacy_preferences',
+  'drp_settings',
+  'drp_agents',
+  'drp_pairings',
+  'drp_requests',
+  'drp_digests',
+  'drp_callbacks',
 ] as const;
 
 /** `{table: rows}` for every table of src/db/schema.ts, in one query. */

@@ -32,6 +32,7 @@ function request(id: string, fields: Partial<PrivacyRequest>): PrivacyRequest {
     completed_at: null,
     status_reason: null,
     related_request_id: null,
+    agent: null,
     assignee: null,
     links: { self: `/api/v1/privacy/requests/${id}` },
     ...fields,

@@ -26,6 +26,7 @@ const request: PrivacyRequestResource = {
   completed_at: null,
   status_reason: null,
   related_request_id: null,
+  agent: null,
   assignee: null,
   links: { self: '/api/v1/privacy/requests/pr_01JD0000000000000000000000' },
 };

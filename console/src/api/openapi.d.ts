@@ -254,6 +254,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drp/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List registered DRP agents
+         * @description The agents of `workspace_id`, or of every workspace of the token. Scope `admin`.
+         */
+        get: operations["listDrpAgents"];
+        put?: never;
+        /**
+         * Register a DRP authorized agent
+         * @description The fields of the operators' Agent Discovery Document. `verify_key`: standard Base64 of the 32 raw Ed25519 bytes (anything else, the 64-hex form included, is a 422 `verify_key_invalid`); `agent_id` unique per workspace (409). Audited (`drp.agent_registered`). Scope `admin`.
+         */
+        post: operations["registerDrpAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drp/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a registered DRP agent
+         * @description One registration, with its key fingerprint and when it last paired. Scope `admin`.
+         */
+        get: operations["getDrpAgent"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a registered DRP agent
+         * @description Voids the agent's tokens; its requests stay. Audited (`drp.agent_removed`). Scope `admin`.
+         */
+        delete: operations["removeDrpAgent"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a registered DRP agent
+         * @description Absent fields stay. A new `verify_key` or `disabled: true` voids the agent's tokens at once; its requests stay. Audited (`drp.agent_updated`). Scope `admin`.
+         */
+        patch: operations["updateDrpAgent"];
+        trace?: never;
+    };
+    "/api/v1/drp/agents/{id}/callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a DRP agent's status callbacks
+         * @description Newest first (`limit`, default 100, at most 500), optionally of one `status` (`pending`, `delivered`, `failed`, `superseded`): each with its request, address, attempts so far, the last failure's short reason and the next attempt; never the payload. Scope `admin`.
+         */
+        get: operations["listDrpCallbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drp/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List DRP requests
+         * @description The DRP records of `workspace_id` (or every workspace of the token), newest first, at most `limit` (default 100, at most 500): `{request_id, agent_id, exercise, regime, status, reason, received_at, privacy_request_id, opt_out_id}`, including those that never became a request (denied). `status` filters by the DRP status now. Never a claim. Scope `privacy:read`.
+         */
+        get: operations["listDrpRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations": {
         parameters: {
             query?: never;
@@ -1034,6 +1126,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/drp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the DRP settings of a workspace
+         * @description Whether the workspace takes Data Rights Protocol 1.0 requests, its `business_id`, the actions it supports and its `directory_entry` (the Business Discovery Document to hand to the DRP operators). 404 while never set. Scope `privacy:read`.
+         */
+        get: operations["getDrpSettings"];
+        /**
+         * Turn DRP on or off for a workspace
+         * @description The whole setting: `enabled`, `business_id` (unique across the service: 409), `name`, `supported_actions` (default all four; `access:categories` and `access:specific` are a 422), directory fields. Audited (`drp.settings_updated`). Scope `admin`.
+         */
+        put: operations["putDrpSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/privacy-center": {
         parameters: {
             query?: never;
@@ -1053,6 +1169,74 @@ export interface paths {
         put: operations["putPrivacyCenter"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/drp/v1/agent/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DRP Agent Information
+         * @description DRP 1.0 §2.06: `{}` for the agent the bearer token (`drp_…`) belongs to; 401 with `WWW-Authenticate: Bearer error="invalid_token"` without a valid token, 403 for another agent's path or when the business turned DRP off. Errors in DRP's body `{code, message, fatal}`.
+         */
+        get: operations["drpAgentInformation"];
+        put?: never;
+        /**
+         * DRP Pair-wise Key Setup
+         * @description DRP 1.0 §2.05. The body (any `Content-Type`) is standard Base64 of an Ed25519 signature followed by the JSON it signs, `{agent-id, business-id, issued-at, expires-at, "drp.version": "1.0"}`, checked against the registrations of the path's agent. 200 `{"agent-id", "token"}`: a new `drp_…` bearer token for the pair (the previous one keeps working 24 h). Every failure is a 403 with an empty body, as DRP requires.
+         */
+        post: operations["drpPairAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/drp/v1/data-rights-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DRP Data Rights Exercise
+         * @description DRP 1.0 §2.01 (the path with a trailing `/` too). Bearer `drp_…` token; the body (any `Content-Type`) is a signed `{agent-id, business-id, issued-at, expires-at, "drp.version": "1.0", exercise, regime?, agent-request-id?, status_callback?, email, email_verified?, power_of_attorney?, …}`. `deletion`/`access` file a privacy request (`subject_provider: email`, `intake_ref: drp:<request_id>`, the request's `agent`), `sale:opt-out` an opt-out of kind `sale_sharing` (source `agent`); an action the business does not take is `denied`/`claim_not_covered` and files nothing. 200 with DRP §3.03's status object. A refusal stores nothing: 400 (claims), 401 (token), 403 (signature, ids, times), 409 (replayed, reused `agent-request-id`, with the first `request_id`), 413.
+         */
+        post: operations["drpExercise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/drp/v1/data-rights-request/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DRP Data Rights Status
+         * @description DRP 1.0 §2.02: the status object of the agent's own request, from the state of what it filed now (`expected_by` the binding due date). 403 for another agent's request, 404 for an unknown one.
+         */
+        get: operations["drpStatus"];
+        put?: never;
+        post?: never;
+        /**
+         * DRP Data Rights Revoke
+         * @description DRP 1.0 §2.04: a signed `{"reason"?}` (envelope claims checked when present). Cancels the open privacy request ("Revoked by the authorized agent: …", audited with the agent as actor) and answers the status object, `revoked`; again: the same 200. 409 for a request already fulfilled, denied or expired.
+         */
+        delete: operations["drpRevoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3103,6 +3287,819 @@ export interface operations {
             };
         };
     };
+    listDrpAgents: {
+        parameters: {
+            query?: {
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            agent_id: string;
+                            business_contact: string | null;
+                            confirm_with_consumer: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            disabled: boolean;
+                            id: string;
+                            identity_assurance_url: string | null;
+                            /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                            key_fingerprint: string;
+                            name: string;
+                            /** Format: date-time */
+                            paired_at: string | null;
+                            technical_contact: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                            verify_key: string;
+                            web_url: string | null;
+                            workspace_id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    registerDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agent_id: string;
+                    business_contact?: string;
+                    confirm_with_consumer?: boolean;
+                    identity_assurance_url?: string;
+                    name: string;
+                    technical_contact?: string;
+                    /** @description The Ed25519 public key: standard Base64 of its 32 raw bytes (padding optional). */
+                    verify_key: string;
+                    web_url?: string;
+                    workspace_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        business_contact: string | null;
+                        confirm_with_consumer: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        id: string;
+                        identity_assurance_url: string | null;
+                        /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                        key_fingerprint: string;
+                        name: string;
+                        /** Format: date-time */
+                        paired_at: string | null;
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        verify_key: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    getDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        business_contact: string | null;
+                        confirm_with_consumer: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        id: string;
+                        identity_assurance_url: string | null;
+                        /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                        key_fingerprint: string;
+                        name: string;
+                        /** Format: date-time */
+                        paired_at: string | null;
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        verify_key: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    removeDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    updateDrpAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    business_contact?: string | null;
+                    confirm_with_consumer?: boolean;
+                    disabled?: boolean;
+                    identity_assurance_url?: string | null;
+                    name?: string;
+                    technical_contact?: string | null;
+                    /** @description The Ed25519 public key: standard Base64 of its 32 raw bytes (padding optional). */
+                    verify_key?: string;
+                    web_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        business_contact: string | null;
+                        confirm_with_consumer: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        id: string;
+                        identity_assurance_url: string | null;
+                        /** @description SHA-256 of the 32 raw key bytes, lowercase hex. */
+                        key_fingerprint: string;
+                        name: string;
+                        /** Format: date-time */
+                        paired_at: string | null;
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        verify_key: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listDrpCallbacks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                status?: "pending" | "delivered" | "failed" | "superseded";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            delivered_at: string | null;
+                            id: string;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            next_attempt_at: string | null;
+                            request_id: string;
+                            status: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    listDrpRequests: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                limit?: number;
+                status?: "open" | "in_progress" | "fulfilled" | "revoked" | "denied" | "expired";
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            agent_id: string;
+                            exercise: string;
+                            opt_out_id: string | null;
+                            privacy_request_id: string | null;
+                            reason: string | null;
+                            /** Format: date-time */
+                            received_at: string;
+                            regime: string | null;
+                            request_id: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -4350,6 +5347,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description The authorized agent that filed it (PRODUCT §2.19, source `agent`); null otherwise */
+                            agent: {
+                                drp_request_id: string;
+                                id: string;
+                                name: string;
+                                proof_ref: string | null;
+                            } | null;
                             /** @enum {string} */
                             choice: "opt_out" | "opt_in";
                             client_request_id: string;
@@ -4605,6 +5609,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19, source `agent`); null otherwise */
+                        agent: {
+                            drp_request_id: string;
+                            id: string;
+                            name: string;
+                            proof_ref: string | null;
+                        } | null;
                         /** @enum {string} */
                         choice: "opt_out" | "opt_in";
                         client_request_id: string;
@@ -4823,6 +5834,8 @@ export interface operations {
     listPrivacyRequests: {
         parameters: {
             query?: {
+                /** @description Requests filed by this DRP authorized agent (its `agent-id`, PRODUCT §2.19) */
+                agent_id?: string;
                 /** @description `me` (the caller), `none` (unassigned) or an operator name as the audit trail shows it */
                 assignee?: string;
                 cursor?: string;
@@ -4856,6 +5869,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                            agent: {
+                                /** @description The DRP request (`request_id`) it came from */
+                                drp_request_id: string;
+                                /** @description The agent's DRP id (`agent-id`) */
+                                id: string;
+                                name: string;
+                                /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                                proof_ref: string | null;
+                            } | null;
                             /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                             assignee: string | null;
                             client_request_id: string;
@@ -4995,6 +6018,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5148,6 +6181,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5279,6 +6322,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5450,6 +6503,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5620,6 +6683,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -5900,6 +6973,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6073,6 +7156,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6243,6 +7336,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -6416,6 +7519,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -7340,6 +8453,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -7498,6 +8621,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description For a request filed through DRP: the `reason` of its `denied` status object (default `other`)
+                     * @enum {string}
+                     */
+                    drp_reason?: "suspected_fraud" | "insuf_verification" | "no_match" | "claim_not_covered" | "outside_jurisdiction" | "too_many_requests" | "other";
                     reason: string;
                 };
             };
@@ -7510,6 +8638,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -7680,6 +8818,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
+                        agent: {
+                            /** @description The DRP request (`request_id`) it came from */
+                            drp_request_id: string;
+                            /** @description The agent's DRP id (`agent-id`) */
+                            id: string;
+                            name: string;
+                            /** @description Where the person's signed permission is (`power_of_attorney`), or null */
+                            proof_ref: string | null;
+                        } | null;
                         /** @description The operator the request is assigned to, as the audit trail names them (null: nobody) */
                         assignee: string | null;
                         client_request_id: string;
@@ -9723,6 +10871,285 @@ export interface operations {
             };
         };
     };
+    getDrpSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        business_contact: string | null;
+                        business_id: string;
+                        directory_entry: {
+                            api_base: string;
+                            business_contact?: string;
+                            id: string;
+                            logo?: string;
+                            name: string;
+                            privacy_policy_url?: string;
+                            supported_actions: string[];
+                            supported_verifications: string[];
+                            technical_contact?: string;
+                            web_url?: string;
+                        };
+                        enabled: boolean;
+                        logo: string | null;
+                        name: string;
+                        privacy_policy_url: string | null;
+                        supported_actions: string[];
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    putDrpSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    business_contact?: string;
+                    business_id: string;
+                    enabled: boolean;
+                    logo?: string;
+                    name: string;
+                    privacy_policy_url?: string;
+                    /** @description Subset of access, deletion, sale:opt-out, sale:opt-in (default all four). */
+                    supported_actions?: ("access" | "deletion" | "sale:opt-out" | "sale:opt-in")[];
+                    technical_contact?: string;
+                    web_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        business_contact: string | null;
+                        business_id: string;
+                        directory_entry: {
+                            api_base: string;
+                            business_contact?: string;
+                            id: string;
+                            logo?: string;
+                            name: string;
+                            privacy_policy_url?: string;
+                            supported_actions: string[];
+                            supported_verifications: string[];
+                            technical_contact?: string;
+                            web_url?: string;
+                        };
+                        enabled: boolean;
+                        logo: string | null;
+                        name: string;
+                        privacy_policy_url: string | null;
+                        supported_actions: string[];
+                        technical_contact: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        web_url: string | null;
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     getPrivacyCenter: {
         parameters: {
             query?: never;
@@ -9941,6 +11368,486 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    };
+                };
+            };
+        };
+    };
+    drpAgentInformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    drpPairAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        "agent-id": string;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Refused (any reason): empty body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Body over 64 KiB: empty body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    drpExercise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_request_id?: string;
+                        /** Format: date-time */
+                        expected_by: string;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        processing_details?: string;
+                        reason?: string;
+                        /** Format: date-time */
+                        received_at: string;
+                        request_id: string;
+                        results_url?: string;
+                        /** @description open, in_progress, fulfilled, revoked, denied or expired */
+                        status: string;
+                        user_verification_url?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    drpStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_request_id?: string;
+                        /** Format: date-time */
+                        expected_by: string;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        processing_details?: string;
+                        reason?: string;
+                        /** Format: date-time */
+                        received_at: string;
+                        request_id: string;
+                        results_url?: string;
+                        /** @description open, in_progress, fulfilled, revoked, denied or expired */
+                        status: string;
+                        user_verification_url?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    drpRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_request_id?: string;
+                        /** Format: date-time */
+                        expected_by: string;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        processing_details?: string;
+                        reason?: string;
+                        /** Format: date-time */
+                        received_at: string;
+                        request_id: string;
+                        results_url?: string;
+                        /** @description open, in_progress, fulfilled, revoked, denied or expired */
+                        status: string;
+                        user_verification_url?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as a string. */
+                        code: string;
+                        fatal?: boolean;
+                        message: string;
+                        /** @description On a 409 for a message already received: the first one. */
+                        request_id?: string;
                     };
                 };
             };

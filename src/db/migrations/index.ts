@@ -33,7 +33,11 @@ import * as optOuts from './2026-12-07T0801-opt-outs.js';
 import * as optOutPropagation from './2026-12-08T0101-opt-out-propagation.js';
 import * as repeatRequests from './2026-12-08T0201-repeat-requests.js';
 import * as centerOptIn from './2026-12-08T0301-center-opt-in.js';
-import * as packageRedactions from './2026-12-08T0401-package-redactions.js';
+import * as drp from './2026-12-08T0401-drp.js';
+import * as requestAgent from './2026-12-08T0402-request-agent.js';
+import * as drpCallbacks from './2026-12-08T0403-drp-callbacks.js';
+import * as optOutAgent from './2026-12-08T0404-opt-out-agent.js';
+import * as packageRedactions from './2026-12-08T0501-package-redactions.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -74,5 +78,9 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T0101-opt-out-propagation': optOutPropagation,
   '2026-12-08T0201-repeat-requests': repeatRequests,
   '2026-12-08T0301-center-opt-in': centerOptIn,
-  '2026-12-08T0401-package-redactions': packageRedactions,
+  '2026-12-08T0401-drp': drp,
+  '2026-12-08T0402-request-agent': requestAgent,
+  '2026-12-08T0403-drp-callbacks': drpCallbacks,
+  '2026-12-08T0404-opt-out-agent': optOutAgent,
+  '2026-12-08T0501-package-redactions': packageRedactions,
 };

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Row shape of `opt_outs`: a person's opt-out or opt-in of one kind (PRODUCT §2.18), filed once
  * per `(workspace_id, client_request_id)`. Kept through a deletion of the person (the record that
@@ -25,6 +27,8 @@ export interface OptOutTable {
   completed_at: string | null;
   /** The principal that filed it (`token:tok_…`, `oidc:<sub>`). */
   filed_by: string;
+  /** The authorized agent that filed it (PRODUCT §2.19): JSON `{id, name, drp_request_id, proof_ref}`; null otherwise. */
+  agent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

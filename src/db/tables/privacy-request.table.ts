@@ -54,6 +54,11 @@ export interface PrivacyRequestTable {
    * `repeat_window_days`, when this one was filed; null otherwise. Set at filing only.
    */
   related_request_id: string | null;
+  /**
+   * The authorized agent that filed it (PRODUCT §2.19): JSON `{id, name, drp_request_id,
+   * proof_ref}`; null for every other request. Set at filing only.
+   */
+  agent: string | null;
 }
 
 /** Row shape of `request_results`: what processing produced. `package` holds personal data. */

@@ -39,6 +39,13 @@ import {
   RedactionNotFoundError,
   SelfReleaseError,
 } from '../../modules/package-review/package-review.errors.js';
+import {
+  DrpAgentIdTakenError,
+  DrpAgentNotFoundError,
+  DrpBusinessIdTakenError,
+  VerifyKeyInvalidError,
+} from '../../modules/drp/drp-admin.errors.js';
+import { verifyKeyProblemMessage } from '../../modules/drp/signed-body.fns.js';
 import { errors } from './error-catalogue.js';
 import type { HttpError, RequestValidationError } from './http-error.js';
 
@@ -71,7 +78,16 @@ export function fromDomainError(error: unknown): HttpError | RequestValidationEr
   if (error instanceof MessageNotFoundError) return errors.notFound('Message');
   // The message log's own cursors (not yet bound to their query) keep their 400.
   if (error instanceof InvalidMessageCursorError) return errors.unissuedCursor();
-  return fromDataTaskError(error);
+  return fromDrpError(error) ?? fromDataTaskError(error);
+}
+
+/** The DRP administration's errors (PRODUCT §2.19). */
+function fromDrpError(error: unknown): HttpError | RequestValidationError | null {
+  if (error instanceof DrpBusinessIdTakenError) return errors.drpBusinessIdTaken(error.businessId);
+  if (error instanceof DrpAgentIdTakenError) return errors.drpAgentIdTaken(error.agentId);
+  if (error instanceof DrpAgentNotFoundError) return errors.notFound('DRP agent');
+  if (error instanceof VerifyKeyInvalidError) return errors.verifyKeyInvalid(verifyKeyProblemMessage(error.problem), error.input);
+  return null;
 }
 
 /** The data-systems module's errors (PRODUCT.md §2.9). */

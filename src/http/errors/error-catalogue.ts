@@ -190,6 +190,18 @@ export const errors = {
       409,
       `This workspace already has ${limit} webhook endpoints, the most MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE allows; delete one or raise the limit`,
     ),
+  /** `GET …/workspaces/{id}/drp` while never set (PRODUCT §2.19). */
+  drpNotSet: () =>
+    new HttpError(
+      404,
+      'This workspace does not take part in DRP; an admin turns it on with PUT /api/v1/workspaces/{workspace_id}/drp',
+    ),
+  drpBusinessIdTaken: (businessId: string) =>
+    new HttpError(409, `Another workspace of this service already uses business_id ${businessId}`),
+  drpAgentIdTaken: (agentId: string) => new HttpError(409, `This workspace already registered the agent ${agentId}`),
+  /** A `verify_key` DRP 1.0 does not take (PRODUCT §2.19): the 422 of type `verify_key_invalid`. */
+  verifyKeyInvalid: (message: string, input: string) =>
+    new RequestValidationError([{ type: 'verify_key_invalid', loc: ['body', 'verify_key'], msg: message, input }]),
   notADatabaseSystem: (kind: string) =>
     new HttpError(409, `This data system is of kind ${kind}: preview and test are for database systems (postgres, mysql)`),
   /** A connector failure (PRODUCT §2.14): its message names system, collection and reason, never the URL. */

@@ -26,7 +26,12 @@ function pluginClientError(error: unknown): HttpError | null {
   return errors.pluginClientError(status);
 }
 
-function toHttpError(error: unknown): HttpError | RequestValidationError | null {
+/**
+ * The catalogue's answer to a thrown error (its own, a domain error, a Fastify or plugin 4xx, a
+ * database that cannot answer), or null for an unexpected one (a 500). The DRP scope words the
+ * same statuses in DRP's error body (src/http/drp/drp.plugin.ts).
+ */
+export function knownHttpError(error: unknown): HttpError | RequestValidationError | null {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
   const domain = fromDomainError(error);
   if (domain) return domain;
@@ -92,7 +97,7 @@ function registerClosingGuard(app: FastifyInstance): void {
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const known = toHttpError(error);
+    const known = knownHttpError(error);
     if (known) {
       if (known.statusCode >= 500) request.log.warn({ err: error }, 'request failed: dependency unavailable');
       return send(reply, known);

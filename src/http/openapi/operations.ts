@@ -6,6 +6,7 @@ import { PRIVACY_CENTER_OPERATIONS } from './privacy-center-operations.js';
 import { OPT_OUT_OPERATIONS } from './opt-out-operations.js';
 import { REQUEST_REVIEW_OPERATIONS } from './request-review-operations.js';
 import { type OperationDoc, requestAction as request } from './operation-doc.js';
+import { DRP_OPERATIONS } from './drp-operations.js';
 
 /** A bodiless answer, documented: 204 No Content, 304 Not Modified. */
 const empty = (description: string) => Type.Null({ description });
@@ -311,4 +312,5 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   ...PRIVACY_CENTER_OPERATIONS,
   ...OPT_OUT_OPERATIONS,
   ...REQUEST_REVIEW_OPERATIONS,
+  ...DRP_OPERATIONS,
 };

@@ -23,7 +23,8 @@ export const filingRecordCodec: RecordCodec<Filing> = {
       const request = JSON.parse(record.body) as PrivacyRequestResource;
       // Answers stored before `received_at` existed (2026-11-25) were received when filed.
       // Answers stored before `assignee` existed (2026-11-28) were unassigned; before
-      // `related_request_id` (2026-12-08) no request was filed as a repeat.
+      // `related_request_id` (2026-12-08) no request was filed as a repeat; before `agent`
+      // (2026-12-08) none by an authorized agent.
       return {
         kind: 'filed',
         request: {
@@ -31,6 +32,7 @@ export const filingRecordCodec: RecordCodec<Filing> = {
           received_at: request.received_at ?? request.created_at,
           related_request_id: request.related_request_id ?? null,
           assignee: request.assignee ?? null,
+          agent: request.agent ?? null,
         },
       };
     }

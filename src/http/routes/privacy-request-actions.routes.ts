@@ -6,9 +6,9 @@ import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/privacy-request.schemas.js';
 import { bearerRoutes } from './bearer-route.js';
 
-const BODIES: Record<OperatorAction, typeof S.ReasonBody | typeof S.CorrectionsBody | undefined> = {
+const BODIES: Record<OperatorAction, typeof S.ReasonBody | typeof S.RejectBody | typeof S.CorrectionsBody | undefined> = {
   approve: undefined,
-  reject: S.ReasonBody,
+  reject: S.RejectBody,
   cancel: S.ReasonBody,
   extend: S.ReasonBody,
   corrections: S.CorrectionsBody,
@@ -34,7 +34,7 @@ export async function privacyRequestActionRoutes(
     };
     typed.post(`/:id/${action}`, route(schema), async (request) => {
       const { id } = request.params;
-      const input: { reason?: string; changes?: Record<string, unknown> } = request.body ?? {};
+      const input: { reason?: string; drp_reason?: string; changes?: Record<string, unknown> } = request.body ?? {};
       // Refusals (not found, wrong state, self-approval, corrections) are domain errors:
       // errors/domain-errors.ts answers them.
       return requestActions.act(request.principal, id, action, input);

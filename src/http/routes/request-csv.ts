@@ -13,7 +13,8 @@ export const UTF8_BOM = '\uFEFF';
 
 /**
  * The export's columns (PRODUCT §2.16, §2.21): no subject identity; §2.16's ten, then
- * `status_reason` and `days_left` ({@link daysLeft}).
+ * `status_reason`, `days_left` ({@link daysLeft}) and `agent` (the `agent-id` of the authorized agent
+ * that filed it, PRODUCT §2.19; empty for every other request).
  */
 export const EXPORT_COLUMNS = [
   'id',
@@ -28,6 +29,7 @@ export const EXPORT_COLUMNS = [
   'assignee',
   'status_reason',
   'days_left',
+  'agent',
 ] as const;
 
 /**
@@ -48,6 +50,7 @@ function exportCells(request: PrivacyRequestResource, now: Date): (string | numb
   const cells: Record<(typeof EXPORT_COLUMNS)[number], string | number | null> = {
     ...request,
     days_left: daysLeft(request, now),
+    agent: request.agent?.id ?? null,
   };
   return EXPORT_COLUMNS.map((c) => cells[c]);
 }

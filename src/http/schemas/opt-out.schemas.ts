@@ -64,6 +64,18 @@ export const OptOutResource = Type.Object({
       'sale_sharing, sensitive_use: the 15th business day after the day of receipt (Mon–Fri UTC, less the policy’s holidays); direct_marketing: one month. The time of day of receipt.',
   }),
   completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  agent: Type.Union(
+    [
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        drp_request_id: Type.String(),
+        proof_ref: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The authorized agent that filed it (PRODUCT §2.19, source `agent`); null otherwise' },
+  ),
 });
 
 /** `GET /api/v1/privacy/opt-outs` query. */

@@ -1,3 +1,4 @@
+import { DRP_DENIAL_REASONS } from '../../modules/drp/drp.types.js';
 import { Type } from '@sinclair/typebox';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestType } from '../../modules/request-model/request-model.js';
@@ -75,6 +76,20 @@ export const PrivacyRequestResource = Type.Object({
   assignee: Type.Union([Type.String(), Type.Null()], {
     description: 'The operator the request is assigned to, as the audit trail names them (null: nobody)',
   }),
+  agent: Type.Union(
+    [
+      Type.Object({
+        id: Type.String({ description: "The agent's DRP id (`agent-id`)" }),
+        name: Type.String(),
+        drp_request_id: Type.String({ description: 'The DRP request (`request_id`) it came from' }),
+        proof_ref: Type.Union([Type.String(), Type.Null()], {
+          description: "Where the person's signed permission is (`power_of_attorney`), or null",
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The authorized agent that filed it (PRODUCT §2.19); null for every other request' },
+  ),
   links: Type.Object({ self: Type.String() }),
 });
 
@@ -128,6 +143,12 @@ export const ListPrivacyRequestsQuery = Type.Object({
   ),
   format: Type.Optional(
     StringEnum(['json', 'csv'] as const, { description: '`csv`: the same list as CSV (also with `Accept: text/csv`)' }),
+  ),
+  agent_id: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      description: 'Requests filed by this DRP authorized agent (its `agent-id`, PRODUCT §2.19)',
+    }),
   ),
 });
 
@@ -187,6 +208,18 @@ export const ReleaseBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })) },
   { additionalProperties: false, 'x-optional-body': true },
 );
+/**
+ * `…/reject` body: why, and for a request filed by a DRP agent the DRP denial reason its status
+ * object names (PRODUCT §2.19; default `other`).
+ */
+export const RejectBody = Type.Object({
+  reason: Type.String({ minLength: 1, maxLength: 1000 }),
+  drp_reason: Type.Optional(
+    StringEnum(DRP_DENIAL_REASONS, {
+      description: 'For a request filed through DRP: the `reason` of its `denied` status object (default `other`)',
+    }),
+  ),
+});
 
 /** `…/identity` body (PRODUCT §2.13): the identity the request meant, and why; lengths as on create. */
 export const IdentityBody = Type.Object(

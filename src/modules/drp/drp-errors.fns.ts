@@ -66,6 +66,11 @@ export const DRP_REFUSALS: { readonly [R in DrpFailureReason]: Row<R> } = {
   not_this_agents_request: { status: 403, message: same("Not this agent's request") },
   request_not_found: { status: 404, message: same('No such request') },
   already_final: { status: 409, fatal: false, message: (f) => `Request is already ${f.status}` },
+  not_revocable: {
+    status: 409,
+    fatal: false,
+    message: same('This request can no longer be revoked: the business is already applying it'),
+  },
   rate_limited: { status: 429, fatal: false, message: same('Too many requests: at most 60 a minute per agent') },
   body_too_large: { status: 413, fatal: true, message: same('The body is larger than 64 KiB') },
 };

@@ -35,6 +35,8 @@ export type DrpFailure =
   | { readonly reason: 'not_this_agents_request' }
   | { readonly reason: 'request_not_found' }
   | { readonly reason: 'already_final'; readonly status: 'fulfilled' | 'denied' | 'expired' }
+  /** Open, but what it filed cannot be canceled now (an opt-out being passed on to the systems). */
+  | { readonly reason: 'not_revocable' }
   // Transport limits.
   | { readonly reason: 'rate_limited'; readonly retryAfterSeconds: number }
   | { readonly reason: 'body_too_large' };

@@ -6,6 +6,7 @@ import {
   type OptOutAccepted,
   type OptOutChoice,
   type OptOutKind,
+  type OptOutAgent,
   type OptOutResource,
   type OptOutSource,
   type OptOutStatus,
@@ -33,6 +34,7 @@ export function toOptOutResource(row: Selectable<OptOutTable>): OptOutResource {
     created_at: row.created_at,
     due_at: row.due_at,
     completed_at: row.completed_at,
+    agent: row.agent ? (JSON.parse(row.agent) as OptOutAgent) : null,
   };
 }
 

@@ -32,6 +32,16 @@ export interface OptOutResource {
   created_at: string;
   due_at: string;
   completed_at: string | null;
+  /** The authorized agent that filed it (PRODUCT §2.19), or null. */
+  agent: OptOutAgent | null;
+}
+
+/** The authorized agent that filed an opt-out (PRODUCT §2.19), as the resource names it. */
+export interface OptOutAgent {
+  readonly id: string;
+  readonly name: string;
+  readonly drp_request_id: string;
+  readonly proof_ref: string | null;
 }
 
 /** What a filing answers: 202 `{id, status, due_at}` (PRODUCT §2.18). */

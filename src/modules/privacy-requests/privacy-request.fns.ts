@@ -1,6 +1,6 @@
 import { requestLocation } from '../request-model/request-model.js';
 import type { NewRequestRow } from './privacy-request.repository.js';
-import type { PrivacyRequestResource } from './privacy-request.types.js';
+import type { PrivacyRequestResource, RequestAgent } from './privacy-request.types.js';
 
 /** Maps a stored row to the API resource. */
 export function toResource(row: NewRequestRow & { assignee?: string | null }): PrivacyRequestResource {
@@ -23,6 +23,7 @@ export function toResource(row: NewRequestRow & { assignee?: string | null }): P
     status_reason: row.status_reason,
     related_request_id: row.related_request_id,
     assignee: row.assignee ?? null,
+    agent: row.agent ? (JSON.parse(row.agent) as RequestAgent) : null,
     links: { self: requestLocation(row.id) },
   };
 }

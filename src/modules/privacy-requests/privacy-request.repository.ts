@@ -35,6 +35,7 @@ export const REQUEST_COLUMNS = [
   'next_attempt_at',
   'filed_by',
   'related_request_id',
+  'agent',
 ] as const satisfies readonly (keyof NewRequestRow)[];
 
 const insertRequestRows = multiRowInsert<NewRequestRow, { id: string }>(

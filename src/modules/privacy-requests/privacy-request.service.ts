@@ -32,6 +32,8 @@ export interface ListRequestsInput {
   /** Not overdue, binding due date within this many days from now, both ends included (PRODUCT §2.21). */
   due_within_days?: number | undefined;
   sort?: RequestSort | undefined;
+  /** Requests filed by this DRP agent (its `agent-id`, PRODUCT §2.19). */
+  agent_id?: string | undefined;
   cursor?: string | undefined;
   limit: number;
 }
@@ -113,6 +115,7 @@ export function createPrivacyRequestService(deps: { db: Executor; clock: Clock }
         sp: input.subject_provider,
         d: dueBefore,
         dw: input.due_within_days,
+        ag: input.agent_id,
         by: sort,
       };
       const now = clock();
@@ -132,6 +135,7 @@ export function createPrivacyRequestService(deps: { db: Executor; clock: Clock }
         subjectProvider: input.subject_provider,
         dueBefore,
         dueWithin: dueWindow(now, input.due_within_days),
+        agentId: input.agent_id,
         now: toTimestamp(now),
         sort,
         after,

@@ -19,10 +19,25 @@ export interface CreatePrivacyRequestInput {
   notify_email?: string;
 }
 
-/** How a filing's person is told (not part of the filing's fingerprint). */
+/** The authorized agent that filed a request (PRODUCT §2.19: the resource's `agent`). */
+export interface RequestAgent {
+  /** The agent's DRP id (`agent-id`). */
+  readonly id: string;
+  readonly name: string;
+  /** The DRP request's `request_id`. */
+  readonly drp_request_id: string;
+  /** Where the person's signed permission is (`power_of_attorney`), or null. */
+  readonly proof_ref: string | null;
+}
+
+/** How a filing's person is told, and who filed it (not part of the filing's fingerprint). */
 export interface FilingOptions {
   /** The request has a status page (filed through the privacy center): its mails carry a link. */
   statusLink?: boolean;
+  /** Filed by an authorized agent (PRODUCT §2.19): the request's `agent`. */
+  agent?: RequestAgent;
+  /** A regulation added to the workspace's (DRP `regime: ccpa`, PRODUCT §2.19): the earlier due date binds. */
+  addRegulation?: 'ccpa';
 }
 
 /** The request resource as the API returns it. */
@@ -50,6 +65,8 @@ export interface PrivacyRequestResource {
   related_request_id: string | null;
   /** The operator it is assigned to (PRODUCT §2.16), or null. */
   assignee: string | null;
+  /** The authorized agent that filed it (PRODUCT §2.19), or null. */
+  agent: RequestAgent | null;
   links: { self: string };
 }
 

@@ -66,18 +66,22 @@ function addFiling(
 ): () => Filing {
   const { notify_email: notifyEmail, ...fields } = input;
   const filed = clock();
+  const applying =
+    options.addRegulation === undefined || regulations.includes(options.addRegulation)
+      ? regulations
+      : [...regulations, options.addRegulation];
   const now = toTimestamp(filed);
   const received = input.received_at === undefined ? filed : new Date(input.received_at);
   const row = {
     id: newId('pr', filed.getTime()),
     ...fields,
     scope: JSON.stringify(input.scope),
-    regulation: regulationLabel(regulations),
+    regulation: regulationLabel(applying),
     received_at: toTimestamp(received),
     status: state.status,
     status_reason: state.status_reason,
     created_at: now,
-    due_at: toTimestamp(computeDueAt(regulations, received)),
+    due_at: toTimestamp(computeDueAt(applying, received)),
     extended_due_at: null,
     completed_at: null,
     updated_at: now,
@@ -87,6 +91,7 @@ function addFiling(
     next_attempt_at: null,
     filed_by: principal.id,
     related_request_id: state.related_request_id,
+    agent: options.agent === undefined ? null : JSON.stringify(options.agent),
   };
   const notify =
     notifyEmail === undefined ? null : { email: notifyEmail.trim().toLowerCase(), statusLink: options.statusLink === true };

@@ -7,7 +7,7 @@ import { fingerprint } from '../../modules/idempotency/idempotency.fns.js';
 import { IdempotencyConflict, KEY_ATTEMPTS, type KeyUse } from '../../modules/idempotency/idempotency.service.js';
 import { optOutDueAt } from '../../modules/opt-outs/deadline.fns.js';
 import { fileOptOutAtCommit } from '../../modules/opt-outs/opt-out-filing.js';
-import type { OptOutFiling, OptOutResource, PreferenceChange } from '../../modules/opt-outs/opt-out.types.js';
+import type { OptOutAgent, OptOutFiling, OptOutResource, PreferenceChange } from '../../modules/opt-outs/opt-out.types.js';
 import { enqueueEvent } from '../../modules/outbound-events/outbox.repository.js';
 import type { Principal } from '../../modules/principals/principal.js';
 import type { OptOutDeps } from './deps.js';
@@ -21,6 +21,8 @@ export type FileOptOutInput = Pick<
 > & {
   /** RFC 3339; default: now. */
   received_at?: string | undefined;
+  /** The authorized agent filing it (DRP, PRODUCT §2.19; `source` `agent`). */
+  agent?: OptOutAgent | undefined;
 };
 
 /** A filing's outcome, and whether it is the replay of an earlier filing with the same key. */
@@ -113,6 +115,7 @@ function addOptOut(
     due_at: toTimestamp(optOutDueAt(input.kind, received, context.holidays)),
     completed_at: propagates ? null : now,
     filed_by: principal.id,
+    agent: input.agent === undefined ? null : JSON.stringify(input.agent),
   };
   const actor = { actor: principal.id, actorName: principal.name };
   const audit = { ...actor, targetType: 'opt_out', targetId: row.id };

@@ -22,6 +22,8 @@ import { commitTransition, type RequestChange, type Transition } from '../../mod
 /** Input of an operator action: `reason` for reject/cancel/extend, `changes` for corrections. */
 export interface ActionInput {
   reason?: string;
+  /** Reject only: the DRP denial reason of a DRP-filed request's status object (PRODUCT §2.19); audited. */
+  drp_reason?: string;
   changes?: Record<string, unknown>;
 }
 
@@ -70,7 +72,13 @@ export async function actOnRequest(
     const audit = (to: string, report?: unknown): Transition['audit'] => ({
       actor: principal,
       action: `privacy_request.${action}`,
-      details: { from: row.status, to, ...(input.reason ? { reason: input.reason } : {}), ...(report ? { report } : {}) },
+      details: {
+        from: row.status,
+        to,
+        ...(input.reason ? { reason: input.reason } : {}),
+        ...(action === 'reject' && input.drp_reason ? { drp_reason: input.drp_reason } : {}),
+        ...(report ? { report } : {}),
+      },
     });
     if (action === 'corrections') {
       const report = await applyCorrections(tx, row, input.changes ?? {}, clock());

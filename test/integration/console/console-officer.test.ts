@@ -147,7 +147,7 @@ for (const dialect of dialects()) {
       const lines = csv.slice(1).trim().split('\r\n');
       assert.equal(
         lines[0],
-        'id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee,status_reason,days_left',
+        'id,request_type,workspace_id,status,regulation,received_at,due_at,extended_due_at,completed_at,assignee,status_reason,days_left,agent',
       );
       assert.equal(lines.length, 3, csv);
       assert.ok(!csv.includes('soon-subject-1'), 'no subject identity');

@@ -406,14 +406,16 @@ for (const dialect of dialects()) {
       const csv = readFileSync(await (await downloading).path(), 'utf8');
       assert.ok(csv.startsWith('\uFEFFid,'), 'a UTF-8 BOM first');
       const [header, ...rows] = csv.slice(1).trim().split('\r\n');
-      assert.match(header ?? '', /,assignee,status_reason,days_left$/);
+      assert.match(header ?? '', /,assignee,status_reason,days_left,agent$/);
+      // days_left is the last column but one (then agent: empty, none was filed by an agent).
       const late = rows.find((r) => r.startsWith(ids.late))?.split(',');
-      assert.ok(Number(late?.at(-1)) < 0, `overdue: negative days left (${late?.join(',')})`);
+      assert.ok(Number(late?.at(-2)) < 0, `overdue: negative days left (${late?.join(',')})`);
+      assert.equal(late?.at(-1), '', 'no agent');
       assert.equal(
         rows
           .find((r) => r.startsWith(ids.noData))
           ?.split(',')
-          .at(-1),
+          .at(-2),
         '',
         'completed: no days left',
       );

@@ -127,6 +127,7 @@ for (const dialect of dialects()) {
         created_at: NOW,
         due_at: answer.due_at,
         completed_at: NOW,
+        agent: null,
       });
     });
 

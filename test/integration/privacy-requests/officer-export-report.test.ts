@@ -95,10 +95,11 @@ for (const dialect of dialects()) {
         'assignee',
         'status_reason',
         'days_left',
+        'agent',
       ]);
       assert.equal(rows.length, 1 + 1200, 'every open acme request, none of beta');
       assert.equal(new Set(rows.slice(1).map((r) => r[0])).size, 1200, 'each once');
-      assert.ok(rows.slice(1).every((r) => r.length === 12 && r[2] === 'acme' && r[3] === 'queued'));
+      assert.ok(rows.slice(1).every((r) => r.length === 13 && r[2] === 'acme' && r[3] === 'queued'));
       const mine = rows.find((r) => r[0] === first.id);
       assert.equal(mine?.[9], `'=HYPERLINK("http://x"),a`);
       assert.ok(res.body.includes(`"'=HYPERLINK(""http://x""),a"`), 'quoted as RFC 4180 says');

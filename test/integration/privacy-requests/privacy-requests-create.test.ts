@@ -59,6 +59,7 @@ for (const dialect of dialects()) {
           completed_at: null,
           status_reason: null,
           related_request_id: null,
+          agent: null,
           assignee: null,
         },
       );

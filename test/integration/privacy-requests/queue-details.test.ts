@@ -87,7 +87,7 @@ for (const dialect of dialects()) {
       const res = await get('/api/v1/privacy/requests?format=csv');
       assert.equal(res.statusCode, 200, res.body);
       const [header, ...rows] = csvRows(res.body);
-      assert.deepEqual(header?.slice(-3), ['assignee', 'status_reason', 'days_left']);
+      assert.deepEqual(header?.slice(-4), ['assignee', 'status_reason', 'days_left', 'agent']);
       const byId = new Map(rows.map((r) => [r[0], r]));
       const cell = (id: string, column: string) => byId.get(id)?.[header!.indexOf(column)];
       assert.equal(cell(soonId, 'days_left'), '4');

@@ -1,0 +1,115 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+import type { DrpRequestTable } from '../../db/tables/drp.table.js';
+
+export type DrpRequestRow = Selectable<DrpRequestTable>;
+
+/** Stores a new DRP record (PRODUCT §2.19). */
+export async function insertDrpRequest(db: Executor, row: DrpRequestRow): Promise<void> {
+  await db.insertInto('drp_requests').values(row).execute();
+}
+
+/** The DRP record `requestId`, or undefined. */
+export async function findDrpRequest(db: Executor, requestId: string): Promise<DrpRequestRow | undefined> {
+  return db.selectFrom('drp_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+}
+
+/** The `request_id` of the agent registration's record with `agentRequestId`, or undefined. */
+export async function findByAgentRequestId(db: Executor, agentRef: string, agentRequestId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('drp_requests')
+    .select('request_id')
+    .where('agent_ref', '=', agentRef)
+    .where('agent_request_id', '=', agentRequestId)
+    .executeTakeFirst();
+  return row?.request_id;
+}
+
+/** Changes a DRP record (what it filed, revoked, the last status object answered). */
+export async function updateDrpRequest(db: Executor, requestId: string, changes: Updateable<DrpRequestTable>): Promise<void> {
+  await db.updateTable('drp_requests').set(changes).where('request_id', '=', requestId).execute();
+}
+
+/** Drops a DRP record and its digest (a filing that failed after the record was stored). */
+export async function dropDrpRequest(db: Executor, requestId: string): Promise<void> {
+  await db.deleteFrom('drp_digests').where('request_id', '=', requestId).execute();
+  await db.deleteFrom('drp_requests').where('request_id', '=', requestId).execute();
+}
+
+/** A DRP record with what the status object reads of what it filed (null columns: nothing filed). */
+export type DrpRequestListRow = DrpRequestRow & {
+  pr_request_type: string | null;
+  pr_status: string | null;
+  pr_status_reason: string | null;
+  pr_due_at: string | null;
+  pr_extended_due_at: string | null;
+  oo_status: string | null;
+  oo_due_at: string | null;
+  /** `details` (JSON) of the filed request's latest extension, rejection and cancel audit entries, or null. */
+  extend_details: string | null;
+  reject_details: string | null;
+};
+
+/**
+ * DRP records of the given workspaces (or all), newest first, at most `limit`, with the state of
+ * what each filed (one query: left joins on the privacy request and the opt-out).
+ * @param filters.agentId - only records of this DRP agent id.
+ */
+export async function listDrpRequestRows(
+  db: Executor,
+  workspaces: readonly string[] | '*',
+  filters: { agentId?: string; limit: number },
+): Promise<DrpRequestListRow[]> {
+  if (workspaces !== '*' && workspaces.length === 0) return [];
+  let query = recordsWithState(db);
+  if (workspaces !== '*') query = query.where('d.workspace_id', 'in', workspaces);
+  if (filters.agentId !== undefined) query = query.where('d.agent_id', '=', filters.agentId);
+  return query.orderBy('d.received_at', 'desc').orderBy('d.request_id').limit(filters.limit).execute();
+}
+
+/**
+ * DRP records that named a `status_callback`, with the state of what each filed, oldest first
+ * after `afterRequestId` (a sweep's page), at most `limit`.
+ */
+export async function recordsWithCallbacks(db: Executor, afterRequestId: string, limit: number): Promise<DrpRequestListRow[]> {
+  return recordsWithState(db)
+    .where('d.status_callback', 'is not', null)
+    .where('d.request_id', '>', afterRequestId)
+    .orderBy('d.request_id')
+    .limit(limit)
+    .execute();
+}
+
+/** The record `requestId` with the state of what it filed (as {@link listDrpRequestRows} reads it), or undefined. */
+export async function recordWithState(db: Executor, requestId: string): Promise<DrpRequestListRow | undefined> {
+  return recordsWithState(db).where('d.request_id', '=', requestId).executeTakeFirst();
+}
+
+function recordsWithState(db: Executor) {
+  return db
+    .selectFrom('drp_requests as d')
+    .leftJoin('privacy_requests as pr', 'pr.id', 'd.privacy_request_id')
+    .leftJoin('opt_outs as oo', 'oo.id', 'd.opt_out_id')
+    .selectAll('d')
+    .select((eb) => {
+      // The latest audit entry of an action on the filed request: its details (the reason given).
+      const latest = (action: string) =>
+        eb
+          .selectFrom('audit_events as a')
+          .select('a.details')
+          .whereRef('a.request_id', '=', 'd.privacy_request_id')
+          .where('a.action', '=', action)
+          .orderBy('a.seq', 'desc')
+          .limit(1);
+      return [latest('privacy_request.extend').as('extend_details'), latest('privacy_request.reject').as('reject_details')];
+    })
+    .select([
+      'pr.request_type as pr_request_type',
+      'pr.status as pr_status',
+      'pr.status_reason as pr_status_reason',
+      'pr.due_at as pr_due_at',
+      'pr.extended_due_at as pr_extended_due_at',
+      'oo.status as oo_status',
+      'oo.due_at as oo_due_at',
+    ]);
+}

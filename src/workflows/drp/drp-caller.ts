@@ -1,0 +1,34 @@
+import type { Executor } from '../../db/executor.js';
+import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
+import { findPairing, type PairedCaller, REPLACED_TOKEN_GRACE_MS } from '../../modules/drp/drp-pairing.repository.js';
+import { bearerPairingToken, pairingTokenHash } from '../../modules/drp/pairing-token.fns.js';
+import { storedVerifyKey } from './verify-keys.js';
+import type { AgentSigner } from './pair-drp-agent.js';
+
+/** The agent a bearer token stands for, ready to check its signed bodies. */
+export interface DrpCaller extends PairedCaller {
+  /** The one key its messages may be signed with, for `agent` and `businessId`. */
+  readonly signer: AgentSigner;
+}
+
+/**
+ * The caller of a DRP route behind a bearer token (src/modules/drp/README.md "Wiring it", step 1;
+ * PRODUCT §2.19 "Bearer token"): the token of `Authorization`, found by its SHA-256; unknown,
+ * replaced more than 24 h ago, or of a disabled agent → `token_invalid` (401); DRP off for the
+ * workspace → `drp_disabled` (403).
+ */
+export async function drpCaller(db: Executor, authorization: string | undefined, now: Date): Promise<DrpResult<DrpCaller>> {
+  const token = bearerPairingToken(authorization);
+  if (token === null) return fail({ reason: 'token_invalid' });
+  const paired = await findPairing(db, pairingTokenHash(token));
+  if (!paired || paired.agent.disabled === 1) return fail({ reason: 'token_invalid' });
+  if (paired.replacedAt !== null && Date.parse(paired.replacedAt) + REPLACED_TOKEN_GRACE_MS <= now.getTime())
+    return fail({ reason: 'token_invalid' });
+  if (!paired.drpEnabled) return fail({ reason: 'drp_disabled' });
+  const verifyKey = storedVerifyKey(paired.agent.verify_key);
+  if (verifyKey === null) return fail({ reason: 'token_invalid' });
+  return ok({
+    ...paired,
+    signer: { agentId: paired.agent.agent_id, businessId: paired.businessId, verifyKey, row: paired.agent },
+  });
+}

@@ -1,0 +1,59 @@
+import type { Executor } from '../../db/executor.js';
+import type { Clock } from '../../lib/clock.js';
+import { validateRevokeClaims } from '../../modules/drp/claims.fns.js';
+import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
+import { updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
+import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
+import { InvalidTransitionError } from '../../modules/privacy-requests/privacy-request.errors.js';
+import { actOnRequest } from '../requests/act-on-request.js';
+import { sendStatusObject } from './drp-callbacks.js';
+import { drpCaller } from './drp-caller.js';
+import { callersRecord, currentStatusObject } from './drp-request-status.js';
+import { agentPrincipal } from './exercise-drp-request.js';
+
+const FINAL = new Set(['fulfilled', 'denied', 'expired']);
+
+/**
+ * Data Rights Revoke (DRP §2.04; PRODUCT §2.19 "Revoke", `DELETE
+ * /drp/v1/data-rights-request/{request_id}`): the bearer token's agent, the signed body (its
+ * envelope claims checked when present), a `request_id` in it naming the path's; the agent's own
+ * record. An open privacy request is canceled through the operator actions' one path, with the
+ * reason "Revoked by the authorized agent: …" and the agent as the audit actor; the answer is the
+ * status object, `revoked`, and a second revoke answers the same. A record already `fulfilled`,
+ * `denied` or `expired` is a 409 and nothing changes; an opt-out still being applied is a 409
+ * `not_revocable` (opt-outs have no cancel yet).
+ */
+export async function revokeDrpRequest(
+  deps: { db: Executor; clock: Clock },
+  authorization: string | undefined,
+  requestId: string,
+  body: Uint8Array,
+): Promise<DrpResult<DrpStatusObject>> {
+  const now = deps.clock();
+  const caller = await drpCaller(deps.db, authorization, now);
+  if (!caller.ok) return caller;
+  const checked = checkSignedMessage(body, { signers: [caller.value.signer], now, envelope: 'when_present' });
+  if (!checked.ok) return checked;
+  const claims = validateRevokeClaims(checked.value.message, requestId);
+  if (!claims.ok) return claims;
+  const record = await callersRecord(deps.db, caller.value, requestId);
+  if (!record.ok) return record;
+  const before = await currentStatusObject(deps.db, requestId, now);
+  if (before.status === 'revoked') return ok(before);
+  if (FINAL.has(before.status)) return fail({ reason: 'already_final', status: before.status as 'fulfilled' });
+  if (record.value.privacy_request_id === null) return fail({ reason: 'not_revocable' });
+  const reason = `Revoked by the authorized agent${claims.value.reason === null ? '' : `: ${claims.value.reason}`}`;
+  try {
+    await actOnRequest(deps, agentPrincipal(caller.value), record.value.privacy_request_id, 'cancel', { reason });
+  } catch (error) {
+    if (error instanceof InvalidTransitionError) return fail({ reason: 'not_revocable' });
+    throw error;
+  }
+  await updateDrpRequest(deps.db, requestId, { revoked: 1 });
+  const revoked = { ...record.value, revoked: 1 };
+  // The agent's own revoke sends a callback too (PRODUCT §2.19 "Status callbacks").
+  const answer = await currentStatusObject(deps.db, requestId, now, revoked.status_callback === null);
+  await sendStatusObject(deps.db, revoked, answer, now);
+  return ok(answer);
+}
