@@ -27,6 +27,8 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_PER_SOURCE: '0',
   PRIVACY_CENTER_SUBMISSIONS_PER_MINUTE: '0',
   PRIVACY_CENTER_CODES_PER_HOUR: '0',
+  // One bench agent sends every DRP exercise (bench/drp-scenario.ts).
+  DRP_CALLS_PER_MINUTE: '0',
 } as const;
 
 /**
@@ -43,6 +45,7 @@ export const UNREACHABLE_RATE_LIMITS = {
   RATE_LIMIT_PER_SOURCE: '1000000',
   PRIVACY_CENTER_SUBMISSIONS_PER_MINUTE: '1000000',
   PRIVACY_CENTER_CODES_PER_HOUR: '1000000',
+  DRP_CALLS_PER_MINUTE: '1000000',
 } as const;
 
 /**

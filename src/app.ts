@@ -170,7 +170,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(gpcRoutes);
   await app.register(webhooksPlugin, { services: deps.services, metrics: deps.metrics });
   await app.register(privacyCenterPlugin, { services: deps.services, counter: center.counter });
-  await app.register(drpPlugin, { prefix: '/drp', services: deps.services, metrics: deps.metrics });
+  await app.register(drpPlugin, {
+    prefix: '/drp',
+    services: deps.services,
+    metrics: deps.metrics,
+    callsPerMinute: protection.drpCallsPerMinute,
+  });
   await app.register(consolePlugin, {
     ...(deps.consoleDir ? { dir: deps.consoleDir } : {}),
     oidc: deps.consoleOidc ?? null,

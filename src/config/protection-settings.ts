@@ -7,6 +7,11 @@ export interface ProtectionConfig {
   readonly rateLimitPerToken: number;
   /** `RATE_LIMIT_PER_SOURCE`: requests per minute per client IP on webhooks and other unauthenticated routes. Default 3000. */
   readonly rateLimitPerSource: number;
+  /**
+   * `DRP_CALLS_PER_MINUTE`: calls a minute per DRP agent on `/drp` (PRODUCT §2.19), counted
+   * in-process. Default 60; 0 turns it off (the benchmark does, as for the other limits).
+   */
+  readonly drpCallsPerMinute: number;
   /** `REQUEST_TIMEOUT_MS`: time to receive a whole request (headers and body). Default 30000. */
   readonly requestTimeoutMs: number;
   /** `HEADERS_TIMEOUT_MS`: time to receive a request's headers; at most the request timeout. Default 10000. */
@@ -24,6 +29,7 @@ export interface ProtectionConfig {
 export const PROTECTION_DEFAULTS: ProtectionConfig = Object.freeze({
   rateLimitPerToken: 6000,
   rateLimitPerSource: 3000,
+  drpCallsPerMinute: 60,
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 72_000,
@@ -50,6 +56,7 @@ export function readProtection(env: Env, problems: string[]): ProtectionConfig {
   return {
     rateLimitPerToken: readInteger(env, 'RATE_LIMIT_PER_TOKEN', d.rateLimitPerToken, 0, 1_000_000, problems),
     rateLimitPerSource: readInteger(env, 'RATE_LIMIT_PER_SOURCE', d.rateLimitPerSource, 0, 1_000_000, problems),
+    drpCallsPerMinute: readInteger(env, 'DRP_CALLS_PER_MINUTE', d.drpCallsPerMinute, 0, 1_000_000, problems),
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 600_000, problems),

@@ -26,6 +26,8 @@ export async function drpPlugin(
   opts: {
     services: { drp: DrpProtocol; clock: Clock };
     metrics?: Pick<Metrics, 'drpRefused' | 'drpRequests'>;
+    /** Calls a minute per agent before a 429 (`DRP_CALLS_PER_MINUTE`; 0: no limit). */
+    callsPerMinute: number;
   },
 ) {
   app.removeAllContentTypeParsers();
@@ -34,7 +36,7 @@ export async function drpPlugin(
     done(null, undefined);
   });
   registerNoStore(app);
-  limitCallsPerAgent(app, opts.services.clock);
+  if (opts.callsPerMinute > 0) limitCallsPerAgent(app, opts.services.clock, opts.callsPerMinute);
   if (opts.metrics) countCalls(app, opts.metrics);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const keySetup = request.method === 'POST' && request.routeOptions.url === KEY_SETUP_ROUTE;
@@ -55,9 +57,6 @@ export async function drpPlugin(
   await app.register(drpRequestRoutes, { services: opts.services });
 }
 
-/** Calls a minute per agent (PRODUCT §2.19), over which a DRP route answers 429. */
-export const DRP_CALLS_PER_MINUTE = 60;
-
 /** Whose calls a call counts among: the path's agent for key setup, else the bearer token's (one agent's). */
 function callerKey(request: FastifyRequest): string {
   const agentId = (request.params as { agentId?: string } | undefined)?.agentId;
@@ -67,17 +66,17 @@ function callerKey(request: FastifyRequest): string {
 }
 
 /**
- * At most {@link DRP_CALLS_PER_MINUTE} calls a minute per agent, in-process (PRODUCT §2.19): over
+ * At most `perMinute` calls a minute per agent (`DRP_CALLS_PER_MINUTE`, default 60), in-process (PRODUCT §2.19): over
  * it, 429 with `Retry-After` and DRP's body (key setup: no body). Counted by the token a call
  * carries (an agent holds one, two for the day after it pairs again) or, for key setup, by the
  * path's agent id, before any database work.
  */
-function limitCallsPerAgent(app: FastifyInstance, clock: Clock): void {
+function limitCallsPerAgent(app: FastifyInstance, clock: Clock, perMinute: number): void {
   const counter = memoryCounter(() => clock().getTime());
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url === undefined) return;
     const { count, resetMs } = await counter.hit(callerKey(request), 60_000);
-    if (count <= DRP_CALLS_PER_MINUTE) return;
+    if (count <= perMinute) return;
     const keySetup = request.method === 'POST' && request.routeOptions.url === KEY_SETUP_ROUTE;
     return refuse(
       reply,
