@@ -43,6 +43,17 @@ export function evaluateGoals(results: ScenarioResult[], peakRssMb: number | nul
   ratioGoal('github', 'webhook github req/s', 0.25);
   ratioGoal('gitlab', 'webhook gitlab req/s', 0.25);
   ratioGoal('identity', 'webhook identity req/s', 0.25);
+  // Issue 37: a DRP exercise (signature check included) within 1.5× of create's time per request.
+  const create = byId('create');
+  const drp = byId('drp-exercise');
+  if (create && drp && create.requestsPerSec > 0 && drp.requestsPerSec > 0) {
+    const times = create.requestsPerSec / drp.requestsPerSec;
+    goals.push({
+      goal: 'DRP exercise time per request ≤ 1.5× create’s',
+      measured: `${times.toFixed(2)}×`,
+      verdict: times <= 1.5 ? 'PASS' : 'SHORT',
+    });
+  }
   for (const r of results.filter((s) => s.target === 'service')) {
     goals.push({
       goal: `p99 ≤ 10 ms (${r.label})`,

@@ -39,6 +39,8 @@ import { addRatios, allRequestsSucceeded, evaluateGoals, printReport, writeResul
 import { type LoadOptions, runScenario, type ScenarioResult, scenarios } from './scenarios.js';
 import { type BenchDatabase, benchDatabases } from './databases.js';
 import { createBody, seedDatabase, seedThroughApi } from './seed.js';
+import { seedDrp } from './drp-seed.js';
+import { drpExerciseScenario } from './drp-scenario.js';
 import { seedDataTasks } from './seed-tasks.js';
 import { taskResultBody } from './task-result-body.js';
 import { printTaskResultProbe, runTaskResultWithProbe } from './task-result-probe.js';
@@ -148,8 +150,9 @@ async function runLeg(database: BenchDatabase, baselineUrl: string, runId: strin
   try {
     const replay = { key: `replay-${runId}`, body: createBody(runId, 'replay') };
     await seedThroughApi(service.url, token, replay.key, replay.body);
+    const drp = await seedDrp(service.url, token);
     const results: ScenarioResult[] = [];
-    const all = scenarios(token, runId, replay, webhooks, { ids: taskIds, body: taskBody });
+    const all = [...scenarios(token, runId, replay, webhooks, { ids: taskIds, body: taskBody }), drpExerciseScenario(drp, runId)];
     // The baseline runs first and again last: the machine's speed drifts, and the ratios use the mean.
     const bare = all.find((scenario) => scenario.target === 'baseline')!;
     const again = { ...bare, id: 'baseline-after', label: `${bare.label} (again, last)` };
