@@ -178,6 +178,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
     /** The DRP routes' use cases: key setup, exercise, status, revoke (PRODUCT §2.19). */
     drp: bindDrpProtocol({
       db,
+      transact,
       clock,
       fileRequest,
       fileOptOut: optOuts.file,
