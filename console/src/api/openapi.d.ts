@@ -1487,7 +1487,7 @@ export interface operations {
                                 id: string;
                                 name: string;
                                 /** @enum {string} */
-                                type: "token" | "oidc" | "system" | "webhook" | "subject";
+                                type: "token" | "oidc" | "system" | "webhook" | "subject" | "agent";
                             };
                             details: {
                                 [key: string]: unknown;

@@ -39,6 +39,14 @@ export function isServiceAdmin(me: WhoAmI | null): boolean {
 /** The principal id of an audit entry's actor (`token:tok_…`, `oidc:<sub>`, `integration:int_…`). */
 export function actorPrincipal(actor: AuditEvent['actor']): string {
   const prefix =
-    actor.type === 'token' ? 'token:' : actor.type === 'oidc' ? 'oidc:' : actor.type === 'webhook' ? 'integration:' : '';
+    actor.type === 'token'
+      ? 'token:'
+      : actor.type === 'oidc'
+        ? 'oidc:'
+        : actor.type === 'webhook'
+          ? 'integration:'
+          : actor.type === 'agent'
+            ? 'agent:'
+            : '';
   return `${prefix}${actor.id}`;
 }

@@ -33,6 +33,23 @@ function RelatedRequest({ id }: { id: string }) {
   return <a href={requestHref(id)}>{id}</a>;
 }
 
+/** Who filed a request an authorized agent filed for the person (PRODUCT §2.19), with its DRP ids and proof. */
+function FiledByAgent({ agent }: { agent: NonNullable<PrivacyRequest['agent']> }) {
+  return (
+    <>
+      {agent.name} (authorized agent) <code>{agent.id}</code>
+      <br />
+      DRP request <code>{agent.drp_request_id}</code>
+      {agent.proof_ref !== null && (
+        <>
+          <br />
+          Proof of authority: {agent.proof_ref}
+        </>
+      )}
+    </>
+  );
+}
+
 /** What a request waits for, in words (its `status_reason` kept for searching the audit trail). */
 const WAITS_FOR: Record<string, string> = {
   identity_unmatched: 'an identity review: nothing matched the identity it names',
@@ -80,6 +97,7 @@ function Fields({ request }: { request: PrivacyRequest }) {
     ['Completed', formatTime(request.completed_at)],
     ['Your reference', request.client_request_id],
     ['Intake reference', <IntakeRef value={request.intake_ref} key="intake" />],
+    ...(request.agent ? [['Filed by', <FiledByAgent agent={request.agent} key="agent" />] as [string, ComponentChildren]] : []),
     ...(request.related_request_id
       ? [['Repeats', <RelatedRequest id={request.related_request_id} key="related" />] as [string, ComponentChildren]]
       : []),

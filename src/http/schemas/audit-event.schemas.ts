@@ -13,7 +13,7 @@ export const AuditEventListQuery = Type.Object({
 
 /** Who acted: `name` is the token's name, the OIDC operator's display claim, the service's or the integration's id. */
 export const AuditActor = Type.Object({
-  type: StringEnum(['token', 'oidc', 'system', 'webhook', 'subject'] as const),
+  type: StringEnum(['token', 'oidc', 'system', 'webhook', 'subject', 'agent'] as const),
   id: Type.String(),
   name: Type.String(),
 });

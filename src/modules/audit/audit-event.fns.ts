@@ -2,7 +2,7 @@ import type { AuditEventRow } from './audit-read.repository.js';
 
 /** Who acted, as the audit trail API shows it (PRODUCT.md §2.7). */
 export interface AuditActorView {
-  type: 'token' | 'oidc' | 'system' | 'webhook' | 'subject';
+  type: 'token' | 'oidc' | 'system' | 'webhook' | 'subject' | 'agent';
   id: string;
   name: string;
 }
@@ -27,10 +27,12 @@ const PREFIXED: [prefix: string, type: AuditActorView['type']][] = [
   ['integration:', 'webhook'],
   // A data subject acting through the privacy center, by keyed pseudonym (PRODUCT §2.15).
   ['subject:', 'subject'],
+  // A DRP authorized agent filing or revoking for the person (PRODUCT §2.19), by its `agent-id`.
+  ['agent:', 'agent'],
 ];
 
 /**
- * The stored actor (`token:tok_…`, `oidc:<sub>`, `integration:int_…`, or the service's own
+ * The stored actor (`token:tok_…`, `oidc:<sub>`, `integration:int_…`, `agent:<agent-id>`, or the service's own
  * `worker`, `retention-sweeper`, `cli`…) as `{type, id, name}`. `storedName` is the name recorded
  * with the entry; entries from before names were recorded show the id as the name.
  */

@@ -300,6 +300,41 @@ for (const dialect of dialects()) {
       assert.equal(proceeded.related_request_id, first, 'the link to what it repeated stays');
     });
 
+    it('says who filed a request an authorized agent filed, with its DRP request and proof (PRODUCT §2.19, §2.21)', async () => {
+      const agent = {
+        id: 'agent-007',
+        name: 'Consumer Reports Permission Slip',
+        drp_request_id: 'c0ffee00-0000-4000-8000-000000000001',
+        proof_ref: 'poa-2026-0042',
+      };
+      // The DRP exercise's own filing path (workflows/drp/exercise-drp-request.ts files through it).
+      const outcome = await t.services.fileRequest(
+        { id: 'agent:agent-007', name: agent.name, scopes: new Set(), workspaces: new Set(['acme']) },
+        'whole-day-agent-key',
+        {
+          request_type: 'deletion',
+          scope: ['user'],
+          subject_provider: 'email',
+          subject_id: 'agent-filed@example.org',
+          workspace_id: 'acme',
+          client_request_id: `drp-${agent.drp_request_id}`,
+          intake_ref: `drp:${agent.drp_request_id}`,
+        },
+        { agent },
+      );
+      assert.equal(outcome.kind, 'filed');
+      const id = (outcome as { request: { id: string } }).request.id;
+      await page.goto(`${origin}/console/#/requests/${id}`);
+      const filedBy = page.locator('dl.fields div', { hasText: 'Filed by' });
+      await filedBy.getByText('Consumer Reports Permission Slip (authorized agent)').waitFor();
+      assert.match(
+        await filedBy.innerText(),
+        /agent-007[\s\S]*DRP request c0ffee00-0000-4000-8000-000000000001[\s\S]*Proof of authority: poa-2026-0042/,
+      );
+      await page.locator('ol.timeline').getByText(/filed by Consumer Reports Permission Slip \(agent\)/).waitFor();
+      await checkBothWidths(page, `whole-day-agent-filed-${dialect.name}`);
+    });
+
     it('links an http(s) intake reference safely, and no other', async () => {
       await page.goto(`${origin}/console/#/requests/${ids.maria}`);
       const link = page.getByRole('link', { name: 'https://support.example.com/tickets/77' });
