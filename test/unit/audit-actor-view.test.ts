@@ -12,7 +12,11 @@ describe('audit actor view', () => {
     assert.deepEqual(actorView('oidc:sub-9', null), { type: 'oidc', id: 'sub-9', name: 'sub-9' });
     assert.deepEqual(actorView('integration:int_1', 'idp'), { type: 'webhook', id: 'int_1', name: 'idp' });
     assert.deepEqual(actorView('subject:ps_x', 'the person'), { type: 'subject', id: 'ps_x', name: 'the person' });
-    assert.deepEqual(actorView('agent:agent-007', 'Permission Slip'), { type: 'agent', id: 'agent-007', name: 'Permission Slip' });
+    assert.deepEqual(actorView('agent:agent-007', 'Permission Slip'), {
+      type: 'agent',
+      id: 'agent-007',
+      name: 'Permission Slip',
+    });
     assert.deepEqual(actorView('worker', null), { type: 'system', id: 'worker', name: 'worker' });
   });
 });

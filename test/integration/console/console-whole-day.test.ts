@@ -331,7 +331,10 @@ for (const dialect of dialects()) {
         await filedBy.innerText(),
         /agent-007[\s\S]*DRP request c0ffee00-0000-4000-8000-000000000001[\s\S]*Proof of authority: poa-2026-0042/,
       );
-      await page.locator('ol.timeline').getByText(/filed by Consumer Reports Permission Slip \(agent\)/).waitFor();
+      await page
+        .locator('ol.timeline')
+        .getByText(/filed by Consumer Reports Permission Slip \(agent\)/)
+        .waitFor();
       await checkBothWidths(page, `whole-day-agent-filed-${dialect.name}`);
     });
 
