@@ -74,6 +74,18 @@ for (const dialect of dialects()) {
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
+    /** Runs the service's worker with its own handlers until nothing queued is left. */
+    const processQueued = async () => {
+      const worker = createWorker({
+        database: t.services.database,
+        clock: t.services.clock,
+        log: silentLog,
+        pseudonymKey: t.services.keys.pseudonymKey,
+        handlers: REQUEST_HANDLERS,
+        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
+      });
+      while (await worker.runOnce());
+    };
     const rowIds = async () => (await page.locator('table.queue tbody td[data-label="Request"]').allInnerTexts()).sort();
     /** Waits (up to 10 s) until the queue lists exactly `expected`: a count's link reloads the list. */
     const waitForRows = async (expected: string[]) => {
@@ -98,15 +110,7 @@ for (const dialect of dialects()) {
       ids.repoint = await file({ subject_id: 'ghost-typo' });
       ids.noData = await file({ request_type: 'access', subject_id: 'ghost-none' });
       ids.reject = await file({ subject_id: 'ghost-reject', notify_email: 'ghost@example.org' });
-      const worker = createWorker({
-        database: t.services.database,
-        clock: t.services.clock,
-        log: silentLog,
-        pseudonymKey: t.services.keys.pseudonymKey,
-        handlers: REQUEST_HANDLERS,
-        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
-      });
-      while (await worker.runOnce());
+      await processQueued();
       for (const id of [ids.repoint, ids.noData, ids.reject])
         assert.equal((await get(`/api/v1/privacy/requests/${id}`)).status_reason, 'identity_unmatched');
       // Queued (no worker runs again): received 40 days ago (overdue), 27 days ago (due within 7 days), today by e-mail.
@@ -520,15 +524,7 @@ for (const dialect of dialects()) {
       });
       assert.equal(filed.statusCode, 202, filed.body);
       const id = filed.json().id as string;
-      const worker = createWorker({
-        database: t.services.database,
-        clock: t.services.clock,
-        log: silentLog,
-        pseudonymKey: t.services.keys.pseudonymKey,
-        handlers: REQUEST_HANDLERS,
-        options: { pollMs: 10, leaseMs: 60_000, maxAttempts: 3 },
-      });
-      while (await worker.runOnce());
+      await processQueued();
       const task = await t.services.database.db
         .selectFrom('data_tasks')
         .select('id')

@@ -19,7 +19,7 @@ import { createWorker } from '../../../src/jobs/worker.js';
 import { createMailer, type Mailer } from '../../../src/modules/privacy-center/mailer.js';
 import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { mailWords } from '../../helpers/center-outbox.js';
+import { fileThroughCenter } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp-receiver.js';
@@ -40,36 +40,9 @@ for (const dialect of dialects()) {
     const clock = () => new Date(now);
     const db = () => t.services.database.db;
 
-    /** The newest outbox mail of `kind` for request `requestId` (or any), payload parsed. */
-    const outboxMail = async (kind: string, requestId?: string) => {
-      let query = db()
-        .selectFrom('privacy_center_mails')
-        .select(['payload', 'request_id', 'workspace_id'])
-        .where('kind', '=', kind);
-      if (requestId) query = query.where('request_id', '=', requestId);
-      const [row] = await query.orderBy('id', 'desc').limit(1).execute();
-      assert.ok(row, `no ${kind} mail`);
-      return mailWords(t, row);
-    };
-    /** Files through the center's JSON API and verifies with the mailed code. @returns the request id and its status token. */
-    const fileByCenter = async (requestType: string, email: string) => {
-      const submitted = await t.app.inject({
-        method: 'POST',
-        url: '/privacy-center/v1/acme/requests',
-        payload: { request_type: requestType, email },
-      });
-      assert.equal(submitted.statusCode, 202, submitted.body);
-      const { code } = await outboxMail('code');
-      now += 30_000;
-      const verified = await t.app.inject({
-        method: 'POST',
-        url: `/privacy-center/v1/acme/requests/${submitted.json().id}/verify`,
-        payload: { code },
-      });
-      assert.equal(verified.statusCode, 200, verified.body);
-      const received = await outboxMail('received');
-      return { id: received.request_id!, token: received.status_token! };
-    };
+    /** Files through the center's JSON API and verifies with the mailed code, 30 s later. @returns the request id and its status token. */
+    const fileByCenter = (requestType: string, email: string) =>
+      fileThroughCenter(t, { workspace: 'acme', requestType, email, beforeVerify: () => (now += 30_000) });
     const processAll = async () => {
       const worker = createWorker({
         database: t.services.database,

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { createWorker } from '../../../src/jobs/worker.js';
 import { REQUEST_HANDLERS } from '../../../src/workflows/request-types/request-handlers.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { mailWords } from '../../helpers/center-outbox.js';
+import { fileThroughCenter, mailWords } from '../../helpers/center-outbox.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { captureLogs, type LogCapture } from '../../helpers/log-capture.js';
@@ -49,25 +49,9 @@ for (const dialect of dialects()) {
       if (requestId) query = query.where('request_id', '=', requestId);
       return query.orderBy('id', 'desc').execute();
     };
-    /** Files an access request through the center's JSON API with the mailed code. @returns its id and status token. */
-    const fileByCenter = async (email: string) => {
-      const submitted = await t.app.inject({
-        method: 'POST',
-        url: '/privacy-center/v1/acme/requests',
-        payload: { request_type: 'access', email },
-      });
-      assert.equal(submitted.statusCode, 202, submitted.body);
-      const { code } = await mailWords(t, (await outbox('code'))[0]!);
-      now += 30_000;
-      const verified = await t.app.inject({
-        method: 'POST',
-        url: `/privacy-center/v1/acme/requests/${submitted.json().id}/verify`,
-        payload: { code },
-      });
-      assert.equal(verified.statusCode, 200, verified.body);
-      const received = await mailWords(t, (await outbox('received'))[0]!);
-      return { id: received.request_id!, token: received.status_token! };
-    };
+    /** Files an access request through the center's JSON API with the mailed code, 30 s later. @returns its id and status token. */
+    const fileByCenter = (email: string) =>
+      fileThroughCenter(t, { workspace: 'acme', requestType: 'access', email, beforeVerify: () => (now += 30_000) });
     const processAll = async () => {
       const worker = createWorker({
         database: t.services.database,
