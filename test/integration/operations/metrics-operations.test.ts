@@ -367,14 +367,17 @@ for (const dialect of dialects()) {
       try {
         const url = /"url":"(http:\/\/127\.0\.0\.1:\d+\/metrics)"/.exec(worker.output())?.[1];
         assert.ok(url, worker.output());
-        // Until the request is processed (the worker polls every 20 ms; generous bound).
+        // Until the request is processed and the first retention sweep has run (the worker polls
+        // every 20 ms and sweeps at start, each in its own loop: either may come first on a busy
+        // machine; generous bound).
         let body = '';
         for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
           const res = await fetch(url);
           assert.equal(res.status, 200);
           assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
           body = await res.text();
-          if (sample(body, 'privacy_requests_processed_total{request_type="access",outcome="completed"}') === 1) break;
+          const processed = sample(body, 'privacy_requests_processed_total{request_type="access",outcome="completed"}') === 1;
+          if (processed && (sample(body, 'retention_sweeps_total{result="success"}') ?? 0) >= 1) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         assert.equal(sample(body, 'privacy_requests_processed_total{request_type="access",outcome="completed"}'), 1, body);
