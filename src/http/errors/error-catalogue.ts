@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorItem } from '../validation/error-item.js';
 import { REDACTED } from '../validation/validate-value.js';
 import { HttpError, RequestValidationError } from './http-error.js';
+import { PACKAGE_REVIEW_ERRORS } from './package-review-errors.js';
 
 const BEARER = { 'WWW-Authenticate': 'Bearer' };
 
@@ -12,6 +13,7 @@ const BEARER = { 'WWW-Authenticate': 'Bearer' };
  * IETF draft-ietf-httpapi-idempotency-key-header (409/422 for keys), PRODUCT.md §2.6 (webhooks).
  */
 export const errors = {
+  ...PACKAGE_REVIEW_ERRORS,
   notAuthenticated: () => new HttpError(401, 'Not authenticated', BEARER),
   invalidCredentials: () => new HttpError(401, 'Invalid authentication credentials', BEARER),
   missingScope: (scope: string) => new HttpError(403, `This token lacks the ${scope} scope`),
@@ -113,30 +115,6 @@ export const errors = {
     new HttpError(
       409,
       `This request does not wait as a repeated request (status ${status}); only a request in action_required with status_reason repeat_request does`,
-    ),
-  /** A redaction or a release on a request that does not wait for its review (PRODUCT §2.20). */
-  notAwaitingReview: (status: string) =>
-    new HttpError(
-      409,
-      `This request does not wait for a review of its package (status ${status}); only a request in action_required with status_reason awaiting_review does`,
-    ),
-  /** A redaction `path` that names no value of the package (PRODUCT §2.20). */
-  pathNotInPackage: (path: string) =>
-    new RequestValidationError([
-      {
-        type: 'value_error',
-        loc: ['body', 'path'],
-        msg: 'Value error, not a JSON Pointer (RFC 6901) to a value of this package: it must start with "/" and name a member that is there, e.g. /systems/shop/orders/0/notes',
-        input: path,
-        ctx: { error: {} },
-      },
-    ]),
-  pathAlreadyWithheld: (redactionId: string) =>
-    new HttpError(409, `This value is withheld already (redaction ${redactionId}); remove that redaction to change its reason`),
-  selfRelease: () =>
-    new HttpError(
-      403,
-      'An operator whose redaction still stands cannot release this package; another operator must check it and release it',
     ),
   selfApproval: () =>
     new HttpError(403, 'The principal that filed this request cannot approve it; another principal must approve it'),
