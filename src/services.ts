@@ -38,6 +38,8 @@ import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflo
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
 import { bindDrpAdmin } from './workflows/drp/drp-admin.js';
 import { bindDrpProtocol } from './workflows/drp/drp-protocol.js';
+import { bindDrpPerson } from './workflows/drp/verify-drp-person.js';
+import { userVerificationToken, userVerificationUrl } from './modules/drp/user-verification.fns.js';
 import { bindDrpCallbacks } from './workflows/drp/drp-callbacks.js';
 import { isForbiddenAddress } from './modules/outbound-events/address-guard.js';
 import { bindCenterSubmit } from './workflows/privacy-center/center-submit.js';
@@ -183,6 +185,21 @@ export function createServices(deps: { config: Config; database: Database; keys:
       fileRequest,
       fileOptOut: optOuts.file,
       callbackRules: { allowPrivate, isForbiddenAddress },
+      policies,
+      seal: (text: string) => secretBox.seal(text),
+      verificationUrl: (workspaceId: string, requestId: string) =>
+        userVerificationUrl(publicBaseUrl, workspaceId, requestId, userVerificationToken(deps.keys.pseudonymKey, requestId)),
+    }),
+    /** The person's own code for an agent's DRP request (PRODUCT §2.19 `need_user_verification`). */
+    drpPerson: bindDrpPerson({
+      db,
+      clock,
+      hashKey: deps.keys.pseudonymKey,
+      seal: (text: string) => secretBox.seal(text),
+      open: (sealed: string) => secretBox.open(sealed),
+      fileRequest,
+      fileOptOut: optOuts.file,
+      allowPrivate,
     }),
     /** DRP status callbacks: the sweep for changes and their delivery (PRODUCT §2.19). */
     drpCallbacks: bindDrpCallbacks({ db, clock, allowPrivate }),

@@ -8,6 +8,7 @@ import type {
   DrpDigestTable,
   DrpPairingTable,
   DrpRequestTable,
+  DrpUserVerificationTable,
   DrpSettingsTable,
 } from './tables/drp.table.js';
 import type { IdempotencyTable } from './tables/idempotency.table.js';
@@ -65,6 +66,7 @@ export interface DB {
   drp_agents: DrpAgentTable;
   drp_pairings: DrpPairingTable;
   drp_requests: DrpRequestTable;
+  drp_user_verifications: DrpUserVerificationTable;
   drp_digests: DrpDigestTable;
   drp_callbacks: DrpCallbackTable;
 }

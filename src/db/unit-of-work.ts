@@ -32,6 +32,8 @@ export const DEFERRED_WRITE_PLACES = {
   'request mails': 4,
   /** modules/idempotency/key-claims.ts: each claimed key's record, with the filing's outcome. */
   'idempotency records': 4,
+  /** modules/drp/drp-record-filing.ts: a DRP exercise's record and digest, behind what it filed. */
+  'drp records': 4,
 } as const;
 
 /** The name of a kind of deferred write: a key of {@link DEFERRED_WRITE_PLACES}. */

@@ -29,6 +29,7 @@ const TABLES = [
   'drp_requests',
   'drp_digests',
   'drp_callbacks',
+  'drp_user_verifications',
 ] as const;
 
 /** `{table: rows}` for every table of src/db/schema.ts, in one query. */

@@ -61,7 +61,10 @@ export interface DrpRequestTable {
   agent_request_id: string | null;
   exercise: string;
   regime: string | null;
-  /** The DRP status of the record's own decision (`open`, `denied`, …); a filed request's comes from it. */
+  /**
+   * The record's own decision: `filed` (its DRP status comes from what it filed), `denied`,
+   * `fulfilled` (nothing to file), or `awaiting_person` (waiting for the person's code).
+   */
   status: string;
   reason: string | null;
   processing_details: string | null;
@@ -105,4 +108,27 @@ export interface DrpDigestTable {
   digest: string;
   request_id: string | null;
   expires_at: string;
+}
+
+/**
+ * `drp_user_verifications`: a DRP request waiting for the person's own code (PRODUCT §2.19,
+ * `need_user_verification`); deleted when it is filed or its 14 days pass.
+ */
+export interface DrpUserVerificationTable {
+  /** The DRP request's `request_id`. */
+  request_id: string;
+  workspace_id: string;
+  /** JSON of what it files once verified (names the person's address), sealed (lib/secret-box.ts). */
+  filing_sealed: string;
+  /** Keyed hash of the current 6-digit code (modules/privacy-center/privacy-center.fns.ts), null before one is sent. */
+  code_hash: string | null;
+  code_expires_at: string | null;
+  attempts_left: number;
+  /** Codes mailed so far (at most `MAX_CODES`). */
+  codes_sent: number;
+  /** When the right code was entered (the filing follows in its own commit). */
+  verified_at: string | null;
+  /** End of the 14 days: then the DRP request is denied `insuf_verification`. */
+  expires_at: string;
+  created_at: string;
 }

@@ -19,6 +19,8 @@ import { EMAIL_PATTERN } from '../schemas/controller.schemas.js';
 import { type CenterGuards, gpcSignal } from './center-guards.js';
 import { verifyError, PUBLIC_BODY_LIMIT } from './center-public.routes.js';
 import { CENTER_CSS } from './center-style.js';
+import { drpVerifyRoutes } from './drp-verify.routes.js';
+import type { DrpPerson } from '../../workflows/drp/verify-drp-person.js';
 import {
   codePage,
   type DeadCode,
@@ -49,6 +51,7 @@ export interface CenterPageServices {
   requestResults: RequestResultsService;
   controllers: ControllerService;
   dataSystems: DataSystemService;
+  drpPerson: DrpPerson;
 }
 
 /**
@@ -128,6 +131,9 @@ export async function centerPageRoutes(
       done(null, formFields(body as string));
     },
   );
+
+  // The page of a DRP request waiting for the person's code (PRODUCT §2.19), with this form parser.
+  await app.register(drpVerifyRoutes, { services: s });
 
   app.get('/assets/center.css', { schema: HIDDEN }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(CENTER_CSS),

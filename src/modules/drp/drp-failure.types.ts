@@ -16,7 +16,7 @@ export type DrpFailure =
   | { readonly reason: 'window_invalid' }
   // Single use (needs the store: the check gives the key, the store answers).
   | { readonly reason: 'replayed'; readonly requestId: string | null }
-  | { readonly reason: 'agent_request_id_reused'; readonly requestId: string }
+  | { readonly reason: 'agent_request_id_reused'; readonly requestId: string | null }
   // The claims.
   | { readonly reason: 'drp_version_invalid' }
   | { readonly reason: 'claim_invalid'; readonly claim: string; readonly expected: string }

@@ -2,6 +2,7 @@ import type { RequestStatus } from '../request-model/request-model.js';
 import type { DrpRequestListRow, DrpRequestRow } from './drp-request.repository.js';
 import { type DrpStatusObject, isDrpDenialReason } from './drp.types.js';
 import { type DrpRequestState, type DrpSubjectState, drpStatusObject } from './status-object.fns.js';
+import { USER_VERIFICATION_WINDOW_MS } from './user-verification.fns.js';
 
 /** What the status object reads of a privacy request a DRP record filed (its row). */
 export interface FiledRequestView {
@@ -28,10 +29,7 @@ export interface FiledOptOutView {
  * without filing). Not read here yet: "nothing found", an access package's link and expiry
  * (docs/drp.md, "Not yet").
  */
-export function drpRequestState(
-  record: DrpRequestRow,
-  filed: { request?: FiledRequestView | undefined; optOut?: FiledOptOutView | undefined },
-): DrpRequestState {
+export function drpRequestState(record: DrpRequestRow, filed: FiledViews): DrpRequestState {
   return {
     requestId: record.request_id,
     agentRequestId: record.agent_request_id,
@@ -41,10 +39,17 @@ export function drpRequestState(
   };
 }
 
-function subjectState(
-  record: DrpRequestRow,
-  filed: { request?: FiledRequestView | undefined; optOut?: FiledOptOutView | undefined },
-): DrpSubjectState {
+/**
+ * What a record filed, read now; for a record waiting for the person's code, its
+ * `user_verification_url` (null: not to be shown, as in callbacks and the officer's list).
+ */
+export interface FiledViews {
+  readonly request?: FiledRequestView | undefined;
+  readonly optOut?: FiledOptOutView | undefined;
+  readonly verificationUrl?: string | null;
+}
+
+function subjectState(record: DrpRequestRow, filed: FiledViews): DrpSubjectState {
   const { request, optOut } = filed;
   if (request) {
     const ended = request.status === 'rejected' || request.status === 'canceled';
@@ -76,6 +81,13 @@ function subjectState(
       cancelReason: null,
     };
   }
+  if (record.status === 'awaiting_person')
+    return {
+      kind: 'awaiting_user_verification',
+      dueAt: record.due_at,
+      userVerificationUrl: filed.verificationUrl ?? null,
+      verificationExpiresAt: new Date(Date.parse(record.received_at) + USER_VERIFICATION_WINDOW_MS).toISOString(),
+    };
   if (record.status === 'fulfilled') return { kind: 'fulfilled_without_filing', dueAt: record.due_at };
   return {
     kind: 'denied_without_filing',
@@ -85,8 +97,15 @@ function subjectState(
   };
 }
 
-/** The status object now of a record read with the state of what it filed (one joined row). */
-export function statusObjectOfRow(row: DrpRequestListRow, now: Date): DrpStatusObject {
+/**
+ * The status object now of a record read with the state of what it filed (one joined row).
+ * @param verificationUrl - gives a waiting record's `user_verification_url` (omitted when absent).
+ */
+export function statusObjectOfRow(
+  row: DrpRequestListRow,
+  now: Date,
+  verificationUrl?: (record: DrpRequestRow) => string,
+): DrpStatusObject {
   const request =
     row.pr_status === null
       ? undefined
@@ -100,7 +119,8 @@ export function statusObjectOfRow(row: DrpRequestListRow, now: Date): DrpStatusO
           drp_reason: detail(row.reject_details, 'drp_reason'),
         };
   const optOut = row.oo_status === null ? undefined : { status: row.oo_status, due_at: row.oo_due_at ?? row.due_at };
-  return drpStatusObject(drpRequestState(row, { request, optOut }), now);
+  const waiting = row.status === 'awaiting_person' && verificationUrl !== undefined;
+  return drpStatusObject(drpRequestState(row, { request, optOut, verificationUrl: waiting ? verificationUrl(row) : null }), now);
 }
 
 /** A string member of an audit entry's `details` (JSON), or null. */

@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import type { DrpRequestTable } from '../../db/tables/drp.table.js';
 
@@ -14,15 +14,42 @@ export async function findDrpRequest(db: Executor, requestId: string): Promise<D
   return db.selectFrom('drp_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
 }
 
-/** The `request_id` of the agent registration's record with `agentRequestId`, or undefined. */
-export async function findByAgentRequestId(db: Executor, agentRef: string, agentRequestId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('drp_requests')
-    .select('request_id')
-    .where('agent_ref', '=', agentRef)
-    .where('agent_request_id', '=', agentRequestId)
-    .executeTakeFirst();
-  return row?.request_id;
+/** What an earlier message left that makes this one a 409 (PRODUCT §2.19, single use). */
+export interface EarlierExercise {
+  /** `replayed`: the same signed body; `agent_request_id_reused`: the registration's `agent-request-id`. */
+  readonly reason: 'replayed' | 'agent_request_id_reused';
+  /** The first DRP request (null for a key setup's digest). */
+  readonly requestId: string | null;
+}
+
+/**
+ * The earlier message a new exercise repeats, in one statement (saves a round trip per exercise):
+ * its signed body's digest kept (`replayed`, answered first), else the registration's record with
+ * the same `agent-request-id`; undefined when neither.
+ */
+export async function findEarlierExercise(
+  db: Executor,
+  exercise: { digest: string; agentRef: string; agentRequestId: string | null },
+): Promise<EarlierExercise | undefined> {
+  const byDigest = db
+    .selectFrom('drp_digests')
+    .select(['request_id', sql<number>`0`.as('rank')])
+    .where('digest', '=', exercise.digest);
+  const rows =
+    exercise.agentRequestId === null
+      ? await byDigest.execute()
+      : await byDigest
+          .unionAll(
+            db
+              .selectFrom('drp_requests')
+              .select(['request_id', sql<number>`1`.as('rank')])
+              .where('agent_ref', '=', exercise.agentRef)
+              .where('agent_request_id', '=', exercise.agentRequestId),
+          )
+          .execute();
+  const first = rows.sort((a, b) => Number(a.rank) - Number(b.rank))[0];
+  if (first === undefined) return undefined;
+  return { reason: Number(first.rank) === 0 ? 'replayed' : 'agent_request_id_reused', requestId: first.request_id };
 }
 
 /** Changes a DRP record (what it filed, revoked, the last status object answered). */

@@ -8,7 +8,8 @@ export type DrpSubjectState =
       readonly kind: 'awaiting_user_verification';
       /** The due date the filing will have (it counts from the exercise's receipt). */
       readonly dueAt: string;
-      readonly userVerificationUrl: string;
+      /** Null where the capability is not to be shown (the callbacks' sweep, the officer's list). */
+      readonly userVerificationUrl: string | null;
       /** End of the 14 days the person has. */
       readonly verificationExpiresAt: string;
     }
@@ -110,7 +111,7 @@ function statusParts(state: DrpRequestState, now: number): Parts {
         status: 'in_progress',
         reason: 'need_user_verification',
         expectedBy: subject.dueAt,
-        userVerificationUrl: subject.userVerificationUrl,
+        ...(subject.userVerificationUrl === null ? {} : { userVerificationUrl: subject.userVerificationUrl }),
         expiresAt: subject.verificationExpiresAt,
       };
     case 'denied_without_filing':
@@ -191,8 +192,20 @@ function optOutParts(optOut: DrpOptOutState, revoked: boolean): Parts {
  */
 export function statusObjectChanged(last: DrpStatusObject | null, next: DrpStatusObject): boolean {
   if (last === null) return true;
-  const a = last as unknown as Record<string, unknown>;
-  const b = next as unknown as Record<string, unknown>;
+  const a = rememberedStatusObject(last) as unknown as Record<string, unknown>;
+  const b = rememberedStatusObject(next) as unknown as Record<string, unknown>;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].some((key) => a[key] !== b[key]);
+}
+
+/**
+ * A status object as it is stored (the last one answered or sent): without
+ * `user_verification_url`, a capability derived from the request id that is given on every read
+ * and never stored (modules/drp/user-verification.fns.ts); it changes only with the state, which
+ * the other members show, so comparing without it misses no change.
+ */
+export function rememberedStatusObject(object: DrpStatusObject): DrpStatusObject {
+  if (object.user_verification_url === undefined) return object;
+  const { user_verification_url: _capability, ...rest } = object;
+  return rest;
 }

@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { ScopeKey } from '../data-categories/data-categories.fns.js';
 import type { RequestType } from '../request-model/request-model.js';
 
@@ -38,6 +39,12 @@ export interface FilingOptions {
   agent?: RequestAgent;
   /** A regulation added to the workspace's (DRP `regime: ccpa`, PRODUCT §2.19): the earlier due date binds. */
   addRegulation?: 'ccpa';
+  /**
+   * Writes that exist only if the request is stored, deferred on `stored` (a unit whose deferred
+   * writes are dropped with the row): a DRP exercise's record and digest, so they share the
+   * filing's commit (modules/drp/drp-record-filing.ts).
+   */
+  alongside?: (stored: UnitOfWork, request: PrivacyRequestResource) => void;
 }
 
 /** The request resource as the API returns it. */

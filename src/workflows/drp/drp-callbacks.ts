@@ -9,6 +9,7 @@ import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import { attemptDelivery } from '../../modules/outbound-events/http-attempt.js';
 import { nextAttemptAt } from '../../modules/outbound-events/retry-schedule.js';
+import { expireDrpWaits } from './expire-drp-waits.js';
 
 /** Records read per page of a sweep. */
 const SWEEP_PAGE = 200;
@@ -115,7 +116,7 @@ export async function deliverDrpCallbacks(deps: DrpCallbackDeps): Promise<number
 
 /** The DRP callbacks, bound: a sweep for changes, a round of delivery. */
 export interface DrpCallbacks {
-  /** {@link sweepDrpCallbacks}. */
+  /** {@link expireDrpWaits} (the 14 days of `need_user_verification`), then {@link sweepDrpCallbacks}. */
   sweep(): Promise<number>;
   /** {@link deliverDrpCallbacks}. */
   deliver(): Promise<number>;
@@ -123,5 +124,11 @@ export interface DrpCallbacks {
 
 /** Binds the callbacks to `deps` (src/services.ts wires them once). */
 export function bindDrpCallbacks(deps: DrpCallbackDeps): DrpCallbacks {
-  return { sweep: () => sweepDrpCallbacks(deps), deliver: () => deliverDrpCallbacks(deps) };
+  return {
+    sweep: async () => {
+      await expireDrpWaits(deps);
+      return sweepDrpCallbacks(deps);
+    },
+    deliver: () => deliverDrpCallbacks(deps),
+  };
 }

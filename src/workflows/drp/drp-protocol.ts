@@ -35,7 +35,8 @@ export function bindDrpProtocol(deps: ExerciseDeps & { db: Executor; clock: Cloc
       if (!caller.ok) return caller;
       const record = await callersRecord(db, caller.value, requestId);
       if (!record.ok) return record;
-      return { ok: true, value: await currentStatusObject(db, record.value.request_id, now) };
+      const link = (row: { workspace_id: string; request_id: string }) => deps.verificationUrl(row.workspace_id, row.request_id);
+      return { ok: true, value: await currentStatusObject(db, record.value.request_id, now, true, link) };
     },
     revoke: (authorization, requestId, body) => revokeDrpRequest(deps, authorization, requestId, body),
   };

@@ -8,7 +8,7 @@ import {
   updateDrpRequest,
 } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
-import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
+import { rememberedStatusObject, statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import type { DrpCaller } from './drp-caller.js';
 
 /**
@@ -27,13 +27,20 @@ export async function callersRecord(db: Executor, caller: DrpCaller, requestId: 
  * filed (read now, with the reasons of its extension and rejection) or its own decision; stored
  * as the last object answered when it changed (unless `remember` is false: the caller sends it as
  * a callback instead). The same computation as the callbacks' sweep and the officer's list.
+ * @param verificationUrl - gives a waiting record's `user_verification_url` (the agent's read only; never stored).
  */
-export async function currentStatusObject(db: Executor, requestId: string, now: Date, remember = true): Promise<DrpStatusObject> {
+export async function currentStatusObject(
+  db: Executor,
+  requestId: string,
+  now: Date,
+  remember = true,
+  verificationUrl?: (record: DrpRequestRow) => string,
+): Promise<DrpStatusObject> {
   const row = await recordWithState(db, requestId);
   if (!row) throw new Error(`DRP record ${requestId} is gone`);
-  const answer = statusObjectOfRow(row, now);
+  const answer = statusObjectOfRow(row, now, verificationUrl);
   const last = row.last_status === null ? null : (JSON.parse(row.last_status) as DrpStatusObject);
   if (remember && statusObjectChanged(last, answer))
-    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(answer) });
+    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(rememberedStatusObject(answer)) });
   return answer;
 }

@@ -1,31 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Transact } from '../../db/write-batcher.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { type CallbackAddressRules, validateExerciseClaims } from '../../modules/drp/claims.fns.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
 import { digestRequest, keepDigest } from '../../modules/drp/drp-pairing.repository.js';
 import { drpRequestState } from '../../modules/drp/drp-record.fns.js';
-import {
-  dropDrpRequest,
-  type DrpRequestRow,
-  findByAgentRequestId,
-  insertDrpRequest,
-  updateDrpRequest,
-} from '../../modules/drp/drp-request.repository.js';
+import { recordDrpAtCommit } from '../../modules/drp/drp-record-filing.js';
+import { type DrpRequestRow, findEarlierExercise, insertDrpRequest } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject, DrpSupportableAction } from '../../modules/drp/drp.types.js';
 import { type ExercisePlan, planExercise, recordClaims } from '../../modules/drp/exercise-plan.fns.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
-import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
+import { drpStatusObject, rememberedStatusObject } from '../../modules/drp/status-object.fns.js';
+import { insertUserVerification } from '../../modules/drp/drp-verification.repository.js';
+import { USER_VERIFICATION_WINDOW_MS } from '../../modules/drp/user-verification.fns.js';
+import { optOutDueAt } from '../../modules/opt-outs/deadline.fns.js';
+import type { PolicyService } from '../../modules/policies/policy.service.js';
+import { computeDueAt } from '../../modules/privacy-requests/deadline.fns.js';
+import { IdempotencyConflict } from '../../modules/idempotency/idempotency.service.js';
 import { readPreferenceRows } from '../../modules/opt-outs/opt-out.repository.js';
-import type { Principal } from '../../modules/principals/principal.js';
-import type { FileRequest } from '../filing/file-privacy-request.js';
-import type { OptOutUseCases } from '../opt-outs/opt-out-use-cases.js';
+import { type DrpFilingDeps, type Filed, fileDrpPlan, type PendingDrpFiling } from './file-drp-plan.js';
 import { type DrpCaller, drpCaller } from './drp-caller.js';
+import { agentPrincipal } from './drp-principal.js';
 
 /** What an exercise needs (wired once in src/services.ts). */
-export interface ExerciseDeps {
+export interface ExerciseDeps extends DrpFilingDeps {
   readonly db: Executor;
   /**
    * The write batcher's units (db/write-batcher.ts): the DRP record's two writes share a commit
@@ -34,20 +35,15 @@ export interface ExerciseDeps {
    */
   readonly transact: Transact;
   readonly clock: Clock;
-  /** The one filing path of privacy requests. */
-  readonly fileRequest: FileRequest;
-  /** The opt-out use cases' filing. */
-  readonly fileOptOut: OptOutUseCases['file'];
   /** `status_callback`'s address rules (`OUTBOUND_ALLOW_PRIVATE_NETWORKS`, the SSRF judgement). */
   readonly callbackRules: CallbackAddressRules;
+  /** The workspace's regulations: the due date a request waiting for the person's code will have. */
+  readonly policies: Pick<PolicyService, 'effective'>;
+  /** Seals what a waiting request will file (it names the person's address) under the service's secrets key. */
+  readonly seal: (plaintext: string) => string;
+  /** A waiting DRP request's `user_verification_url` (modules/drp/user-verification.fns.ts). */
+  readonly verificationUrl: (workspaceId: string, requestId: string) => string;
 }
-
-/**
- * The `processing_details` of an exercise that needs the person's own code, which this service
- * does not take over DRP yet (docs/drp.md, "Not yet"): denied `insuf_verification`, nothing filed.
- */
-export const USER_VERIFICATION_NOT_YET =
-  'This business cannot yet verify the person by a mailed code over DRP; an access or deletion request is filed at once with email_verified true (unless the business confirms every request of this agent with the person) or with power_of_attorney.';
 
 /** An exercise answered: the status object, and for `drp_requests_total` its action and outcome. */
 export interface ExerciseAnswer {
@@ -55,16 +51,6 @@ export interface ExerciseAnswer {
   readonly exercise: string;
   /** `filed` (a privacy request or an opt-out), `denied` (nothing filed), `fulfilled` (nothing to file). */
   readonly outcome: 'filed' | 'denied' | 'fulfilled';
-}
-
-/** The principal an agent files as (PRODUCT §2.19: audited `{type: "agent", id, name}`). */
-export function agentPrincipal(caller: Pick<DrpCaller, 'agent'>): Principal {
-  return {
-    id: `agent:${caller.agent.agent_id}`,
-    name: caller.agent.name,
-    scopes: new Set(),
-    workspaces: new Set([caller.agent.workspace_id]),
-  };
 }
 
 /**
@@ -88,15 +74,18 @@ export async function exerciseDrpRequest(
   if (!caller.ok) return caller;
   const checked = checkSignedMessage(body, { signers: [caller.value.signer], now, envelope: 'required' });
   if (!checked.ok) return checked;
-  const seen = await digestRequest(deps.db, checked.value.digest);
-  if (seen !== undefined) return fail({ reason: 'replayed', requestId: seen });
   const claims = validateExerciseClaims(checked.value.message, deps.callbackRules);
   if (!claims.ok) return claims;
   const agent = caller.value.agent;
-  if (claims.value.agentRequestId !== null) {
-    const first = await findByAgentRequestId(deps.db, agent.id, claims.value.agentRequestId);
-    if (first !== undefined) return fail({ reason: 'agent_request_id_reused', requestId: first });
-  }
+  // A refused body stores nothing, so an exercise's body kept before passed these claims' checks:
+  // checking them before the single-use rule answers an exercise as DRP's order would, with one
+  // read for both 409s (a key setup's body sent here is a 400 rather than a 409).
+  const earlier = await findEarlierExercise(deps.db, {
+    digest: checked.value.digest,
+    agentRef: agent.id,
+    agentRequestId: claims.value.agentRequestId,
+  });
+  if (earlier !== undefined) return fail(earlier);
   const requestId = randomUUID();
   const receivedAt = toTimestamp(now);
   const plan = planExercise(claims.value, {
@@ -106,6 +95,7 @@ export async function exerciseDrpRequest(
     supportedActions: JSON.parse(caller.value.supportedActions) as DrpSupportableAction[],
   });
   const decided = await decide(deps, caller.value, plan);
+  const dueAt = decided.status === 'awaiting_person' ? await dueAtFiling(deps, agent.workspace_id, plan, now) : receivedAt;
   const record: DrpRequestRow = {
     request_id: requestId,
     workspace_id: agent.workspace_id,
@@ -115,7 +105,7 @@ export async function exerciseDrpRequest(
     exercise: claims.value.exercise,
     regime: claims.value.regime,
     ...decided,
-    due_at: receivedAt,
+    due_at: dueAt,
     received_at: receivedAt,
     privacy_request_id: null,
     opt_out_id: null,
@@ -124,18 +114,17 @@ export async function exerciseDrpRequest(
     revoked: 0,
     last_status: null,
   };
-  const stored = await storeRecord(deps, record, checked.value.digest, checked.value.expiresAt as number, receivedAt);
-  if (!stored.ok) return stored;
-  const filed = await fileWhatItSays(deps, caller.value, plan, record);
-  const answer = drpStatusObject(drpRequestState(record, filed), now);
-  await deps.transact((unit) =>
-    updateDrpRequest(unit.tx, requestId, {
-      privacy_request_id: filed.request?.id ?? null,
-      opt_out_id: filed.optOut?.id ?? null,
-      last_status: JSON.stringify(answer),
-    }),
-  );
-  return ok({ answer, exercise: record.exercise, outcome: record.status as ExerciseAnswer['outcome'] });
+  const single: SingleUse = {
+    digest: checked.value.digest,
+    expiresAt: toTimestamp(new Date(checked.value.expiresAt as number)),
+    now: receivedAt,
+  };
+  const answered =
+    record.status === 'filed'
+      ? await fileWithRecord(deps, caller.value, plan, record, single)
+      : await storeRecord(deps, record, single, now, plan);
+  if (!answered.ok) return answered;
+  return ok({ answer: answered.value, exercise: record.exercise, outcome: record.status as ExerciseAnswer['outcome'] });
 }
 
 type Decision = Pick<DrpRequestRow, 'status' | 'reason' | 'processing_details'>;
@@ -149,93 +138,142 @@ async function decide(deps: ExerciseDeps, caller: DrpCaller, plan: ExercisePlan)
     if (!optedOut) return { status: 'fulfilled', reason: null, processing_details: null };
   }
   if (plan.filing === 'after_user_verification')
-    return { status: 'denied', reason: 'insuf_verification', processing_details: USER_VERIFICATION_NOT_YET };
+    return { status: 'awaiting_person', reason: null, processing_details: null };
   return { status: 'filed', reason: null, processing_details: null };
 }
 
-/** The record and the body's digest in one transaction; a digest or `agent-request-id` stored meanwhile is a 409. */
+/**
+ * The due date a privacy request waiting for the person's code will have once filed (its
+ * `received_at` is the exercise's): the workspace's regulations, with `ccpa` for `regime: ccpa`,
+ * as the filing computes it. An opt-in's: 15 business days, as an opt-out's (11 CCR §7026(f)),
+ * counted without the policy's holidays here (the filing counts them).
+ */
+async function dueAtFiling(deps: ExerciseDeps, workspaceId: string, plan: ExercisePlan, now: Date): Promise<string> {
+  if (plan.outcome === 'privacy_request') {
+    const { policy } = await deps.policies.effective(workspaceId, '');
+    const add = plan.request.add_regulation;
+    const applying = add === null || policy.regulations.includes(add) ? policy.regulations : [...policy.regulations, add];
+    return toTimestamp(computeDueAt(applying, now));
+  }
+  return toTimestamp(optOutDueAt('sale_sharing', now, []));
+}
+
+/** A signed body's digest, kept until its `expires-at` (the single-use rule), and the time now (ISO). */
+interface SingleUse {
+  readonly digest: string;
+  readonly expiresAt: string;
+  readonly now: string;
+}
+
+/**
+ * A record that files nothing (a denial, a fulfilment without filing): the record with its
+ * answered status object and the body's digest, in one commit; a digest or `agent-request-id`
+ * stored meanwhile is a 409.
+ */
 async function storeRecord(
-  deps: Pick<ExerciseDeps, 'db' | 'transact'>,
+  deps: Pick<ExerciseDeps, 'db' | 'transact' | 'seal' | 'verificationUrl'>,
   record: DrpRequestRow,
-  digest: string,
-  expiresAt: number,
-  now: string,
-): Promise<DrpResult<null>> {
+  single: SingleUse,
+  now: Date,
+  plan: ExercisePlan,
+): Promise<DrpResult<DrpStatusObject>> {
+  const waiting = record.status === 'awaiting_person' && plan.outcome !== 'denied' && plan.outcome !== 'opt_out';
+  const verificationUrl = waiting ? deps.verificationUrl(record.workspace_id, record.request_id) : null;
+  const answer = drpStatusObject(drpRequestState(record, { verificationUrl }), now);
   try {
     return await deps.transact(async (unit) => {
-      const kept = await keepDigest(unit.tx, {
-        digest,
-        requestId: record.request_id,
-        expiresAt: toTimestamp(new Date(expiresAt)),
-        now,
-      });
-      if (!kept) return fail({ reason: 'replayed', requestId: (await digestRequest(unit.tx, digest)) ?? null });
-      await insertDrpRequest(unit.tx, record);
-      return ok(null);
+      const kept = await keepDigest(unit.tx, { ...single, requestId: record.request_id });
+      if (!kept) return fail({ reason: 'replayed', requestId: (await digestRequest(unit.tx, single.digest)) ?? null });
+      await insertDrpRequest(unit.tx, { ...record, last_status: JSON.stringify(rememberedStatusObject(answer)) });
+      if (waiting) {
+        const pending: PendingDrpFiling = {
+          filing:
+            plan.outcome === 'privacy_request'
+              ? { outcome: plan.outcome, request: plan.request }
+              : { outcome: plan.outcome, optOut: plan.optOut },
+          agent: {
+            agent_id: record.agent_id,
+            name: plan.outcome === 'privacy_request' ? plan.request.agent.name : plan.optOut.agent.name,
+          },
+        };
+        await insertUserVerification(unit.tx, {
+          request_id: record.request_id,
+          workspace_id: record.workspace_id,
+          filing_sealed: deps.seal(JSON.stringify(pending)),
+          code_hash: null,
+          code_expires_at: null,
+          attempts_left: 0,
+          codes_sent: 0,
+          verified_at: null,
+          expires_at: toTimestamp(new Date(now.getTime() + USER_VERIFICATION_WINDOW_MS)),
+          created_at: single.now,
+        });
+      }
+      return ok(answer);
     });
   } catch (error) {
     if (!isUniqueViolation(error) || record.agent_request_id === null) throw error;
-    const first = await findByAgentRequestId(deps.db, record.agent_ref, record.agent_request_id);
-    return fail({ reason: 'agent_request_id_reused', requestId: first ?? record.request_id });
+    return alreadyReceived(deps.db, record, single.digest);
   }
 }
 
-type Filed = {
-  request?: {
-    id: string;
-    request_type: string;
-    status: string;
-    status_reason: string | null;
-    due_at: string;
-    extended_due_at: string | null;
-  };
-  optOut?: { id: string; status: string; due_at: string };
-};
+/**
+ * The 409 of a body or `agent-request-id` received before (PRODUCT §2.19), naming the first
+ * DRP request when it is committed (null while it is still being filed).
+ */
+async function alreadyReceived(db: Executor, record: DrpRequestRow, digest: string): Promise<DrpResult<never>> {
+  const earlier = await findEarlierExercise(db, { digest, agentRef: record.agent_ref, agentRequestId: record.agent_request_id });
+  return fail(earlier ?? { reason: record.agent_request_id === null ? 'replayed' : 'agent_request_id_reused', requestId: null });
+}
 
-/** Files what the plan says when the record's decision is `filed`; drops the record when filing fails. */
-async function fileWhatItSays(deps: ExerciseDeps, caller: DrpCaller, plan: ExercisePlan, record: DrpRequestRow): Promise<Filed> {
-  if (record.status !== 'filed') return {};
+/**
+ * The filing's Idempotency-Key (under the agent's principal): one per `agent-request-id` of the
+ * registration, else one per signed body, so two exercises in flight that the reads before could
+ * not tell apart (the same body, or the same `agent-request-id`) claim the same key and only one
+ * files.
+ */
+function filingKey(record: DrpRequestRow, digest: string): string {
+  return record.agent_request_id === null ? `drp-${digest}` : `drp-${record.agent_ref}-${record.agent_request_id}`;
+}
+
+/**
+ * Files what the plan says, with the DRP record, its answered status object and the body's digest
+ * deferred behind the filed row (modules/drp/drp-record-filing.ts): ONE commit, the filing's, so
+ * an exercise costs what a filing costs plus its reads, and a crash leaves both or neither.
+ * @returns the status object answered, or the 409 of a key another exercise holds.
+ */
+async function fileWithRecord(
+  deps: ExerciseDeps,
+  caller: DrpCaller,
+  plan: ExercisePlan,
+  record: DrpRequestRow,
+  single: SingleUse,
+): Promise<DrpResult<DrpStatusObject>> {
   const principal = agentPrincipal(caller);
-  const key = `drp-${record.request_id}`;
+  const key = filingKey(record, single.digest);
+  let answer: DrpStatusObject | undefined;
+  const withRecord = (stored: UnitOfWork, filed: () => Filed) =>
+    recordDrpAtCommit(stored, {
+      kind: 'new',
+      record,
+      ...single,
+      complete: () => {
+        const now = filed();
+        answer = drpStatusObject(drpRequestState(record, now), new Date(single.now));
+        return {
+          privacy_request_id: now.request?.id ?? null,
+          opt_out_id: now.optOut?.id ?? null,
+          last_status: JSON.stringify(answer),
+        };
+      },
+    });
   try {
-    if (plan.outcome === 'privacy_request') {
-      const { agent, add_regulation } = plan.request;
-      const outcome = await deps.fileRequest(
-        principal,
-        key,
-        {
-          request_type: plan.request.request_type,
-          scope: ['user'],
-          subject_provider: 'email',
-          subject_id: plan.request.subject_id,
-          workspace_id: caller.agent.workspace_id,
-          client_request_id: plan.request.client_request_id,
-          intake_ref: plan.request.intake_ref,
-          received_at: plan.request.received_at,
-        },
-        { agent, ...(add_regulation === null ? {} : { addRegulation: add_regulation }) },
-      );
-      if (outcome.kind !== 'filed') throw new Error('DRP filing: client_request_id taken');
-      return { request: outcome.request };
-    }
-    if (plan.outcome === 'opt_out' || plan.outcome === 'opt_in') {
-      const outcome = await deps.fileOptOut(principal, key, {
-        workspace_id: caller.agent.workspace_id,
-        subject_provider: 'email',
-        subject_id: plan.optOut.subject_id,
-        kind: 'sale_sharing',
-        choice: plan.optOut.choice,
-        source: 'agent',
-        client_request_id: plan.optOut.client_request_id,
-        received_at: plan.optOut.received_at,
-        agent: plan.optOut.agent,
-      });
-      if (outcome.kind !== 'filed') throw new Error('DRP filing: client_request_id taken');
-      return { optOut: outcome.accepted };
-    }
-    return {};
+    if (plan.outcome === 'denied') throw new Error('DRP filing: a denial files nothing');
+    await fileDrpPlan(deps, principal, caller.agent.workspace_id, plan, key, withRecord);
   } catch (error) {
-    await dropDrpRequest(deps.db, record.request_id);
-    throw error;
+    if (!(error instanceof IdempotencyConflict)) throw error;
+    return alreadyReceived(deps.db, record, single.digest);
   }
+  if (answer === undefined) throw new Error('DRP filing: the record was not written with what it filed');
+  return ok(answer);
 }

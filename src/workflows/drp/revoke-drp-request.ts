@@ -1,8 +1,10 @@
 import type { Executor } from '../../db/executor.js';
+import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Clock } from '../../lib/clock.js';
 import { validateRevokeClaims } from '../../modules/drp/claims.fns.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
-import { updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import { type DrpRequestRow, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import { deleteUserVerification } from '../../modules/drp/drp-verification.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
 import { InvalidTransitionError } from '../../modules/privacy-requests/privacy-request.errors.js';
@@ -10,7 +12,7 @@ import { actOnRequest } from '../requests/act-on-request.js';
 import { sendStatusObject } from './drp-callbacks.js';
 import { drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
-import { agentPrincipal } from './exercise-drp-request.js';
+import { agentPrincipal } from './drp-principal.js';
 
 const FINAL = new Set(['fulfilled', 'denied', 'expired']);
 
@@ -42,6 +44,7 @@ export async function revokeDrpRequest(
   const before = await currentStatusObject(deps.db, requestId, now);
   if (before.status === 'revoked') return ok(before);
   if (FINAL.has(before.status)) return fail({ reason: 'already_final', status: before.status as 'fulfilled' });
+  if (record.value.status === 'awaiting_person') return ok(await revokeWaiting(deps, record.value, now));
   if (record.value.privacy_request_id === null) return fail({ reason: 'not_revocable' });
   const reason = `Revoked by the authorized agent${claims.value.reason === null ? '' : `: ${claims.value.reason}`}`;
   try {
@@ -56,4 +59,20 @@ export async function revokeDrpRequest(
   const answer = await currentStatusObject(deps.db, requestId, now, revoked.status_callback === null);
   await sendStatusObject(deps.db, revoked, answer, now);
   return ok(answer);
+}
+
+/**
+ * Revokes a DRP request still waiting for the person's code: nothing was filed, so the record is
+ * marked revoked and its wait (with the sealed address) deleted, in one commit; the page's link
+ * opens nothing after. Answers `revoked`, and sends it as a callback like any revoke.
+ */
+async function revokeWaiting(deps: { db: Executor; clock: Clock }, record: DrpRequestRow, now: Date): Promise<DrpStatusObject> {
+  await runUnitOfWork(deps.db, async (unit) => {
+    await updateDrpRequest(unit.tx, record.request_id, { revoked: 1 });
+    await deleteUserVerification(unit.tx, record.request_id);
+  });
+  const revoked = { ...record, revoked: 1 };
+  const answer = await currentStatusObject(deps.db, record.request_id, now, revoked.status_callback === null);
+  await sendStatusObject(deps.db, revoked, answer, now);
+  return answer;
 }

@@ -115,6 +115,7 @@ function addFiling(
       occurredAt: now,
     });
     requestFiled(gated, request, json, notify !== null);
+    options.alongside?.(gated, request);
   });
 }
 

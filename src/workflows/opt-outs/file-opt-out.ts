@@ -28,6 +28,17 @@ export type FileOptOutInput = Pick<
 /** A filing's outcome, and whether it is the replay of an earlier filing with the same key. */
 export type OptOutFilingOutcome = OptOutFiling & { replayed: boolean };
 
+/** How an opt-out is filed, beside what it says (not part of the key's fingerprint). */
+export interface OptOutFilingOptions {
+  /**
+   * Writes that exist only if the opt-out is stored, deferred on `stored` (a unit whose deferred
+   * writes are dropped with the row); `outcome` is readable at the flush of a kind of place 4:
+   * a DRP exercise's record and digest, so they share the filing's commit
+   * (modules/drp/drp-record-filing.ts).
+   */
+  alongside?: (stored: UnitOfWork, outcome: () => OptOutFiling) => void;
+}
+
 /**
  * Files an opt-out or opt-in under an Idempotency-Key (PRODUCT §2.18), as a privacy request is
  * filed (docs/development.md, "The write path"): a replay is answered from the key's record;
@@ -46,6 +57,7 @@ export async function fileOptOut(
   principal: Principal,
   idempotencyKey: string,
   input: FileOptOutInput,
+  options: OptOutFilingOptions = {},
 ): Promise<OptOutFilingOutcome> {
   const { policy } = await deps.policies.effective(input.workspace_id, '');
   const use: KeyUse = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
@@ -53,7 +65,9 @@ export async function fileOptOut(
     try {
       // Read outside the unit (which sends no statement of its own), as the policy is.
       const systems = await systemsForOptOut(deps.db, input.workspace_id, input.kind);
-      return await fileOnce(deps, use, (unit) => addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }));
+      return await fileOnce(deps, use, (unit) =>
+        addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }, options),
+      );
     } catch (error) {
       // Another process stored the same key after our claim: read it again.
       if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;
@@ -94,6 +108,7 @@ function addOptOut(
   principal: Principal,
   input: FileOptOutInput,
   context: { holidays: readonly string[]; systems: readonly DataSystemRow[] },
+  options: OptOutFilingOptions,
 ): () => OptOutFiling {
   const filed = deps.clock();
   const now = toTimestamp(filed);
@@ -174,10 +189,13 @@ function addOptOut(
         supersededAtOnce = true;
       },
     });
+    options.alongside?.(stored, read);
   });
-  return () => {
+  /** The outcome as answered: `completed` when its propagation found nothing left to tell (place 3). */
+  function read(): OptOutFiling {
     const filing = outcome();
     if (filing.kind !== 'filed' || !supersededAtOnce) return filing;
     return { ...filing, accepted: { ...filing.accepted, status: 'completed' } };
-  };
+  }
+  return read;
 }

@@ -225,6 +225,41 @@ for (const dialect of dialects()) {
       assert.deepEqual([unknown.statusCode, unknown.json()], [404, { code: '404', message: 'No such request' }]);
     });
 
+    it('in flight at once, the same body twice or one agent-request-id in two bodies files once; the record, its digest and answer land with the filing', async () => {
+      const filedBefore = await db().selectFrom('privacy_requests').select('id').execute();
+      const body = agent.sign(claims({ 'agent-request-id': 'ar-race-1', email: 'race.one@example.com' }));
+      const twins = await Promise.all([exercise(body), exercise(respelled(body))]);
+      now += 1000;
+      const rivals = await Promise.all([
+        exercise(agent.sign(claims({ 'agent-request-id': 'ar-race-2', email: 'race.two@example.com' }))),
+        exercise(agent.sign(claims({ 'agent-request-id': 'ar-race-2', email: 'race.three@example.com' }))),
+      ]);
+      now += 1000;
+      const untagged = agent.sign(claims({ email: 'race.four@example.com' }));
+      const untaggedTwins = await Promise.all([exercise(untagged), exercise(untagged)]);
+      for (const pair of [twins, rivals, untaggedTwins]) {
+        const codes = pair.map((r) => r.statusCode).sort();
+        assert.deepEqual(codes, [200, 409], pair.map((r) => r.body).join(' | '));
+        const won = pair.find((r) => r.statusCode === 200)!.json();
+        const lost = pair.find((r) => r.statusCode === 409)!.json();
+        assert.equal(lost.code, '409');
+        assert.equal(lost.message, 'Already received');
+        // The loser was answered after the winner's commit: it names the winner.
+        assert.equal(lost.request_id, won.request_id);
+        const record = await db()
+          .selectFrom('drp_requests')
+          .selectAll()
+          .where('request_id', '=', won.request_id)
+          .executeTakeFirstOrThrow();
+        assert.notEqual(record.privacy_request_id, null);
+        assert.deepEqual(JSON.parse(record.last_status!), won);
+        const digests = await db().selectFrom('drp_digests').select('digest').where('request_id', '=', won.request_id).execute();
+        assert.equal(digests.length, 1);
+      }
+      const filedAfter = await db().selectFrom('privacy_requests').select('id').execute();
+      assert.equal(filedAfter.length - filedBefore.length, 3);
+    });
+
     it('an action the business does not take is denied claim_not_covered and files nothing; no email: insuf_verification', async () => {
       const requests = (await db().selectFrom('privacy_requests').select('id').execute()).length;
       const res = await exercise(agent.sign(claims({ exercise: 'access:categories' })));
@@ -236,9 +271,15 @@ for (const dialect of dialects()) {
       const noEmail = await exercise(agent.sign(claims({ email: undefined })));
       assert.deepEqual([noEmail.json().status, noEmail.json().reason], ['denied', 'insuf_verification']);
       now += 1000;
-      // An agent whose registration asks to confirm with the person: the code is not served yet.
+      // An agent whose registration asks to confirm with the person: it waits for the person's code, filing nothing yet.
       const confirm = await exercise(other.sign(claims({}, other)), tokens.get(other.agentId));
-      assert.deepEqual([confirm.json().status, confirm.json().reason], ['denied', 'insuf_verification']);
+      assert.equal(confirm.statusCode, 200, confirm.body);
+      assert.deepEqual([confirm.json().status, confirm.json().reason], ['in_progress', 'need_user_verification']);
+      assert.match(
+        confirm.json().user_verification_url,
+        /\/privacy-center\/acme\/agent-requests\/[0-9a-f-]{36}\/verify\?token=[\w-]{43}$/,
+      );
+      assert.equal(Date.parse(confirm.json().expires_at) - now, 14 * 24 * 3600 * 1000);
       assert.equal((await db().selectFrom('privacy_requests').select('id').execute()).length, requests);
       assert.equal((await status(res.json().request_id)).json().status, 'denied');
     });
@@ -345,7 +386,7 @@ for (const dialect of dialects()) {
       const others = await list('agent_id=other-agent');
       assert.deepEqual(
         others.map((item) => [item.agent_id, item.status, item.reason]),
-        [['other-agent', 'denied', 'insuf_verification']],
+        [['other-agent', 'in_progress', 'need_user_verification']],
       );
       const outside = await t.app.inject({ url: '/api/v1/drp/requests?workspace_id=globex', headers: { authorization: reader } });
       assert.equal(outside.statusCode, 403);
@@ -424,8 +465,9 @@ for (const dialect of dialects()) {
       // Two exercises above, and one tampered revoke.
       assert.equal(value('drp_refused_total{reason="signature_invalid"}'), 3);
       assert.equal(value('drp_refused_total{reason="token_invalid"}'), 1);
-      assert.equal(value('drp_refused_total{reason="replayed"}'), 1);
-      assert.equal(value('drp_refused_total{reason="agent_request_id_reused"}'), 1);
+      // One replay and one reused agent-request-id in turn; two same bodies and one reused id in flight at once.
+      assert.equal(value('drp_refused_total{reason="replayed"}'), 3);
+      assert.equal(value('drp_refused_total{reason="agent_request_id_reused"}'), 2);
       assert.equal(value('drp_requests_total{exercise="access:categories",outcome="denied"}'), 1);
       assert.equal(value('drp_requests_total{exercise="sale:opt-out",outcome="filed"}'), 1);
       assert.ok(value('drp_requests_total{exercise="deletion",outcome="filed"}') >= 3);
