@@ -41,8 +41,13 @@ export interface DrpPrivacyRequestState {
   readonly cancelReason: string | null;
   /** The §2.15 status link (letter and JSON) of a completed access request. */
   readonly resultsUrl: string | null;
-  /** When its package expires (or expired). */
+  /** When its package expires (or expired); null until the retention sweeper computed it. */
   readonly packageExpiresAt: string | null;
+  /**
+   * A completed access whose package can no longer be fetched: deleted at its expiry, or erased by
+   * a later deletion of the same subject (PRODUCT §2.13). Optional: false when left out.
+   */
+  readonly packageGone?: boolean;
 }
 
 /** What the status object needs of an opt-out or opt-in (PRODUCT §2.18's resource). */
@@ -162,7 +167,8 @@ function completedParts(request: DrpPrivacyRequestState, expectedBy: string, now
   if (request.nothingFound) return { status: 'denied', reason: 'no_match', expectedBy, processingDetails: NO_MATCH_DETAILS };
   if (request.requestType !== 'access') return { status: 'fulfilled', expectedBy };
   const expiresAt = request.packageExpiresAt;
-  if (expiresAt !== null && Date.parse(expiresAt) <= now) return { status: 'expired', expectedBy, expiresAt };
+  if (request.packageGone === true || (expiresAt !== null && Date.parse(expiresAt) <= now))
+    return { status: 'expired', expectedBy, expiresAt };
   return { status: 'fulfilled', expectedBy, resultsUrl: request.resultsUrl, expiresAt };
 }
 

@@ -3,12 +3,12 @@ import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { claimDueCallbacks, enqueueCallback, recordCallbackAttempt } from '../../modules/drp/drp-callback.repository.js';
-import { statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
 import { type DrpRequestRow, recordsWithCallbacks, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import { attemptDelivery } from '../../modules/outbound-events/http-attempt.js';
 import { nextAttemptAt } from '../../modules/outbound-events/retry-schedule.js';
+import { type ResultsLinks, statusObjectNow } from './drp-status-facts.js';
 
 /** Records read per page of a sweep. */
 const SWEEP_PAGE = 200;
@@ -23,6 +23,8 @@ export interface DrpCallbackDeps {
   readonly clock: Clock;
   /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`: `http://` and private addresses allowed. */
   readonly allowPrivate: boolean;
+  /** How a fulfilled access's `results_url` is made ({@link statusObjectNow}). */
+  readonly resultsLinks: ResultsLinks;
   /** Tests only: a shorter attempt timeout. */
   readonly timeoutMs?: number;
 }
@@ -60,14 +62,14 @@ export async function sendStatusObject(db: Executor, record: DrpRequestRow, next
  * both `in_progress`, sends nothing), superseding its older pending one.
  * @returns how many callbacks were enqueued.
  */
-export async function sweepDrpCallbacks(deps: Pick<DrpCallbackDeps, 'db' | 'clock'>): Promise<number> {
+export async function sweepDrpCallbacks(deps: Pick<DrpCallbackDeps, 'db' | 'clock' | 'resultsLinks'>): Promise<number> {
   const now = deps.clock();
   let after = '';
   let enqueued = 0;
   for (;;) {
     const page = await recordsWithCallbacks(deps.db, after, SWEEP_PAGE);
     for (const row of page) {
-      const next = statusObjectOfRow(row, now);
+      const next = await statusObjectNow(deps, row, now);
       const last = row.last_status === null ? null : (JSON.parse(row.last_status) as DrpStatusObject);
       if (!statusObjectChanged(last, next)) continue;
       await sendStatusObject(deps.db, row, next, now);

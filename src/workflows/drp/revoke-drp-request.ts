@@ -10,6 +10,7 @@ import { actOnRequest } from '../requests/act-on-request.js';
 import { sendStatusObject } from './drp-callbacks.js';
 import { drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
+import type { ResultsLinks } from './drp-status-facts.js';
 import { agentPrincipal } from './exercise-drp-request.js';
 
 const FINAL = new Set(['fulfilled', 'denied', 'expired']);
@@ -25,7 +26,7 @@ const FINAL = new Set(['fulfilled', 'denied', 'expired']);
  * `not_revocable` (opt-outs have no cancel yet).
  */
 export async function revokeDrpRequest(
-  deps: { db: Executor; clock: Clock },
+  deps: { db: Executor; clock: Clock; resultsLinks: ResultsLinks },
   authorization: string | undefined,
   requestId: string,
   body: Uint8Array,
@@ -39,7 +40,7 @@ export async function revokeDrpRequest(
   if (!claims.ok) return claims;
   const record = await callersRecord(deps.db, caller.value, requestId);
   if (!record.ok) return record;
-  const before = await currentStatusObject(deps.db, requestId, now);
+  const before = await currentStatusObject(deps, requestId, now);
   if (before.status === 'revoked') return ok(before);
   if (FINAL.has(before.status)) return fail({ reason: 'already_final', status: before.status as 'fulfilled' });
   if (record.value.privacy_request_id === null) return fail({ reason: 'not_revocable' });
@@ -53,7 +54,7 @@ export async function revokeDrpRequest(
   await updateDrpRequest(deps.db, requestId, { revoked: 1 });
   const revoked = { ...record.value, revoked: 1 };
   // The agent's own revoke sends a callback too (PRODUCT §2.19 "Status callbacks").
-  const answer = await currentStatusObject(deps.db, requestId, now, revoked.status_callback === null);
+  const answer = await currentStatusObject(deps, requestId, now, revoked.status_callback === null);
   await sendStatusObject(deps.db, revoked, answer, now);
   return ok(answer);
 }
