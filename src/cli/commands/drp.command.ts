@@ -36,7 +36,8 @@ const HELP: Record<string, CommandHelp> = {
       { flag: '--workspace W', meaning: 'the workspace that accepts the agent (1–200 characters). Required.' },
       {
         flag: '--agent-id A',
-        meaning: "the agent's DRP id, as its directory entry names it: 1–100 of A–Z a–z 0–9 _ -, unique in the workspace. Required.",
+        meaning:
+          "the agent's DRP id, as its directory entry names it: 1–100 of A–Z a–z 0–9 _ -, unique in the workspace. Required.",
       },
       { flag: '--name N', meaning: 'a name for people (1–200 characters). Required.' },
       {
@@ -56,7 +57,7 @@ const HELP: Record<string, CommandHelp> = {
   },
   ...listRemoveHelp('drp agent', 'agents', {
     list: 'lists the registered DRP agents with their key fingerprint, when they last paired and whether they are disabled.',
-    remove: "removes the agent registration ID (agt_…) and voids its tokens at once; its requests stay.",
+    remove: 'removes the agent registration ID (agt_…) and voids its tokens at once; its requests stay.',
   }),
   'drp directory-entry': {
     summary:
