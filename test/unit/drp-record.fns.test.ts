@@ -74,7 +74,11 @@ describe('a completed request, from its joined row', () => {
     const past = statusObjectOfRow(row({ rr_package_expires_at: '2026-12-07T12:00:00.000Z' }), NOW, { resultsUrl: URL_ });
     assert.deepEqual([past.status, past.expires_at, past.results_url], ['expired', '2026-12-07T12:00:00.000Z', undefined]);
     const swept = statusObjectOfRow(
-      row({ rr_has_package: 0, rr_package_expires_at: '2026-12-01T00:00:00.000Z', rr_package_expired_at: '2026-12-01T00:01:00.000Z' }),
+      row({
+        rr_has_package: 0,
+        rr_package_expires_at: '2026-12-01T00:00:00.000Z',
+        rr_package_expired_at: '2026-12-01T00:01:00.000Z',
+      }),
       NOW,
     );
     assert.deepEqual([swept.status, swept.expires_at], ['expired', '2026-12-01T00:00:00.000Z']);

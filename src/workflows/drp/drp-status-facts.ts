@@ -1,11 +1,7 @@
 import type { Executor } from '../../db/executor.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { tasksOfRequest } from '../../modules/data-systems/data-task.repository.js';
-import {
-  nothingFoundAsks,
-  resultsLinkDue,
-  statusObjectOfRow,
-} from '../../modules/drp/drp-record.fns.js';
+import { nothingFoundAsks, resultsLinkDue, statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
 import type { DrpRequestListRow } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { resultsLinkToken, statusLinkUrl } from '../../modules/drp/results-link.fns.js';

@@ -49,7 +49,9 @@ for (const dialect of dialects()) {
         method: 'POST',
         url: '/drp/v1/data-rights-request',
         headers: { authorization: `Bearer ${token}` },
-        payload: agent.sign(agent.exerciseClaims('acme-retail', TIMES.fresh(clock()), { status_callback: callbackUrl, ...fields })),
+        payload: agent.sign(
+          agent.exerciseClaims('acme-retail', TIMES.fresh(clock()), { status_callback: callbackUrl, ...fields }),
+        ),
       });
       assert.equal(res.statusCode, 200, res.body);
       const answer = res.json();
@@ -93,7 +95,8 @@ for (const dialect of dialects()) {
     };
     const sweepPackages = () =>
       createRetentionSweeper({ database: t.services.database, policies: t.services.policies, clock, log }).sweep(clock());
-    const requestRow = (id: string) => db().selectFrom('privacy_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const requestRow = (id: string) =>
+      db().selectFrom('privacy_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     /** The path of a results link, without the service's public base. */
     const pathOf = (url: unknown) => {
       assert.equal(typeof url, 'string');
@@ -172,7 +175,11 @@ for (const dialect of dialects()) {
       assert.notEqual(stored[0]!.token_hash, tokenText);
 
       await sweepPackages();
-      const result = await db().selectFrom('request_results').selectAll().where('request_id', '=', prId).executeTakeFirstOrThrow();
+      const result = await db()
+        .selectFrom('request_results')
+        .selectAll()
+        .where('request_id', '=', prId)
+        .executeTakeFirstOrThrow();
       assert.ok(result.package_expires_at);
       // The callback carries the object the agent reads: fulfilled, the link and the expiry.
       received.length = 0;
@@ -201,7 +208,10 @@ for (const dialect of dialects()) {
       // Past the package's expiry: expired, expires_at kept, the link gone (410).
       now = Date.parse(result.package_expires_at!) + DAY;
       const expired = await status(requestId);
-      assert.deepEqual([expired.status, expired.expires_at, expired.results_url], ['expired', result.package_expires_at, undefined]);
+      assert.deepEqual(
+        [expired.status, expired.expires_at, expired.results_url],
+        ['expired', result.package_expires_at, undefined],
+      );
       await sweepPackages();
       assert.deepEqual(await status(requestId), expired, 'the same once the sweeper deleted the package');
       assert.equal((await t.app.inject({ url: pathOf(url) })).statusCode, 410);
