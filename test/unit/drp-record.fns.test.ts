@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { nothingFoundAsks, resultsLinkDue, statusObjectOfRow } from '../../src/modules/drp/drp-record.fns.js';
 import type { DrpRequestListRow } from '../../src/modules/drp/drp-request.repository.js';
-import { resultsLinkToken, statusLinkUrl } from '../../src/modules/drp/results-link.fns.js';
+import { resultsLinkToken, sentStatusObject, statusLinkUrl, storedStatusObject } from '../../src/modules/drp/results-link.fns.js';
 import { NO_MATCH_DETAILS } from '../../src/modules/drp/status-object.fns.js';
 
 const NOW = new Date('2026-12-07T12:00:00.000Z');
@@ -131,5 +131,28 @@ describe('what the caller reads besides the row', () => {
       statusLinkUrl('https://privacy.example/', 'ac me', 'pr_1', a),
       `https://privacy.example/privacy-center/ac%20me/status/pr_1?token=${a}`,
     );
+  });
+
+  test('stored without the token (its SHA-256 instead), sent with it derived again; objects without a link as they are', () => {
+    const key = 'k'.repeat(64);
+    const token = resultsLinkToken(key, 'pr_01ABC');
+    const object = {
+      request_id: 'r',
+      status: 'fulfilled',
+      results_url: statusLinkUrl('https://p.example', 'acme', 'pr_01ABC', token),
+    };
+    const stored = storedStatusObject(object);
+    assert.ok(!stored.results_url.includes(token));
+    assert.match(stored.results_url, /^https:\/\/p\.example\/privacy-center\/acme\/status\/pr_01ABC\?token=sha256:[0-9a-f]{64}$/);
+    assert.equal(storedStatusObject(object).results_url, stored.results_url, 'one stored form: comparisons still work');
+    assert.notEqual(
+      storedStatusObject({ ...object, results_url: object.results_url.replace(token, resultsLinkToken(key, 'pr_2')) })
+        .results_url,
+      stored.results_url,
+    );
+    assert.deepEqual(sentStatusObject(stored, key), object);
+    const plain: { request_id: string; status: string; results_url?: string } = { request_id: 'r', status: 'denied' };
+    assert.equal(storedStatusObject(plain), plain);
+    assert.equal(sentStatusObject(plain, key), plain);
   });
 });

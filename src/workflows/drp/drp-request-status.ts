@@ -7,6 +7,7 @@ import {
   updateDrpRequest,
 } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
+import { storedStatusObject } from '../../modules/drp/results-link.fns.js';
 import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import type { DrpCaller } from './drp-caller.js';
 import { type ResultsLinks, statusObjectNow } from './drp-status-facts.js';
@@ -40,7 +41,9 @@ export async function currentStatusObject(
   if (!row) throw new Error(`DRP record ${requestId} is gone`);
   const answer = await statusObjectNow(deps, row, now);
   const last = row.last_status === null ? null : (JSON.parse(row.last_status) as DrpStatusObject);
-  if (remember && statusObjectChanged(last, answer))
-    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(answer) });
+  // Stored and compared without the results link's token (storedStatusObject).
+  const stored = storedStatusObject(answer);
+  if (remember && statusObjectChanged(last, stored))
+    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(stored) });
   return answer;
 }

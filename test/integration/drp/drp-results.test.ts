@@ -193,6 +193,16 @@ for (const dialect of dialects()) {
       assert.equal(last.reason, undefined);
       assert.deepEqual(await status(requestId), last);
       assert.equal(await t.services.drpCallbacks.sweep(), 0, 'nothing changed since');
+      // The token is kept nowhere in clear: not in the last object answered, not in a callback's payload.
+      const kept = await db()
+        .selectFrom('drp_requests')
+        .select('last_status')
+        .where('request_id', '=', requestId)
+        .executeTakeFirstOrThrow();
+      const payloads = await db().selectFrom('drp_callbacks').select('payload').where('request_id', '=', requestId).execute();
+      assert.ok(payloads.length >= 1);
+      for (const text of [kept.last_status!, ...payloads.map((p) => p.payload)]) assert.ok(!text.includes(tokenText), text);
+      assert.match(kept.last_status!, /token=sha256:[0-9a-f]{64}"/);
 
       // The link opens the person's status page, the letter and the JSON package; a changed token does not.
       const page = await t.app.inject({ url: pathOf(url) });
