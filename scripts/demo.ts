@@ -10,7 +10,9 @@
  * real SMTP server on loopback received (scripts/demo/privacy-center.ts): a customer of the shop
  * database the service never heard of, whose rows the answer holds; then a visitor whose browser
  * sends Global Privacy Control (`Sec-GPC: 1`) opts out at the center and sees it honoured
- * (scripts/demo/gpc-opt-out.ts). Exit 0
+ * (scripts/demo/gpc-opt-out.ts); then an authorized agent with a fresh Ed25519 key pairs over the
+ * Data Rights Protocol 1.0 and files a signed deletion, followed to `fulfilled`
+ * (scripts/demo/drp-agent.ts). Exit 0
  * when every step succeeded, 1 with the reason otherwise. The temporary folder is removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -24,6 +26,7 @@ import { type DemoReceiver, startReceiver } from './demo/receiver.js';
 import { SHOP_DATASET, SHOP_ONLY_EMAIL, type ShopDatabase, startShopDatabase } from './demo/shop-database.js';
 import { privacyCenterStep } from './demo/privacy-center.js';
 import { gpcOptOutStep } from './demo/gpc-opt-out.js';
+import { drpAgentStep } from './demo/drp-agent.js';
 // The tests' SMTP receiver (smtp-server, a devDependency): the demo runs from the dev checkout.
 import { type SmtpReceiver, startSmtpReceiver } from '../test/helpers/smtp-receiver.js';
 
@@ -33,6 +36,8 @@ const CLERK_USER = 'user_29w83sxmDNGwOuEthce5gg56FcC';
 const CLERK_EMAIL = 'example@example.org';
 /** The PR author of GitHub's example (Codertocat). */
 const GITHUB_ACCOUNT = '21031067';
+/** A person an authorized agent files a deletion for (DRP); the analytics system erases their records. */
+const DRP_PERSON = 'drp-person@example.com';
 /** A visitor of the privacy center whose browser sends `Sec-GPC: 1`. */
 const GPC_VISITOR = 'gpc-visitor@example.net';
 const FINAL = ['completed', 'failed', 'rejected', 'canceled', 'action_required'];
@@ -220,6 +225,9 @@ async function run(
 
   step('Global Privacy Control (CCPA opt-out of sale/sharing, 11 CCR §7025)');
   await gpcOptOutStep(api, baseUrl, WORKSPACE, GPC_VISITOR);
+
+  step('Authorized agent (Data Rights Protocol 1.0, CCPA §1798.135(e))');
+  await drpAgentStep(api, baseUrl, WORKSPACE, DRP_PERSON);
 
   step('Audit trail');
   const { entries, head } = await readChain(services.database.db);

@@ -93,6 +93,8 @@ export function createServices(deps: { config: Config; database: Database; keys:
     publicBaseUrl: deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080',
   });
   const publicBaseUrl = deps.config.worker.publicBaseUrl ?? 'http://127.0.0.1:8080';
+  // A DRP-filed access request's results link (PRODUCT §2.19; docs/decisions.md "The DRP results link").
+  const resultsLinks = { publicBaseUrl, key: deps.keys.pseudonymKey };
   return {
     database: deps.database,
     clock,
@@ -185,6 +187,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
       fileRequest,
       fileOptOut: optOuts.file,
       callbackRules: { allowPrivate, isForbiddenAddress },
+      resultsLinks,
       policies,
       seal: (text: string) => secretBox.seal(text),
       verificationUrl: (workspaceId: string, requestId: string) =>
@@ -202,7 +205,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
       allowPrivate,
     }),
     /** DRP status callbacks: the sweep for changes and their delivery (PRODUCT §2.19). */
-    drpCallbacks: bindDrpCallbacks({ db, clock, allowPrivate }),
+    drpCallbacks: bindDrpCallbacks({ db, clock, allowPrivate, resultsLinks }),
   };
 }
 

@@ -52,6 +52,10 @@ export const COMMANDS = {
     usage: USAGE_LINES.system,
     load: async () => (await import('./commands/system.command.js')).systemCommand,
   },
+  drp: {
+    usage: USAGE_LINES.drp,
+    load: async () => (await import('./commands/drp.command.js')).drpCommand,
+  },
   audit: {
     usage: USAGE_LINES.audit,
     load: async () => (await import('./commands/audit.command.js')).auditCommand,

@@ -32,6 +32,12 @@ export const USAGE_LINES = {
     'system list [--workspace W] [--json]',
     'system remove ID',
   ],
+  drp: [
+    'drp agent add --workspace W --agent-id A --name N --verify-key K [--web-url U] [--identity-assurance-url U] [--technical-contact C] [--business-contact C] [--confirm-with-consumer]',
+    'drp agent list [--workspace W] [--json]',
+    'drp agent remove ID',
+    'drp directory-entry --workspace W',
+  ],
   audit: ['audit verify'],
   dataset: ['dataset generate (--url URL | --url-stdin) [--schema S]'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;

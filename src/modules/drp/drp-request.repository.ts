@@ -70,6 +70,14 @@ export type DrpRequestListRow = DrpRequestRow & {
   pr_status_reason: string | null;
   pr_due_at: string | null;
   pr_extended_due_at: string | null;
+  /** Whether the filed request's own step found its identity (1), found nothing (0), or has not said (null). */
+  pr_subject_found: number | null;
+  /** The filed request's package: 1 while stored, 0 when gone, never there or without a result. */
+  rr_has_package: number | null;
+  /** When the package expires (set by the retention sweeper), or null. */
+  rr_package_expires_at: string | null;
+  /** When the retention sweeper deleted it, or null. */
+  rr_package_expired_at: string | null;
   oo_status: string | null;
   oo_due_at: string | null;
   /** `details` (JSON) of the filed request's latest extension, rejection and cancel audit entries, or null. */
@@ -117,6 +125,7 @@ function recordsWithState(db: Executor) {
     .selectFrom('drp_requests as d')
     .leftJoin('privacy_requests as pr', 'pr.id', 'd.privacy_request_id')
     .leftJoin('opt_outs as oo', 'oo.id', 'd.opt_out_id')
+    .leftJoin('request_results as rr', 'rr.request_id', 'd.privacy_request_id')
     .selectAll('d')
     .select((eb) => {
       // The latest audit entry of an action on the filed request: its details (the reason given).
@@ -128,7 +137,12 @@ function recordsWithState(db: Executor) {
           .where('a.action', '=', action)
           .orderBy('a.seq', 'desc')
           .limit(1);
-      return [latest('privacy_request.extend').as('extend_details'), latest('privacy_request.reject').as('reject_details')];
+      return [
+        latest('privacy_request.extend').as('extend_details'),
+        latest('privacy_request.reject').as('reject_details'),
+        // Whether the package is there, without reading it (it holds personal data).
+        eb.case().when('rr.package', 'is', null).then(eb.lit(0)).else(eb.lit(1)).end().as('rr_has_package'),
+      ];
     })
     .select([
       'pr.request_type as pr_request_type',
@@ -136,6 +150,9 @@ function recordsWithState(db: Executor) {
       'pr.status_reason as pr_status_reason',
       'pr.due_at as pr_due_at',
       'pr.extended_due_at as pr_extended_due_at',
+      'pr.subject_found as pr_subject_found',
+      'rr.package_expires_at as rr_package_expires_at',
+      'rr.package_expired_at as rr_package_expired_at',
       'oo.status as oo_status',
       'oo.due_at as oo_due_at',
     ]);

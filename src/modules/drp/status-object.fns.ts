@@ -42,8 +42,13 @@ export interface DrpPrivacyRequestState {
   readonly cancelReason: string | null;
   /** The §2.15 status link (letter and JSON) of a completed access request. */
   readonly resultsUrl: string | null;
-  /** When its package expires (or expired). */
+  /** When its package expires (or expired); null until the retention sweeper computed it. */
   readonly packageExpiresAt: string | null;
+  /**
+   * A completed access whose package can no longer be fetched: deleted at its expiry, or erased by
+   * a later deletion of the same subject (PRODUCT §2.13). Optional: false when left out.
+   */
+  readonly packageGone?: boolean;
 }
 
 /** What the status object needs of an opt-out or opt-in (PRODUCT §2.18's resource). */
@@ -163,7 +168,8 @@ function completedParts(request: DrpPrivacyRequestState, expectedBy: string, now
   if (request.nothingFound) return { status: 'denied', reason: 'no_match', expectedBy, processingDetails: NO_MATCH_DETAILS };
   if (request.requestType !== 'access') return { status: 'fulfilled', expectedBy };
   const expiresAt = request.packageExpiresAt;
-  if (expiresAt !== null && Date.parse(expiresAt) <= now) return { status: 'expired', expectedBy, expiresAt };
+  if (request.packageGone === true || (expiresAt !== null && Date.parse(expiresAt) <= now))
+    return { status: 'expired', expectedBy, expiresAt };
   return { status: 'fulfilled', expectedBy, resultsUrl: request.resultsUrl, expiresAt };
 }
 
@@ -192,20 +198,8 @@ function optOutParts(optOut: DrpOptOutState, revoked: boolean): Parts {
  */
 export function statusObjectChanged(last: DrpStatusObject | null, next: DrpStatusObject): boolean {
   if (last === null) return true;
-  const a = rememberedStatusObject(last) as unknown as Record<string, unknown>;
-  const b = rememberedStatusObject(next) as unknown as Record<string, unknown>;
+  const a = last as unknown as Record<string, unknown>;
+  const b = next as unknown as Record<string, unknown>;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].some((key) => a[key] !== b[key]);
-}
-
-/**
- * A status object as it is stored (the last one answered or sent): without
- * `user_verification_url`, a capability derived from the request id that is given on every read
- * and never stored (modules/drp/user-verification.fns.ts); it changes only with the state, which
- * the other members show, so comparing without it misses no change.
- */
-export function rememberedStatusObject(object: DrpStatusObject): DrpStatusObject {
-  if (object.user_verification_url === undefined) return object;
-  const { user_verification_url: _capability, ...rest } = object;
-  return rest;
 }

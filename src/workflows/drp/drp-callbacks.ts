@@ -3,12 +3,13 @@ import { runUnitOfWork } from '../../db/unit-of-work.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { claimDueCallbacks, enqueueCallback, recordCallbackAttempt } from '../../modules/drp/drp-callback.repository.js';
-import { statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
 import { type DrpRequestRow, recordsWithCallbacks, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
+import { sentStatusObject, storedStatusObject } from '../../modules/drp/results-link.fns.js';
 import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import { attemptDelivery } from '../../modules/outbound-events/http-attempt.js';
 import { nextAttemptAt } from '../../modules/outbound-events/retry-schedule.js';
+import { type ResultsLinks, statusObjectNow } from './drp-status-facts.js';
 import { expireDrpWaits } from './expire-drp-waits.js';
 
 /** Records read per page of a sweep. */
@@ -24,26 +25,30 @@ export interface DrpCallbackDeps {
   readonly clock: Clock;
   /** `OUTBOUND_ALLOW_PRIVATE_NETWORKS`: `http://` and private addresses allowed. */
   readonly allowPrivate: boolean;
+  /** How a fulfilled access's `results_url` is made ({@link statusObjectNow}). */
+  readonly resultsLinks: ResultsLinks;
   /** Tests only: a shorter attempt timeout. */
   readonly timeoutMs?: number;
 }
 
 /**
  * Remembers `next` as the last status object sent for `record` and enqueues its callback, in one
- * transaction (PRODUCT §2.19 "Status callbacks"). Nothing when the record named no callback.
+ * transaction (PRODUCT §2.19 "Status callbacks"). Nothing when the record named no callback. Both
+ * are stored without the results link's token ({@link storedStatusObject}); the delivery derives it again.
  */
 export async function sendStatusObject(db: Executor, record: DrpRequestRow, next: DrpStatusObject, now: Date): Promise<void> {
   if (record.status_callback === null) return;
   const url = record.status_callback;
+  const stored = JSON.stringify(storedStatusObject(next));
   await runUnitOfWork(db, async (unit) => {
-    await updateDrpRequest(unit.tx, record.request_id, { last_status: JSON.stringify(next) });
+    await updateDrpRequest(unit.tx, record.request_id, { last_status: stored });
     await enqueueCallback(unit.tx, {
       id: newId('cb', now.getTime()),
       request_id: record.request_id,
       workspace_id: record.workspace_id,
       agent_ref: record.agent_ref,
       url,
-      payload: JSON.stringify(next),
+      payload: stored,
       status: 'pending',
       attempts: 0,
       next_attempt_at: toTimestamp(now),
@@ -61,16 +66,16 @@ export async function sendStatusObject(db: Executor, record: DrpRequestRow, next
  * both `in_progress`, sends nothing), superseding its older pending one.
  * @returns how many callbacks were enqueued.
  */
-export async function sweepDrpCallbacks(deps: Pick<DrpCallbackDeps, 'db' | 'clock'>): Promise<number> {
+export async function sweepDrpCallbacks(deps: Pick<DrpCallbackDeps, 'db' | 'clock' | 'resultsLinks'>): Promise<number> {
   const now = deps.clock();
   let after = '';
   let enqueued = 0;
   for (;;) {
     const page = await recordsWithCallbacks(deps.db, after, SWEEP_PAGE);
     for (const row of page) {
-      const next = statusObjectOfRow(row, now);
+      const next = await statusObjectNow(deps, row, now);
       const last = row.last_status === null ? null : (JSON.parse(row.last_status) as DrpStatusObject);
-      if (!statusObjectChanged(last, next)) continue;
+      if (!statusObjectChanged(last, storedStatusObject(next))) continue;
       await sendStatusObject(deps.db, row, next, now);
       enqueued++;
     }
@@ -96,7 +101,8 @@ export async function deliverDrpCallbacks(deps: DrpCallbackDeps): Promise<number
   );
   const outcomes = await Promise.all(
     claimed.map(async (callback) => {
-      const outcome = await attemptDelivery(callback.url, { 'drp-callback-id': callback.id }, callback.payload, {
+      const payload = sendable(callback.payload, deps.resultsLinks.key);
+      const outcome = await attemptDelivery(callback.url, { 'drp-callback-id': callback.id }, payload, {
         allowPrivate: deps.allowPrivate,
         ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
       });
@@ -112,6 +118,12 @@ export async function deliverDrpCallbacks(deps: DrpCallbackDeps): Promise<number
     }),
   );
   return outcomes.filter(Boolean).length;
+}
+
+/** A stored payload as it is sent: the results link's token derived again ({@link sentStatusObject}); others as stored. */
+function sendable(payload: string, key: string): string {
+  if (!payload.includes('"results_url"')) return payload;
+  return JSON.stringify(sentStatusObject(JSON.parse(payload) as DrpStatusObject, key));
 }
 
 /** The DRP callbacks, bound: a sweep for changes, a round of delivery. */

@@ -4,6 +4,7 @@ import type { DrpResult } from '../../modules/drp/drp-failure.types.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { type DrpCaller, drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
+import type { ResultsLinks } from './drp-status-facts.js';
 import { type ExerciseAnswer, type ExerciseDeps, exerciseDrpRequest } from './exercise-drp-request.js';
 import { pairDrpAgent } from './pair-drp-agent.js';
 import { revokeDrpRequest } from './revoke-drp-request.js';
@@ -23,7 +24,7 @@ export interface DrpProtocol {
 }
 
 /** Binds the DRP routes' use cases to `deps`. */
-export function bindDrpProtocol(deps: ExerciseDeps & { db: Executor; clock: Clock }): DrpProtocol {
+export function bindDrpProtocol(deps: ExerciseDeps & { db: Executor; clock: Clock; resultsLinks: ResultsLinks }): DrpProtocol {
   const { db, clock } = deps;
   return {
     pair: (pathAgentId, body) => pairDrpAgent(deps, pathAgentId, body),
@@ -35,8 +36,8 @@ export function bindDrpProtocol(deps: ExerciseDeps & { db: Executor; clock: Cloc
       if (!caller.ok) return caller;
       const record = await callersRecord(db, caller.value, requestId);
       if (!record.ok) return record;
-      const link = (row: { workspace_id: string; request_id: string }) => deps.verificationUrl(row.workspace_id, row.request_id);
-      return { ok: true, value: await currentStatusObject(db, record.value.request_id, now, true, link) };
+      // The agent's own read: a waiting request's user_verification_url is given (deps.verificationUrl).
+      return { ok: true, value: await currentStatusObject(deps, record.value.request_id, now) };
     },
     revoke: (authorization, requestId, body) => revokeDrpRequest(deps, authorization, requestId, body),
   };

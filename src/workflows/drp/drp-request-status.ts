@@ -1,6 +1,5 @@
 import type { Executor } from '../../db/executor.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
-import { statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
 import {
   type DrpRequestRow,
   findDrpRequest,
@@ -8,8 +7,10 @@ import {
   updateDrpRequest,
 } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
-import { rememberedStatusObject, statusObjectChanged } from '../../modules/drp/status-object.fns.js';
+import { storedStatusObject } from '../../modules/drp/results-link.fns.js';
+import { statusObjectChanged } from '../../modules/drp/status-object.fns.js';
 import type { DrpCaller } from './drp-caller.js';
+import { type ResultsLinks, statusObjectNow } from './drp-status-facts.js';
 
 /**
  * The caller's DRP record `requestId` (PRODUCT §2.19): `request_not_found` (404) when unknown,
@@ -26,21 +27,23 @@ export async function callersRecord(db: Executor, caller: DrpCaller, requestId: 
  * The status object of a DRP record now (DRP §3.03; PRODUCT §2.19 "Status object"), from what it
  * filed (read now, with the reasons of its extension and rejection) or its own decision; stored
  * as the last object answered when it changed (unless `remember` is false: the caller sends it as
- * a callback instead). The same computation as the callbacks' sweep and the officer's list.
- * @param verificationUrl - gives a waiting record's `user_verification_url` (the agent's read only; never stored).
+ * a callback instead). The same computation as the callbacks' sweep and the officer's list
+ * ({@link statusObjectNow}).
  */
 export async function currentStatusObject(
-  db: Executor,
+  deps: { db: Executor; resultsLinks: ResultsLinks },
   requestId: string,
   now: Date,
   remember = true,
-  verificationUrl?: (record: DrpRequestRow) => string,
 ): Promise<DrpStatusObject> {
+  const { db } = deps;
   const row = await recordWithState(db, requestId);
   if (!row) throw new Error(`DRP record ${requestId} is gone`);
-  const answer = statusObjectOfRow(row, now, verificationUrl);
+  const answer = await statusObjectNow(deps, row, now);
   const last = row.last_status === null ? null : (JSON.parse(row.last_status) as DrpStatusObject);
-  if (remember && statusObjectChanged(last, answer))
-    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(rememberedStatusObject(answer)) });
+  // Stored and compared without the results link's token (storedStatusObject).
+  const stored = storedStatusObject(answer);
+  if (remember && statusObjectChanged(last, stored))
+    await updateDrpRequest(db, requestId, { last_status: JSON.stringify(stored) });
   return answer;
 }

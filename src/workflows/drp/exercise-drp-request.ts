@@ -13,7 +13,8 @@ import { type DrpRequestRow, findEarlierExercise, insertDrpRequest } from '../..
 import type { DrpStatusObject, DrpSupportableAction } from '../../modules/drp/drp.types.js';
 import { type ExercisePlan, planExercise, recordClaims } from '../../modules/drp/exercise-plan.fns.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
-import { drpStatusObject, rememberedStatusObject } from '../../modules/drp/status-object.fns.js';
+import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
+import { storedStatusObject } from '../../modules/drp/results-link.fns.js';
 import { insertUserVerification } from '../../modules/drp/drp-verification.repository.js';
 import { USER_VERIFICATION_WINDOW_MS } from '../../modules/drp/user-verification.fns.js';
 import { optOutDueAt } from '../../modules/opt-outs/deadline.fns.js';
@@ -137,8 +138,7 @@ async function decide(deps: ExerciseDeps, caller: DrpCaller, plan: ExercisePlan)
     const optedOut = preferences.some((p) => p.kind === 'sale_sharing' && p.choice === 'opt_out');
     if (!optedOut) return { status: 'fulfilled', reason: null, processing_details: null };
   }
-  if (plan.filing === 'after_user_verification')
-    return { status: 'awaiting_person', reason: null, processing_details: null };
+  if (plan.filing === 'after_user_verification') return { status: 'awaiting_person', reason: null, processing_details: null };
   return { status: 'filed', reason: null, processing_details: null };
 }
 
@@ -184,7 +184,7 @@ async function storeRecord(
     return await deps.transact(async (unit) => {
       const kept = await keepDigest(unit.tx, { ...single, requestId: record.request_id });
       if (!kept) return fail({ reason: 'replayed', requestId: (await digestRequest(unit.tx, single.digest)) ?? null });
-      await insertDrpRequest(unit.tx, { ...record, last_status: JSON.stringify(rememberedStatusObject(answer)) });
+      await insertDrpRequest(unit.tx, { ...record, last_status: JSON.stringify(storedStatusObject(answer)) });
       if (waiting) {
         const pending: PendingDrpFiling = {
           filing:

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/executor.js';
 import type { Clock } from '../../lib/clock.js';
-import { statusObjectOfRow } from '../../modules/drp/drp-record.fns.js';
 import { listDrpRequestRows } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatus } from '../../modules/drp/drp.types.js';
+import { statusObjectNow } from './drp-status-facts.js';
 
 /** One DRP record as the officer's list shows it (PRODUCT §2.19): never a claim. */
 export interface DrpRequestListItem {
@@ -33,9 +33,11 @@ export async function listDrpRequests(
     limit: filters.limit,
     ...(filters.agentId === undefined ? {} : { agentId: filters.agentId }),
   });
-  const items = rows.map((row) => {
-    const object = statusObjectOfRow(row, now);
-    return {
+  const items: DrpRequestListItem[] = [];
+  for (const row of rows) {
+    // The status and reason only: no results link is made for a list.
+    const object = await statusObjectNow({ db: deps.db }, row, now);
+    items.push({
       request_id: row.request_id,
       agent_id: row.agent_id,
       exercise: row.exercise,
@@ -45,7 +47,7 @@ export async function listDrpRequests(
       received_at: row.received_at,
       privacy_request_id: row.privacy_request_id,
       opt_out_id: row.opt_out_id,
-    };
-  });
+    });
+  }
   return filters.status === undefined ? items : items.filter((item) => item.status === filters.status);
 }

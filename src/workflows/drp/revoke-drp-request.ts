@@ -13,6 +13,7 @@ import { sendStatusObject } from './drp-callbacks.js';
 import { drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
 import { agentPrincipal } from './drp-principal.js';
+import type { ResultsLinks } from './drp-status-facts.js';
 
 const FINAL = new Set(['fulfilled', 'denied', 'expired']);
 
@@ -27,7 +28,7 @@ const FINAL = new Set(['fulfilled', 'denied', 'expired']);
  * `not_revocable` (opt-outs have no cancel yet).
  */
 export async function revokeDrpRequest(
-  deps: { db: Executor; clock: Clock },
+  deps: { db: Executor; clock: Clock; resultsLinks: ResultsLinks },
   authorization: string | undefined,
   requestId: string,
   body: Uint8Array,
@@ -41,7 +42,7 @@ export async function revokeDrpRequest(
   if (!claims.ok) return claims;
   const record = await callersRecord(deps.db, caller.value, requestId);
   if (!record.ok) return record;
-  const before = await currentStatusObject(deps.db, requestId, now);
+  const before = await currentStatusObject(deps, requestId, now);
   if (before.status === 'revoked') return ok(before);
   if (FINAL.has(before.status)) return fail({ reason: 'already_final', status: before.status as 'fulfilled' });
   if (record.value.status === 'awaiting_person') return ok(await revokeWaiting(deps, record.value, now));
@@ -56,7 +57,7 @@ export async function revokeDrpRequest(
   await updateDrpRequest(deps.db, requestId, { revoked: 1 });
   const revoked = { ...record.value, revoked: 1 };
   // The agent's own revoke sends a callback too (PRODUCT §2.19 "Status callbacks").
-  const answer = await currentStatusObject(deps.db, requestId, now, revoked.status_callback === null);
+  const answer = await currentStatusObject(deps, requestId, now, revoked.status_callback === null);
   await sendStatusObject(deps.db, revoked, answer, now);
   return ok(answer);
 }
@@ -66,13 +67,17 @@ export async function revokeDrpRequest(
  * marked revoked and its wait (with the sealed address) deleted, in one commit; the page's link
  * opens nothing after. Answers `revoked`, and sends it as a callback like any revoke.
  */
-async function revokeWaiting(deps: { db: Executor; clock: Clock }, record: DrpRequestRow, now: Date): Promise<DrpStatusObject> {
+async function revokeWaiting(
+  deps: { db: Executor; clock: Clock; resultsLinks: ResultsLinks },
+  record: DrpRequestRow,
+  now: Date,
+): Promise<DrpStatusObject> {
   await runUnitOfWork(deps.db, async (unit) => {
     await updateDrpRequest(unit.tx, record.request_id, { revoked: 1 });
     await deleteUserVerification(unit.tx, record.request_id);
   });
   const revoked = { ...record, revoked: 1 };
-  const answer = await currentStatusObject(deps.db, record.request_id, now, revoked.status_callback === null);
+  const answer = await currentStatusObject(deps, record.request_id, now, revoked.status_callback === null);
   await sendStatusObject(deps.db, revoked, answer, now);
   return answer;
 }

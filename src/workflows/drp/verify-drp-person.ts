@@ -10,7 +10,8 @@ import {
   lockUserVerification,
   updateUserVerification,
 } from '../../modules/drp/drp-verification.repository.js';
-import { drpStatusObject, rememberedStatusObject } from '../../modules/drp/status-object.fns.js';
+import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
+import { storedStatusObject } from '../../modules/drp/results-link.fns.js';
 import { allowedRedirect, isUserVerificationToken, MAX_CODES } from '../../modules/drp/user-verification.fns.js';
 import { enqueueDirectMail } from '../../modules/privacy-center/mail-outbox.repository.js';
 import { CODE_ATTEMPTS, CODE_TTL_MS, decideCode, newCode, secretHash } from '../../modules/privacy-center/privacy-center.fns.js';
@@ -194,7 +195,7 @@ async function fileVerified(
         return {
           privacy_request_id: made.request?.id ?? null,
           opt_out_id: made.optOut?.id ?? null,
-          last_status: JSON.stringify(rememberedStatusObject(answer)),
+          last_status: JSON.stringify(storedStatusObject(answer)),
         };
       },
     });

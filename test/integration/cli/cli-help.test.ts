@@ -45,6 +45,13 @@ const COMMANDS: [args: string[], usage: RegExp][] = [
   [['system'], /^usage: privacyctl system add .*\n {7}privacyctl system list .*\n {7}privacyctl system remove ID\n\n/],
   [['system', 'add'], /^usage: privacyctl system add --workspace W --key K .*\n\n/],
   [['system', 'list'], /^usage: privacyctl system list \[--workspace W\] \[--json\]\n\n/],
+  [
+    ['drp'],
+    /^usage: privacyctl drp agent add .*\n {7}privacyctl drp agent list .*\n {7}privacyctl drp agent remove ID\n {7}privacyctl drp directory-entry --workspace W\n\n/,
+  ],
+  [['drp', 'agent', 'add'], /^usage: privacyctl drp agent add --workspace W --agent-id A .*\n\n/],
+  [['drp', 'agent', 'list'], /^usage: privacyctl drp agent list \[--workspace W\] \[--json\]\n\n/],
+  [['drp', 'directory-entry'], /^usage: privacyctl drp directory-entry --workspace W\n\n/],
   [['dataset'], /^usage: privacyctl dataset generate .*\n\n/],
   [['dataset', 'generate'], /^usage: privacyctl dataset generate \(--url URL \| --url-stdin\) \[--schema S\]\n\n/],
 ];
@@ -62,11 +69,12 @@ function assertExplained(stdout: string, what: string): void {
   const [usage = '', help = ''] = stdout.split(/\n\n(.*)/s);
   const forms = usage.split('\n').map((line) => line.replace(/^(usage: | {7})privacyctl /, ''));
   for (const form of forms) {
-    const words = form.split(' ');
-    const name = /^[a-z]+ [a-z]+/.test(form) && words[1] !== 'ID' ? words.slice(0, 2).join(' ') : words[0];
+    // The form's words before its flags and arguments: `token create`, `drp agent add`, `migrate`.
+    const name = /^[a-z][a-z-]*(?: [a-z][a-z-]*)*/.exec(form)?.[0] ?? form;
     assert.match(help, new RegExp(`^${name}: \\w`, 'm'), `${what}: no summary for ${name}`);
     for (const flag of new Set(form.match(/--[a-z-]+/g) ?? []))
-      assert.match(help, new RegExp(`^ {4}${flag}\\b.* \\S`, 'm'), `${what}: ${flag} is not explained`);
+      // A long flag's meaning starts on the line under it.
+      assert.match(help, new RegExp(`^ {4}${flag}\\b(.* \\S|\\n {28}\\S)`, 'm'), `${what}: ${flag} is not explained`);
   }
 }
 
