@@ -11934,10 +11934,10 @@ export interface operations {
                 "application/json": {
                     /** @description The agent's address: the code goes there, and later mails without a link or any data */
                     agent_email: string;
-                    /** @description The agent as the person is told its name */
+                    /** @description The agent as the person is told its name (not only spaces) */
                     agent_name: string;
                     captcha_token?: string;
-                    /** @description Where the person's signed permission is (e.g. a document id) */
+                    /** @description Where the person's signed permission is (e.g. a document id; not only spaces) */
                     proof_ref: string;
                     request_type: string;
                     /** @description The person's address: they are asked to confirm, and get the request's mails with the status link */

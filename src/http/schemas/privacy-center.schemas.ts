@@ -93,7 +93,12 @@ export const AgentRequestBody = Type.Object({
     pattern: EMAIL_PATTERN,
     description: "The agent's address: the code goes there, and later mails without a link or any data",
   }),
-  agent_name: Type.String({ minLength: 1, maxLength: 200, description: 'The agent as the person is told its name' }),
+  agent_name: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    description: 'The agent as the person is told its name (not only spaces)',
+  }),
   subject_email: Type.String({
     minLength: 3,
     maxLength: 254,
@@ -103,7 +108,8 @@ export const AgentRequestBody = Type.Object({
   proof_ref: Type.String({
     minLength: 1,
     maxLength: 500,
-    description: "Where the person's signed permission is (e.g. a document id)",
+    pattern: '\\S',
+    description: "Where the person's signed permission is (e.g. a document id; not only spaces)",
   }),
   captcha_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
 });

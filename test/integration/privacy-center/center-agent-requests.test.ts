@@ -181,6 +181,7 @@ for (const dialect of dialects()) {
       for (const [field, value] of [
         ['agent_name', ''],
         ['agent_name', 'x'.repeat(201)],
+        ['agent_name', '   '],
         ['proof_ref', ''],
         ['proof_ref', 'x'.repeat(501)],
         ['subject_email', 'not-an-address'],
@@ -303,6 +304,21 @@ for (const dialect of dialects()) {
       assert.match(toPerson.text, /\/privacy-center\/acme\/status\/pr_/);
       assert.match(toAgent.subject, /Acme GmbH received the request you filed/);
       assert.doesNotMatch(toAgent.text, /https?:\/\/center|pat\.person|pr_|\b20\d\d\b/i, 'no link, no address, no id, no date');
+
+      // An extension: the person gets the reason and the date, the agent only that more time is needed.
+      const extended = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/privacy/requests/${request.id}/extend`,
+        headers: { authorization: admin },
+        payload: { reason: 'Archived ledgers need a manual search' },
+      });
+      assert.equal(extended.statusCode, 200, extended.body);
+      const more = await deliver(2);
+      const extendedPerson = more.find((m) => m.to[0] === 'pat.person@example.com')!;
+      const extendedAgent = more.find((m) => m.to[0] === 'case.worker@agents.example')!;
+      assert.match(extendedPerson.text, /Archived ledgers need a manual search/);
+      assert.match(extendedAgent.subject, /needs more time for the request you filed/);
+      assert.doesNotMatch(extendedAgent.text, /Archived ledgers|https?:\/\/center|\b20\d\d\b/);
 
       // A rejection: the person gets the reason, the agent only that it was declined.
       const rejected = await t.app.inject({

@@ -1,3 +1,5 @@
+import { IdempotencyConflict } from '../../../modules/idempotency/idempotency.service.js';
+import type { AgentSubmissionRow } from '../../../modules/privacy-center/agent-submission.repository.js';
 import type { AgentSubmissionService } from '../../../modules/privacy-center/agent-submission.service.js';
 import { agentPseudonym } from '../../../modules/privacy-center/privacy-center.fns.js';
 import type { Principal } from '../../../modules/principals/principal.js';
@@ -44,7 +46,28 @@ export async function confirmAgentRequest(
   const row = await deps.agentSubmissions.open(workspaceId, id, token);
   if (!row) return { kind: 'not_found' };
   const pseudonym = agentPseudonym(deps.pseudonymKey, row.agent_email);
-  const filing = await deps.fileRequest(
+  const filing = await fileAsAgent(deps, workspaceId, row, pseudonym);
+  // A second "Yes" while the first is still filing: that one files; this one is answered as a used link.
+  if (filing === null) return { kind: 'not_found' };
+  const requestId = filing.kind === 'filed' ? filing.request.id : filing.existingId;
+  if (requestId === null) return { kind: 'not_found' };
+  await deps.agentSubmissions.settleConfirmed(row, requestId);
+  const current = filing.kind === 'filed' && !filing.replayed ? filing.request : await deps.privacyRequests.get(requestId);
+  return { kind: 'filed', requestId, status: current?.status ?? 'queued' };
+}
+
+/** Files `row` as the agent (see {@link confirmAgentRequest}); null when the same filing is in flight. */
+async function fileAsAgent(deps: AgentRequestDeps, workspaceId: string, row: AgentSubmissionRow, pseudonym: string) {
+  try {
+    return await fileOnce(deps, workspaceId, row, pseudonym);
+  } catch (error) {
+    if (error instanceof IdempotencyConflict) return null;
+    throw error;
+  }
+}
+
+function fileOnce(deps: AgentRequestDeps, workspaceId: string, row: AgentSubmissionRow, pseudonym: string) {
+  return deps.fileRequest(
     centerAgentPrincipal(pseudonym, workspaceId),
     `agent-request-${row.id}`,
     {
@@ -64,9 +87,4 @@ export async function confirmAgentRequest(
       notifyAgent: row.agent_email,
     },
   );
-  const requestId = filing.kind === 'filed' ? filing.request.id : filing.existingId;
-  if (requestId === null) return { kind: 'not_found' };
-  await deps.agentSubmissions.settleConfirmed(row, requestId);
-  const current = filing.kind === 'filed' && !filing.replayed ? filing.request : await deps.privacyRequests.get(requestId);
-  return { kind: 'filed', requestId, status: current?.status ?? 'queued' };
 }
