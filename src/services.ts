@@ -33,6 +33,8 @@ import { createMessageLogService } from './modules/outbound-events/message-log.s
 import { createWebhookEndpointService } from './modules/outbound-events/webhook-endpoint.service.js';
 import { createPrivacyCenterSettingsService } from './modules/privacy-center/settings.service.js';
 import { createSubmissionService } from './modules/privacy-center/submission.service.js';
+import { createAgentSubmissionService } from './modules/privacy-center/agent-submission.service.js';
+import { bindAgentRequests } from './workflows/privacy-center/agent-requests/agent-requests.js';
 import { createCenterStatusService } from './modules/privacy-center/status.service.js';
 import { type FileRequest, type FilingDeps, filePrivacyRequest } from './workflows/filing/file-privacy-request.js';
 import { bindCenterIntake } from './workflows/filing/center-intake.js';
@@ -159,6 +161,20 @@ export function createServices(deps: { config: Config; database: Database; keys:
     /** A verified submission becomes a privacy request. */
     centerIntake: bindCenterIntake({
       submissions: centerSubmissions,
+      privacyRequests,
+      fileRequest,
+      pseudonymKey: deps.keys.pseudonymKey,
+    }),
+    /** The center's agent path: an authorized agent outside DRP files, the person confirms (PRODUCT §2.19). */
+    agentRequests: bindAgentRequests({
+      agentSubmissions: createAgentSubmissionService({
+        db,
+        transact,
+        clock,
+        hashKey: deps.keys.pseudonymKey,
+        seal: (text: string) => secretBox.seal(text),
+        settings: privacyCenter,
+      }),
       privacyRequests,
       fileRequest,
       pseudonymKey: deps.keys.pseudonymKey,

@@ -24,6 +24,7 @@ import type {
   PrivacyCenterSettingsTable,
   PrivacyCenterStatusTokenTable,
   PrivacyCenterSubmissionTable,
+  PrivacyCenterAgentSubmissionTable,
   RequestNotifyAddressTable,
 } from './tables/privacy-center.table.js';
 import type { ServiceKeyTable } from './tables/service-key.table.js';
@@ -56,6 +57,7 @@ export interface DB {
   request_notes: RequestNoteTable;
   privacy_center_settings: PrivacyCenterSettingsTable;
   privacy_center_submissions: PrivacyCenterSubmissionTable;
+  privacy_center_agent_submissions: PrivacyCenterAgentSubmissionTable;
   privacy_center_status_tokens: PrivacyCenterStatusTokenTable;
   privacy_center_mails: PrivacyCenterMailTable;
   request_notify_addresses: RequestNotifyAddressTable;

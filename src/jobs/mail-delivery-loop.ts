@@ -21,6 +21,7 @@ import {
 } from '../modules/privacy-center/mail-outbox.repository.js';
 import { countNotSearchable } from '../modules/data-systems/data-task-result.repository.js';
 import { renderMail } from '../modules/privacy-center/mail-render.fns.js';
+import { renderAgentMail } from '../modules/privacy-center/agent-mail-render.fns.js';
 import { CODE_TTL_MS } from '../modules/privacy-center/privacy-center.fns.js';
 import type { RequestResultsService } from '../workflows/results/request-results.js';
 import type { Mailer } from '../modules/privacy-center/mailer.js';
@@ -104,9 +105,26 @@ export function startMailLoop(deps: {
     }
   }
 
+  /** An `agent_confirm` mail's link to the person's confirmation page (PRODUCT §2.19), else null. */
+  function confirmUrl(mail: MailRow, payload: MailPayload): string | null {
+    if (payload.confirm_token === undefined || payload.agent_submission_id === undefined) return null;
+    const ws = encodeURIComponent(mail.workspace_id);
+    return `${base}/privacy-center/${ws}/agent-requests/${payload.agent_submission_id}/confirm?token=${payload.confirm_token}`;
+  }
+
   /** Sends one claimed mail. @returns whether it was sent. */
   async function deliver(mail: MailRow, token: string): Promise<boolean> {
     const payload = JSON.parse(mail.payload) as MailPayload;
+    if (mail.kind === 'agent_confirm') {
+      // The person's confirmation link (PRODUCT §2.19): its token is opened only in memory, as a code is.
+      try {
+        payload.confirm_token = deps.secretBox.open(payload.confirm_sealed ?? '');
+      } catch {
+        await dropMail(db, mail.id, token);
+        log.info({ mail: mail.id, kind: mail.kind, reason: 'unreadable' }, 'confirmation mail dropped, not sent');
+        return false;
+      }
+    }
     if (mail.kind === 'code') {
       const unsendable = openCode(mail, payload);
       if (unsendable !== null) {
@@ -132,7 +150,11 @@ export function startMailLoop(deps: {
     const notSearched = completed ? await countNotSearchable(db, completed) : 0;
     const kept =
       completed && payload.request_type === 'deletion' ? ((await deps.requestResults?.deletionKept(completed)) ?? []) : [];
-    const rendered = renderMail(mail.kind as MailKind, payload, profile, statusUrl, { notSearched, kept });
+    const kind = mail.kind as MailKind;
+    const rendered =
+      kind === 'agent_confirm' || kind === 'agent_notice' || (kind === 'code' && payload.for_agent)
+        ? renderAgentMail(kind, payload, profile, confirmUrl(mail, payload))
+        : renderMail(kind, payload, profile, statusUrl, { notSearched, kept });
     try {
       await mailer.send({ to: mail.recipient, ...rendered, messageId: `<${mail.id}@privacy-center>` });
     } catch (err) {

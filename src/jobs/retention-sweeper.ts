@@ -15,6 +15,7 @@ import { deleteExpiredIdempotencyRecords } from '../modules/idempotency/idempote
 import { deleteExpiredDeliveries } from '../modules/integrations/inbound-delivery.repository.js';
 import { SUBMISSION_TTL_MS } from '../modules/privacy-center/privacy-center.fns.js';
 import { deleteSubmissionsBefore } from '../modules/privacy-center/submission.repository.js';
+import { expireAgentSubmissions } from '../modules/privacy-center/agent-submission-expiry.js';
 
 /** Default time between retention sweeps, ms (`RETENTION_SWEEP_MS` in config.ts overrides it). */
 export const RETENTION_SWEEP_MS = 60_000;
@@ -36,7 +37,10 @@ export interface SweepCounts {
   idempotencyRecords: number;
   webhookDeliveries: number;
   packages: number;
-  /** Privacy-center submissions older than 24 h, verified or not (PRODUCT §2.15). */
+  /**
+   * Privacy-center submissions older than 24 h, verified or not (PRODUCT §2.15), and agent
+   * submissions unverified after 24 h or unanswered by the person after 14 days (§2.19).
+   */
   centerSubmissions: number;
 }
 
@@ -69,7 +73,9 @@ function errorName(error: unknown): string {
  * idempotency records past `expires_at` whose response is stored, or whose in-flight claim was
  * abandoned (never a live claim); remembered webhook deliveries past their de-duplication window;
  * access and export packages past their expiry (src/jobs/package-expiry.ts); privacy-center
- * submissions older than 24 h (PRODUCT §2.15: an unverified request is deleted after a day).
+ * submissions older than 24 h (PRODUCT §2.15: an unverified request is deleted after a day);
+ * agent submissions (§2.19) unverified after 24 h, or unanswered by the person after 14 days (the
+ * agent is then mailed that it was not confirmed, and that end audited).
  * Nothing is audited per row; each sweep logs its counts (no personal data).
  *
  * @param deps.batchSize - rows per delete statement, default {@link RETENTION_BATCH_SIZE}.
@@ -161,11 +167,10 @@ export function createRetentionSweeper(deps: {
       pause: nextTick,
     });
     const submissionsBefore = toTimestamp(new Date(now.getTime() - SUBMISSION_TTL_MS));
-    const centerSubmissions = await drain(
-      () => bounded((db) => deleteSubmissionsBefore(db, submissionsBefore, batchSize)),
-      batchSize,
-      nextTick,
-    );
+    const centerSubmissions =
+      (await drain(() => bounded((db) => deleteSubmissionsBefore(db, submissionsBefore, batchSize)), batchSize, nextTick)) +
+      // The agent path's (PRODUCT §2.19): an unanswered one also mails the agent, so its own unit of work.
+      (await drain(() => expireAgentSubmissions(database.db, now, batchSize), batchSize, nextTick));
     // Deleted change events, packages and submissions held personal data: on SQLite, move them out of the WAL too.
     if (changeEvents > 0 || packages > 0 || centerSubmissions > 0) {
       await checkpointUntilClean(database, { log, onAttempt: countCheckpoint });

@@ -1164,7 +1164,7 @@ export interface paths {
         get: operations["getPrivacyCenter"];
         /**
          * Turn the privacy center of a workspace on or off
-         * @description The whole setting: `enabled`, the `request_types` people may file through it, an optional `title`. Audited. Scope `admin`.
+         * @description The whole setting: `enabled`, the `request_types` people may file through it, an optional `title`, and `agent_requests` (default false): whether authorized agents outside DRP may file through the center (PRODUCT §2.19). Audited. Scope `admin`.
          */
         put: operations["putPrivacyCenter"];
         post?: never;
@@ -1256,6 +1256,46 @@ export interface paths {
         get: operations["getHealth"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/privacy-center/v1/{workspace_id}/agent-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File as an authorized agent outside DRP (no token)
+         * @description PRODUCT §2.19, 11 CCR §7063(a): an authorized agent files for a person. A 6-digit code is mailed to `agent_email` (valid 10 minutes, 3 attempts). Once verified, the person is mailed at `subject_email` with the agent's name, the request type and the controller, and a link to confirm or refuse; only a confirmation files the privacy request. 404 when the center is off or does not take agent requests (`agent_requests`); 422 for a request type it does not take; 429 over 5 submissions a minute per client or 3 codes an hour per agent address; the CAPTCHA as for a person's request.
+         */
+        post: operations["submitPrivacyCenterAgentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/privacy-center/v1/{workspace_id}/agent-requests/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the agent's address with the mailed code
+         * @description PRODUCT §2.19: the right code answers `{"status": "awaiting_confirmation"}` and mails the person the confirmation link (once; verifying again answers the same). A wrong code is a 403 naming the attempts left; after three the code is void (429); an expired code is a 410; an unknown id (or one older than 24 hours unverified) a 404.
+         */
+        post: operations["verifyPrivacyCenterAgentRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5871,9 +5911,9 @@ export interface operations {
                         items: {
                             /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                             agent: {
-                                /** @description The DRP request (`request_id`) it came from */
-                                drp_request_id: string;
-                                /** @description The agent's DRP id (`agent-id`) */
+                                /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                                drp_request_id: string | null;
+                                /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                                 id: string;
                                 name: string;
                                 /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -6020,9 +6060,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -6183,9 +6223,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -6324,9 +6364,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -6505,9 +6545,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -6685,9 +6725,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -6975,9 +7015,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -7158,9 +7198,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -7338,9 +7378,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -7521,9 +7561,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -8455,9 +8495,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -8640,9 +8680,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -8820,9 +8860,9 @@ export interface operations {
                     "application/json": {
                         /** @description The authorized agent that filed it (PRODUCT §2.19); null for every other request */
                         agent: {
-                            /** @description The DRP request (`request_id`) it came from */
-                            drp_request_id: string;
-                            /** @description The agent's DRP id (`agent-id`) */
+                            /** @description The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path */
+                            drp_request_id: string | null;
+                            /** @description The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address */
                             id: string;
                             name: string;
                             /** @description Where the person's signed permission is (`power_of_attorney`), or null */
@@ -11168,6 +11208,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        agent_requests: boolean;
                         enabled: boolean;
                         request_types: string[];
                         title: string | null;
@@ -11264,6 +11305,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Authorized agents outside DRP may file through the center (PRODUCT §2.19); default false */
+                    agent_requests?: boolean;
                     enabled: boolean;
                     request_types: ("access" | "export" | "correction" | "deletion")[];
                     title?: string;
@@ -11278,6 +11321,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        agent_requests: boolean;
                         enabled: boolean;
                         request_types: string[];
                         title: string | null;
@@ -11871,6 +11915,227 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    submitPrivacyCenterAgentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The agent's address: the code goes there, and later mails without a link or any data */
+                    agent_email: string;
+                    /** @description The agent as the person is told its name (not only spaces) */
+                    agent_name: string;
+                    captcha_token?: string;
+                    /** @description Where the person's signed permission is (e.g. a document id; not only spaces) */
+                    proof_ref: string;
+                    request_type: string;
+                    /** @description The person's address: they are asked to confirm, and get the request's mails with the status link */
+                    subject_email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "identity_unverified";
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    verifyPrivacyCenterAgentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "awaiting_confirmation";
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            ctx?: {
+                                [key: string]: unknown;
+                            };
+                            input: unknown;
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };

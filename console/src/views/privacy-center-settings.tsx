@@ -1,5 +1,5 @@
 // The workspace's privacy center (PRODUCT §2.15, §2.21): on or off, the request types people may
-// file there and its title, with a link to its public page. Read with privacy:read (404: never
+// file there, its title and whether authorized agents outside DRP may file there (§2.19), with a link to its public page. Read with privacy:read (404: never
 // set, so off), saved (audited) with admin.
 import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api/client';
@@ -20,12 +20,14 @@ interface Draft {
   enabled: boolean;
   request_types: string[];
   title: string;
+  agent_requests: boolean;
 }
 
 const draftOf = (s: PrivacyCenterSettings | null): Draft => ({
   enabled: s?.enabled ?? false,
   request_types: s ? [...s.request_types] : ['access', 'deletion'],
   title: s?.title ?? '',
+  agent_requests: s?.agent_requests ?? false,
 });
 
 /** The public page's address (served by this service; no token needed). */
@@ -75,6 +77,7 @@ export function PrivacyCenterSection({ workspace, canEdit }: { workspace: string
         enabled: draft.enabled,
         request_types: draft.request_types as PrivacyCenterBody['request_types'],
         ...(draft.title.trim() ? { title: draft.title.trim() } : {}),
+        agent_requests: draft.agent_requests,
       };
       const stored = await api<PrivacyCenterSettings>('PUT', url, { body });
       setSettings(stored);
@@ -112,6 +115,18 @@ export function PrivacyCenterSection({ workspace, canEdit }: { workspace: string
               onChange={(e) => setDraft({ ...draft, enabled: e.currentTarget.checked })}
             />
             <label for="center-enabled">People may file requests on the public page</label>
+          </div>
+          <div class="field checkbox">
+            <input
+              type="checkbox"
+              id="center-agents"
+              checked={draft.agent_requests}
+              onChange={(e) => setDraft({ ...draft, agent_requests: e.currentTarget.checked })}
+            />
+            <label for="center-agents">
+              Authorized agents may file for people there (the agent proves its e-mail address; nothing is filed until the person
+              confirms by e-mail)
+            </label>
           </div>
           <CheckboxGroup
             id="center-types"

@@ -39,7 +39,13 @@ function FiledByAgent({ agent }: { agent: NonNullable<PrivacyRequest['agent']> }
     <>
       {agent.name} (authorized agent) <code>{agent.id}</code>
       <br />
-      DRP request <code>{agent.drp_request_id}</code>
+      {agent.drp_request_id === null ? (
+        'Through the privacy center, confirmed by the person'
+      ) : (
+        <>
+          DRP request <code>{agent.drp_request_id}</code>
+        </>
+      )}
       {agent.proof_ref !== null && (
         <>
           <br />

@@ -38,6 +38,7 @@ import * as requestAgent from './2026-12-08T0402-request-agent.js';
 import * as drpCallbacks from './2026-12-08T0403-drp-callbacks.js';
 import * as optOutAgent from './2026-12-08T0404-opt-out-agent.js';
 import * as packageRedactions from './2026-12-08T0501-package-redactions.js';
+import * as centerAgentRequests from './2026-12-08T0601-center-agent-requests.js';
 import * as drpUserVerifications from './2026-12-08T0621-drp-user-verifications.js';
 
 /**
@@ -84,5 +85,6 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T0403-drp-callbacks': drpCallbacks,
   '2026-12-08T0404-opt-out-agent': optOutAgent,
   '2026-12-08T0501-package-redactions': packageRedactions,
+  '2026-12-08T0601-center-agent-requests': centerAgentRequests,
   '2026-12-08T0621-drp-user-verifications': drpUserVerifications,
 };

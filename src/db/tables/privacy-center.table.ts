@@ -8,6 +8,8 @@ export interface PrivacyCenterSettingsTable {
   title: string | null;
   updated_at: string;
   updated_by: string;
+  /** 1: the center takes requests from authorized agents outside DRP (PRODUCT §2.19); 0 (default) not. */
+  agent_requests: number;
 }
 
 /** Row shape of `privacy_center_submissions`: a submission not yet (or just) verified; gone after 24 h. */
@@ -62,4 +64,37 @@ export interface RequestNotifyAddressTable {
   status_link: number;
   /** The reason of the request's extension, as the person was told it (shown on the status page). */
   extension_reason: string | null;
+  /**
+   * The authorized agent that filed it through the center's agent path (PRODUCT §2.19): its
+   * received, extended, completed and rejected mails go here too, without a link or any data;
+   * null otherwise, '' once the request's last mail was written.
+   */
+  agent_email: string | null;
+}
+
+/**
+ * Row shape of `privacy_center_agent_submissions` (PRODUCT §2.19, the center's agent path): what
+ * an authorized agent submitted before the person confirmed it. Not a privacy request; deleted
+ * when the person answers, 24 h after submission unverified, 14 days after verification unanswered.
+ */
+export interface PrivacyCenterAgentSubmissionTable {
+  id: string;
+  workspace_id: string;
+  request_type: string;
+  /** Trimmed, lower case. */
+  agent_email: string;
+  agent_name: string;
+  /** The person's address: trimmed, lower case. */
+  subject_email: string;
+  /** Where the person's signed permission is (e.g. a document id). */
+  proof_ref: string;
+  /** Keyed hash of the agent's 6-digit code. */
+  code_hash: string;
+  code_expires_at: string;
+  attempts_left: number;
+  submitted_at: string;
+  /** When the agent's code was verified (the person was then asked), or null. */
+  verified_at: string | null;
+  /** Keyed hash of the person's confirmation link's token (set at verification), or null. */
+  confirm_hash: string | null;
 }

@@ -231,6 +231,10 @@ export const errors = {
 
   // The privacy center (PRODUCT §2.15).
   privacyCenterOff: () => new HttpError(404, 'This workspace has no privacy center'),
+  /** The center is off, or on without `agent_requests` (PRODUCT §2.19): as a center that is off. */
+  agentRequestsOff: () => new HttpError(404, 'This privacy center does not take requests from authorized agents'),
+  agentSubmissionNotFound: () =>
+    new HttpError(404, 'No such agent request is waiting for verification (it may be older than 24 hours)'),
   /** The workspace offers the center but not this request type (the input is a literal, no personal data). */
   requestTypeNotOffered: (input: string, offered: readonly string[]) =>
     new RequestValidationError([

@@ -13,7 +13,7 @@ export const PRIVACY_CENTER_OPERATIONS: Readonly<Record<string, OperationDoc>> =
     operationId: 'putPrivacyCenter',
     summary: 'Turn the privacy center of a workspace on or off',
     description:
-      'The whole setting: `enabled`, the `request_types` people may file through it, an optional `title`. Audited. Scope `admin`.',
+      'The whole setting: `enabled`, the `request_types` people may file through it, an optional `title`, and `agent_requests` (default false): whether authorized agents outside DRP may file through the center (PRODUCT §2.19). Audited. Scope `admin`.',
   },
   'POST /privacy-center/v1/{workspace_id}/requests': {
     operationId: 'submitPrivacyCenterRequest',
@@ -41,6 +41,20 @@ export const PRIVACY_CENTER_OPERATIONS: Readonly<Record<string, OperationDoc>> =
     summary: 'Verify a submission with the mailed code',
     description:
       'The right code files the privacy request (subject_provider `email`, intake_ref `privacy-center`) and mails the status link; verifying again answers the same. A wrong code is a 403 naming the attempts left; after three the code is void (429); an expired code is a 410.',
+    responses: { 403: ErrorResponse, 404: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse },
+  },
+  'POST /privacy-center/v1/{workspace_id}/agent-requests': {
+    operationId: 'submitPrivacyCenterAgentRequest',
+    summary: 'File as an authorized agent outside DRP (no token)',
+    description:
+      "PRODUCT §2.19, 11 CCR §7063(a): an authorized agent files for a person. A 6-digit code is mailed to `agent_email` (valid 10 minutes, 3 attempts). Once verified, the person is mailed at `subject_email` with the agent's name, the request type and the controller, and a link to confirm or refuse; only a confirmation files the privacy request. 404 when the center is off or does not take agent requests (`agent_requests`); 422 for a request type it does not take; 429 over 5 submissions a minute per client or 3 codes an hour per agent address; the CAPTCHA as for a person's request.",
+    responses: { 404: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse },
+  },
+  'POST /privacy-center/v1/{workspace_id}/agent-requests/{id}/verify': {
+    operationId: 'verifyPrivacyCenterAgentRequest',
+    summary: "Verify the agent's address with the mailed code",
+    description:
+      'PRODUCT §2.19: the right code answers `{"status": "awaiting_confirmation"}` and mails the person the confirmation link (once; verifying again answers the same). A wrong code is a 403 naming the attempts left; after three the code is void (429); an expired code is a 410; an unknown id (or one older than 24 hours unverified) a 404.',
     responses: { 403: ErrorResponse, 404: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse },
   },
 };

@@ -58,7 +58,7 @@ export interface CenterPageServices {
  * Sends a page; to a request with `Sec-GPC: 1` with the "Opt-Out Request Honored" notice (11 CCR
  * §7025(c)(6)): every center page goes through here.
  */
-function html(reply: FastifyReply, status: number, body: string, csp = CONSOLE_CSP) {
+export function html(reply: FastifyReply, status: number, body: string, csp = CONSOLE_CSP) {
   return reply
     .code(status)
     .header('Content-Security-Policy', csp)

@@ -1,6 +1,7 @@
 /**
  * The privacy center pages' one stylesheet, served from the service's own origin
  * (`/privacy-center/assets/center.css`) so the console's CSP (`style-src 'self'`) applies unchanged.
+ * The two answers of the agent path's confirmation page (`.answers`, `button.secondary`, PRODUCT §2.19).
  * The notice of a Global Privacy Control signal (`.gpc`, 11 CCR §7025(c)(6)) and a problem at its field (`.field-problem`).
  * Readable at 390 px (the request types are radio buttons whose labels wrap: a `<select>` cuts them); contrast at least 4.5:1 (WCAG 2.2 SC 1.4.3); visible focus.
  */
@@ -23,6 +24,9 @@ legend { font-weight: 600; padding: 0; margin: 0 0 0.35rem; }
 input.code { letter-spacing: 0.3em; font-variant-numeric: tabular-nums; max-width: 12rem; }
 button { margin-top: 1.25rem; font: inherit; font-weight: 600; padding: 0.65rem 1.3rem; border: 0; border-radius: 6px; background: #0a58ca; color: #fff; cursor: pointer; }
 button:hover { background: #084298; }
+.answers { display: flex; flex-wrap: wrap; gap: 0 0.75rem; }
+button.secondary { background: #fff; color: #0a58ca; box-shadow: inset 0 0 0 2px #0a58ca; }
+button.secondary:hover { background: #eef4ff; color: #084298; }
 :focus-visible { outline: 3px solid #bf5a00; outline-offset: 2px; }
 .hint { color: #57606a; font-size: 0.95rem; margin-top: 0.25rem; }
 .problem { border-left: 4px solid #b42318; background: #fef3f2; padding: 0.6rem 0.9rem; margin: 1rem 0; }

@@ -7,6 +7,9 @@ import { memoryCounter, redisCounter, type WindowCounter } from '../protection/w
 import { createCenterGuards } from './center-guards.js';
 import { createCenterHealth } from './center-health.js';
 import { privacyCenterPublicRoutes } from './center-public.routes.js';
+import { centerAgentRoutes } from './center-agent.routes.js';
+import { centerAgentPageRoutes } from './center-agent-pages.routes.js';
+import type { AgentRequests } from '../../workflows/privacy-center/agent-requests/agent-requests.js';
 
 /**
  * The privacy center's public side (PRODUCT §2.15), no bearer token: the JSON API under
@@ -32,7 +35,7 @@ export function centerParts(app: FastifyInstance, config: PrivacyCenterConfig) {
 export async function privacyCenterPlugin(
   app: FastifyInstance,
   opts: {
-    services: CenterPageServices & { centerConfig: PrivacyCenterConfig; keys: ServiceKeys };
+    services: CenterPageServices & { centerConfig: PrivacyCenterConfig; keys: ServiceKeys; agentRequests: AgentRequests };
     /** Where the counters live (Redis or in-process), made by {@link centerCounter}. */
     counter: WindowCounter;
   },
@@ -44,6 +47,7 @@ export async function privacyCenterPlugin(
     async (api) => {
       registerNoStore(api);
       await api.register(privacyCenterPublicRoutes, { services: opts.services, guards });
+      await api.register(centerAgentRoutes, { services: opts.services, guards });
     },
     { prefix: '/privacy-center/v1' },
   );
@@ -51,6 +55,7 @@ export async function privacyCenterPlugin(
     async (pages) => {
       registerNoStore(pages);
       await pages.register(centerPageRoutes, { services: opts.services, guards, captchaSiteKey: config.captchaSiteKey });
+      await pages.register(centerAgentPageRoutes, { services: opts.services });
     },
     { prefix: '/privacy-center' },
   );

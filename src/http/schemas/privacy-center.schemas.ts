@@ -10,6 +10,9 @@ export const PrivacyCenterSettingsBody = Type.Object(
     enabled: Type.Boolean(),
     request_types: Type.Array(StringEnum(REQUEST_TYPES), { maxItems: 4 }),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    agent_requests: Type.Optional(
+      Type.Boolean({ description: 'Authorized agents outside DRP may file through the center (PRODUCT §2.19); default false' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -20,6 +23,7 @@ export const PrivacyCenterSettingsResponse = Type.Object({
   enabled: Type.Boolean(),
   request_types: Type.Array(Type.String()),
   title: Type.Union([Type.String(), Type.Null()]),
+  agent_requests: Type.Boolean(),
   updated_at: Type.String(),
 });
 
@@ -76,3 +80,39 @@ export const CenterOptOutResponse = Type.Object({
     }),
   ),
 });
+
+/**
+ * `POST /privacy-center/v1/{workspace_id}/agent-requests` body (PRODUCT §2.19, the center's agent
+ * path; 11 CCR §7063(a)): an authorized agent outside DRP files for a person.
+ */
+export const AgentRequestBody = Type.Object({
+  request_type: Type.Unsafe<RequestType>(Type.String({ pattern: '^(access|export|correction|deletion)$' })),
+  agent_email: Type.String({
+    minLength: 3,
+    maxLength: 254,
+    pattern: EMAIL_PATTERN,
+    description: "The agent's address: the code goes there, and later mails without a link or any data",
+  }),
+  agent_name: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    description: 'The agent as the person is told its name (not only spaces)',
+  }),
+  subject_email: Type.String({
+    minLength: 3,
+    maxLength: 254,
+    pattern: EMAIL_PATTERN,
+    description: "The person's address: they are asked to confirm, and get the request's mails with the status link",
+  }),
+  proof_ref: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    pattern: '\\S',
+    description: "Where the person's signed permission is (e.g. a document id; not only spaces)",
+  }),
+  captcha_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+});
+
+/** 200 of the agent's verification: the person is now asked to confirm. */
+export const AgentVerifyResponse = Type.Object({ status: Type.Literal('awaiting_confirmation') });

@@ -79,9 +79,13 @@ export const PrivacyRequestResource = Type.Object({
   agent: Type.Union(
     [
       Type.Object({
-        id: Type.String({ description: "The agent's DRP id (`agent-id`)" }),
+        id: Type.String({
+          description: "The agent's DRP id (`agent-id`); for the privacy center's agent path a keyed pseudonym of its address",
+        }),
         name: Type.String(),
-        drp_request_id: Type.String({ description: 'The DRP request (`request_id`) it came from' }),
+        drp_request_id: Type.Union([Type.String(), Type.Null()], {
+          description: "The DRP request (`request_id`) it came from; null when filed through the privacy center's agent path",
+        }),
         proof_ref: Type.Union([Type.String(), Type.Null()], {
           description: "Where the person's signed permission is (`power_of_attorney`), or null",
         }),

@@ -6,57 +6,8 @@ import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
 import { newId } from '../../lib/ids.js';
 import { newStatusToken, statusTokenHash } from './privacy-center.fns.js';
 
-/** The mails the service writes to a person (PRODUCT §2.15). */
-export type MailKind = 'code' | 'received' | 'extended' | 'completed' | 'rejected';
-
-/**
- * What a mail says, besides the controller's name (read when it is sent). Never a package's data:
- * the request's type, dates, a reason an officer wrote, a code or a status link.
- */
-export interface MailPayload {
-  request_type: string;
-  /**
-   * A code mail's code in clear: only in memory, once opened at send time (outbox rows written
-   * before issue 33 may still hold one; they are dropped with their code's expiry).
-   */
-  code?: string;
-  /** A code mail's code sealed under the service's secrets key (lib/secret-box.ts): never stored in clear. */
-  code_sealed?: string;
-  /** When a code mail's code expires (ISO 8601): the mail is dropped, not sent, from then on. */
-  code_expires_at?: string;
-  /** The submission a code mail is for (`form_…`, or `pcs_…` before 2026-12). */
-  submission_id?: string;
-  received_at?: string;
-  due_at?: string;
-  reason?: string | null;
-  /** The request's `regulation` label (`gdpr`, `ccpa`, `ccpa+gdpr`): which rights a mail names. */
-  regulation?: string;
-  /**
-   * Set at commit for requests with a status page: the mail carries a status link, its capability
-   * token minted when the mail is sent ({@link insertStatusToken}), so no token waits in clear.
-   */
-  status_link?: boolean;
-  /** The plain capability token, in memory at send time (outbox rows written before issue 33 may hold one). */
-  status_token?: string;
-}
-
-/** A mail about a privacy request: sent to the request's notify address, if it has one. */
-export interface RequestMail {
-  requestId: string;
-  workspaceId: string;
-  kind: Exclude<MailKind, 'code'>;
-  payload: MailPayload;
-  at: string;
-}
-
-/** A mail to an address given directly (the verification code). */
-export interface DirectMail {
-  workspaceId: string;
-  kind: MailKind;
-  recipient: string;
-  payload: MailPayload;
-  at: string;
-}
+export type { AgentNoticeEvent, DirectMail, MailKind, MailPayload, RequestMail, RequestMailKind } from './mail.types.js';
+import type { DirectMail, MailKind, MailPayload, RequestMail } from './mail.types.js';
 
 export type MailRow = Selectable<PrivacyCenterMailTable>;
 
@@ -111,7 +62,7 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
   const ids = [...new Set(mails.map((m) => m.requestId))];
   const addresses = await tx
     .selectFrom('request_notify_addresses')
-    .select(['request_id', 'email', 'status_link'])
+    .select(['request_id', 'email', 'status_link', 'agent_email'])
     .where('request_id', 'in', ids)
     .execute();
   if (addresses.length === 0) return;
@@ -124,10 +75,20 @@ async function insertRequestMails(tx: Transaction<DB>, mails: readonly RequestMa
     if (address.status_link === 1 && (mail.kind === 'received' || mail.kind === 'completed' || mail.kind === 'extended'))
       payload.status_link = true;
     rows.push(mailRow({ ...mail, recipient: address.email, payload }));
+    if (address.agent_email) {
+      // Filed through the center's agent path (PRODUCT §2.19): the agent hears of it too, without a link or any data.
+      const notice: MailPayload = { request_type: mail.payload.request_type, event: mail.kind };
+      rows.push(mailRow({ ...mail, kind: 'agent_notice', recipient: address.agent_email, payload: notice }));
+    }
     if (mail.kind === 'completed' || mail.kind === 'rejected') {
-      // The request's last mail: its address now lives in the outbox alone, wiped once sent (issue 33 item 3).
-      await tx.updateTable('request_notify_addresses').set({ email: '' }).where('request_id', '=', mail.requestId).execute();
+      // The request's last mail: its addresses now live in the outbox alone, wiped once sent (issue 33 item 3).
+      await tx
+        .updateTable('request_notify_addresses')
+        .set({ email: '', ...(address.agent_email ? { agent_email: '' } : {}) })
+        .where('request_id', '=', mail.requestId)
+        .execute();
       address.email = '';
+      address.agent_email = address.agent_email ? '' : address.agent_email;
     }
     if (mail.kind === 'extended') {
       await tx
@@ -170,7 +131,7 @@ export function enqueueRequestMail(unit: UnitOfWork, mail: RequestMail): void {
 /** Records where a new request's mails go (`statusLink`: it has a status page). */
 export async function insertNotifyAddress(
   db: Executor,
-  row: { requestId: string; workspaceId: string; email: string; statusLink: boolean },
+  row: { requestId: string; workspaceId: string; email: string; statusLink: boolean; agentEmail?: string | null },
 ): Promise<void> {
   await db
     .insertInto('request_notify_addresses')
@@ -180,6 +141,7 @@ export async function insertNotifyAddress(
       email: row.email,
       status_link: row.statusLink ? 1 : 0,
       extension_reason: null,
+      agent_email: row.agentEmail ?? null,
     })
     .execute();
 }

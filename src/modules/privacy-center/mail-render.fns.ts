@@ -1,6 +1,6 @@
 import type { KeptItem } from '../subject-data/erasure-report.fns.js';
 import { regulationsOf, whenDeclined } from '../subject-data/rights.fns.js';
-import type { MailKind, MailPayload } from './mail-outbox.repository.js';
+import type { MailPayload, RequestMailKind } from './mail.types.js';
 
 /** Who the mail speaks for: the workspace's controller profile (PRODUCT §2.10), or null when none is set. */
 export interface MailController {
@@ -15,7 +15,7 @@ export interface RenderedMail {
   text: string;
 }
 
-const TYPE_WORDS: Record<string, string> = {
+export const TYPE_WORDS: Record<string, string> = {
   access: 'access to your personal data',
   export: 'a copy of your personal data to take elsewhere',
   correction: 'correction of your personal data',
@@ -62,7 +62,7 @@ export function keptLines(kept: readonly KeptItem[]): string {
  * @param facts.kept - a completed deletion's kept items ({@link KeptItem}); ignored for other mails.
  */
 export function renderMail(
-  kind: MailKind,
+  kind: 'code' | RequestMailKind,
   payload: MailPayload,
   controller: MailController | null,
   statusUrl: string | null,

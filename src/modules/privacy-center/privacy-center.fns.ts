@@ -23,6 +23,16 @@ export function subjectPseudonym(pseudonymKey: string, email: string): string {
   return accountPseudonym(pseudonymKey, 'email', normalizeEmail(email));
 }
 
+/**
+ * An authorized agent's keyed pseudonym for its address (PRODUCT §2.19, the center's agent path):
+ * HMAC-SHA-256 under the pseudonym key as every account's, in a namespace of its own, so an
+ * agent's id says nothing of the person it files for. What the audit and the request's `agent.id`
+ * name it by, never the address itself.
+ */
+export function agentPseudonym(pseudonymKey: string, email: string): string {
+  return accountPseudonym(pseudonymKey, 'agent_email', normalizeEmail(email));
+}
+
 /** A new 6-digit code, uniformly drawn (leading zeros kept). */
 export function newCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');

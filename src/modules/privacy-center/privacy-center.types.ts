@@ -6,6 +6,8 @@ export interface PrivacyCenterSettings {
   enabled: boolean;
   request_types: RequestType[];
   title: string | null;
+  /** Whether authorized agents outside DRP may file through the center (PRODUCT §2.19; default false). */
+  agent_requests: boolean;
   updated_at: string;
 }
 
@@ -14,6 +16,8 @@ export interface PrivacyCenterSettingsInput {
   enabled: boolean;
   request_types: RequestType[];
   title?: string;
+  /** The center's agent path (PRODUCT §2.19); absent: false. */
+  agent_requests?: boolean;
 }
 
 /** What an opt-in's submission has as its `request_type` (PRODUCT §2.18: the center's opt-in waits for its code). */

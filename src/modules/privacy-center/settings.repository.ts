@@ -8,7 +8,7 @@ export type SettingsRow = Selectable<PrivacyCenterSettingsTable>;
 export async function findSettings(db: Executor, workspaceId: string): Promise<SettingsRow | undefined> {
   return db
     .selectFrom('privacy_center_settings')
-    .select(['workspace_id', 'enabled', 'request_types', 'title', 'updated_at', 'updated_by'])
+    .select(['workspace_id', 'enabled', 'request_types', 'title', 'updated_at', 'updated_by', 'agent_requests'])
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
 }
@@ -25,6 +25,7 @@ export async function upsertSettings(db: Executor, row: SettingsRow): Promise<vo
         title: row.title,
         updated_at: row.updated_at,
         updated_by: row.updated_by,
+        agent_requests: row.agent_requests,
       }),
     )
     .execute();

@@ -12,6 +12,7 @@ function toSettings(row: SettingsRow): PrivacyCenterSettings {
     enabled: row.enabled === 1,
     request_types: JSON.parse(row.request_types) as RequestType[],
     title: row.title,
+    agent_requests: row.agent_requests === 1,
     updated_at: row.updated_at,
   };
 }
@@ -44,6 +45,7 @@ export function createPrivacyCenterSettingsService(deps: { db: Executor; clock: 
         title: input.title ?? null,
         updated_at: now,
         updated_by: actorFields(actor).actor,
+        agent_requests: input.agent_requests === true ? 1 : 0,
       };
       await runUnitOfWork(db, async (unit) => {
         await upsertSettings(unit.tx, row);
@@ -53,7 +55,12 @@ export function createPrivacyCenterSettingsService(deps: { db: Executor; clock: 
           targetType: 'privacy_center',
           targetId: workspaceId,
           workspaceId,
-          details: { enabled: input.enabled, request_types: types, title_set: input.title !== undefined },
+          details: {
+            enabled: input.enabled,
+            request_types: types,
+            title_set: input.title !== undefined,
+            agent_requests: input.agent_requests === true,
+          },
           occurredAt: now,
         });
       });

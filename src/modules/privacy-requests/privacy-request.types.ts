@@ -22,11 +22,11 @@ export interface CreatePrivacyRequestInput {
 
 /** The authorized agent that filed a request (PRODUCT §2.19: the resource's `agent`). */
 export interface RequestAgent {
-  /** The agent's DRP id (`agent-id`). */
+  /** The agent's DRP id (`agent-id`); through the privacy center's agent path, the keyed pseudonym of its address. */
   readonly id: string;
   readonly name: string;
-  /** The DRP request's `request_id`. */
-  readonly drp_request_id: string;
+  /** The DRP request's `request_id`; null when filed through the privacy center's agent path. */
+  readonly drp_request_id: string | null;
   /** Where the person's signed permission is (`power_of_attorney`), or null. */
   readonly proof_ref: string | null;
 }
@@ -37,6 +37,12 @@ export interface FilingOptions {
   statusLink?: boolean;
   /** Filed by an authorized agent (PRODUCT §2.19): the request's `agent`. */
   agent?: RequestAgent;
+  /**
+   * The agent's address, when it filed through the privacy center's agent path (PRODUCT §2.19):
+   * the request's received, extended, completed and rejected mails go there too, without a link
+   * or any data. Kept with the notify address, never in the request.
+   */
+  notifyAgent?: string;
   /** A regulation added to the workspace's (DRP `regime: ccpa`, PRODUCT §2.19): the earlier due date binds. */
   addRegulation?: 'ccpa';
   /**

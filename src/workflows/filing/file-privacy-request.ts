@@ -94,7 +94,13 @@ function addFiling(
     agent: options.agent === undefined ? null : JSON.stringify(options.agent),
   };
   const notify =
-    notifyEmail === undefined ? null : { email: notifyEmail.trim().toLowerCase(), statusLink: options.statusLink === true };
+    notifyEmail === undefined
+      ? null
+      : {
+          email: notifyEmail.trim().toLowerCase(),
+          statusLink: options.statusLink === true,
+          agentEmail: options.notifyAgent?.trim().toLowerCase() ?? null,
+        };
   const request = toResource(row);
   return fileAtCommit(unit, row, request, notify, (gated, json) => {
     recordAudit(gated, {

@@ -13,6 +13,8 @@ export interface NotifyAddress {
   email: string;
   /** The request has a status page (its mails link it). */
   statusLink: boolean;
+  /** The authorized agent's address (the center's agent path, PRODUCT §2.19): data-less copies of the mails; else null. */
+  agentEmail: string | null;
 }
 
 /** A filing deferred to its unit's commit by {@link fileAtCommit}. */
@@ -57,6 +59,7 @@ const filedRequests: DeferredWrites<PendingFiling> = {
           workspaceId: row.workspace_id,
           email: filing.notify.email,
           statusLink: filing.notify.statusLink,
+          agentEmail: filing.notify.agentEmail,
         });
       }
       filing.outcome = { kind: 'filed', request: filing.request };
