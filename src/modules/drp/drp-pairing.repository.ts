@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import type { EarlierExercise } from './drp-request.repository.js';
 import type { DrpAgentRow } from './drp-agent.repository.js';
 
 /** How long a replaced pairing's token keeps working (PRODUCT §2.19: 24 h). */
@@ -21,7 +23,13 @@ export interface PairedCaller {
  * than 24 h ago, agent disabled) is the caller's decision.
  */
 export async function findPairing(db: Executor, tokenHash: string): Promise<PairedCaller | undefined> {
-  const row = await db
+  const row = await pairingQuery(db, tokenHash).executeTakeFirst();
+  return row && pairedCaller(row);
+}
+
+/** The pairing, agent and settings columns of a token's pairing (one indexed lookup and two joins). */
+function pairingQuery(db: Executor, tokenHash: string) {
+  return db
     .selectFrom('drp_pairings as p')
     .innerJoin('drp_agents as a', 'a.id', 'p.agent_ref')
     .innerJoin('drp_settings as s', 's.workspace_id', 'a.workspace_id')
@@ -43,9 +51,10 @@ export async function findPairing(db: Executor, tokenHash: string): Promise<Pair
       's.supported_actions',
       'p.replaced_at',
     ])
-    .where('p.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  if (!row) return undefined;
+    .where('p.token_hash', '=', tokenHash);
+}
+
+function pairedCaller(row: Awaited<ReturnType<ReturnType<typeof pairingQuery>['executeTakeFirstOrThrow']>>): PairedCaller {
   const { business_id, enabled, supported_actions, replaced_at, ...agent } = row;
   return {
     agent,
@@ -54,6 +63,46 @@ export async function findPairing(db: Executor, tokenHash: string): Promise<Pair
     supportedActions: supported_actions,
     replacedAt: replaced_at,
   };
+}
+
+/**
+ * {@link findPairing} and, in the same statement, what {@link findEarlierExercise} reads: whether
+ * the body's digest is kept and which of the agent's records has `agentRequestId`. Saves one
+ * read per DRP exercise; on SQLite every read waits for the write batch in hand
+ * (db/sqlite-dialect.ts), so a read less is a batch's wait less (bench row `drp-exercise`). The
+ * caller reads it before the signature is checked and uses it only after: `agentRequestId` is a
+ * guess from the unverified bytes, and the caller reads again when the verified claim differs.
+ */
+export async function findPairingWithEarlier(
+  db: Executor,
+  tokenHash: string,
+  exercise: { digest: string; agentRequestId: string | null },
+): Promise<(PairedCaller & { earlier: EarlierExercise | undefined }) | undefined> {
+  const row = await pairingQuery(db, tokenHash)
+    .select((eb) => [
+      eb
+        .exists(eb.selectFrom('drp_digests as dd').select('dd.digest').where('dd.digest', '=', exercise.digest))
+        .as('digest_seen'),
+      eb.selectFrom('drp_digests as dr').select('dr.request_id').where('dr.digest', '=', exercise.digest).as('digest_request'),
+      exercise.agentRequestId === null
+        ? sql<string | null>`null`.as('ari_request')
+        : eb
+            .selectFrom('drp_requests as r')
+            .select('r.request_id')
+            .whereRef('r.agent_ref', '=', 'a.id')
+            .where('r.agent_request_id', '=', exercise.agentRequestId)
+            .as('ari_request'),
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { digest_seen, digest_request, ari_request, ...pairing } = row;
+  const earlier: EarlierExercise | undefined =
+    Number(digest_seen) === 1 || digest_seen === true
+      ? { reason: 'replayed', requestId: digest_request ?? null }
+      : ari_request
+        ? { reason: 'agent_request_id_reused', requestId: ari_request }
+        : undefined;
+  return { ...pairedCaller(pairing), earlier };
 }
 
 /**

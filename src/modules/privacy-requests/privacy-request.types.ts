@@ -51,6 +51,13 @@ export interface FilingOptions {
    * filing's commit (modules/drp/drp-record-filing.ts).
    */
   alongside?: (stored: UnitOfWork, request: PrivacyRequestResource) => void;
+  /**
+   * The caller has just read that nothing was filed under this Idempotency-Key (a DRP exercise's
+   * single-use read finds every key its filings use): the key's read before the unit is skipped,
+   * saving one read per filing, which on SQLite waits for the write batch in hand; the key is still
+   * claimed at the commit, which answers a filing in flight.
+   */
+  keyUnused?: boolean;
 }
 
 /** The request resource as the API returns it. */

@@ -13,6 +13,7 @@ import { type DrpRequestRow, findEarlierExercise, insertDrpRequest } from '../..
 import type { DrpStatusObject, DrpSupportableAction } from '../../modules/drp/drp.types.js';
 import { type ExercisePlan, planExercise, recordClaims } from '../../modules/drp/exercise-plan.fns.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
+import { decodeSignedBody, signedMessageDigest } from '../../modules/drp/signed-body.fns.js';
 import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
 import { storedStatusObject } from '../../modules/drp/results-link.fns.js';
 import { insertUserVerification } from '../../modules/drp/drp-verification.repository.js';
@@ -71,7 +72,7 @@ export async function exerciseDrpRequest(
   body: Uint8Array,
 ): Promise<DrpResult<ExerciseAnswer>> {
   const now = deps.clock();
-  const caller = await drpCaller(deps.db, authorization, now);
+  const caller = await drpCaller(deps.db, authorization, now, singleUseGuess(body));
   if (!caller.ok) return caller;
   const checked = checkSignedMessage(body, { signers: [caller.value.signer], now, envelope: 'required' });
   if (!checked.ok) return checked;
@@ -81,11 +82,15 @@ export async function exerciseDrpRequest(
   // A refused body stores nothing, so an exercise's body kept before passed these claims' checks:
   // checking them before the single-use rule answers an exercise as DRP's order would, with one
   // read for both 409s (a key setup's body sent here is a 400 rather than a 409).
-  const earlier = await findEarlierExercise(deps.db, {
-    digest: checked.value.digest,
-    agentRef: agent.id,
-    agentRequestId: claims.value.agentRequestId,
-  });
+  const prefetched = caller.value.prefetched;
+  const earlier =
+    prefetched !== undefined && prefetched.agentRequestId === claims.value.agentRequestId
+      ? prefetched.earlier
+      : await findEarlierExercise(deps.db, {
+          digest: checked.value.digest,
+          agentRef: agent.id,
+          agentRequestId: claims.value.agentRequestId,
+        });
   if (earlier !== undefined) return fail(earlier);
   const requestId = randomUUID();
   const receivedAt = toTimestamp(now);
@@ -126,6 +131,26 @@ export async function exerciseDrpRequest(
       : await storeRecord(deps, record, single, now, plan);
   if (!answered.ok) return answered;
   return ok({ answer: answered.value, exercise: record.exercise, outcome: record.status as ExerciseAnswer['outcome'] });
+}
+
+/**
+ * The digest and `agent-request-id` of a body not yet checked, for the one read that finds the
+ * caller and the single-use rule's answer together ({@link drpCaller}); undefined when the body
+ * does not decode (the checks refuse it next). Used only once the signature verified, over the
+ * same bytes.
+ */
+function singleUseGuess(body: Uint8Array): { digest: string; agentRequestId: string | null } | undefined {
+  const decoded = decodeSignedBody(body);
+  if (!decoded.ok) return undefined;
+  let id: unknown = null;
+  try {
+    const message: unknown = JSON.parse(decoded.value.message.toString('utf8'));
+    if (message !== null && typeof message === 'object' && Object.hasOwn(message, 'agent-request-id'))
+      id = (message as Record<string, unknown>)['agent-request-id'];
+  } catch {
+    return undefined;
+  }
+  return { digest: signedMessageDigest(decoded.value), agentRequestId: typeof id === 'string' ? id : null };
 }
 
 type Decision = Pick<DrpRequestRow, 'status' | 'reason' | 'processing_details'>;
@@ -269,7 +294,8 @@ async function fileWithRecord(
     });
   try {
     if (plan.outcome === 'denied') throw new Error('DRP filing: a denial files nothing');
-    await fileDrpPlan(deps, principal, caller.agent.workspace_id, plan, key, withRecord);
+    // The single-use read found no earlier body or agent-request-id, so no filing holds the key.
+    await fileDrpPlan(deps, principal, caller.agent.workspace_id, plan, key, withRecord, true);
   } catch (error) {
     if (!(error instanceof IdempotencyConflict)) throw error;
     return alreadyReceived(deps.db, record, single.digest);

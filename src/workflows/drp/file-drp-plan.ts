@@ -45,6 +45,7 @@ export interface PendingDrpFiling {
  * (modules/drp/drp-record-filing.ts). PRODUCT §2.19 "Exercise": `subject_provider: "email"`,
  * scope `["user"]`, `intake_ref: "drp:<id>"`, `client_request_id: "drp-<id>"`, the `agent`
  * field, `regime: ccpa` adding `ccpa`; an opt-out with `source: "agent"`.
+ * @param keyUnused - the caller read that nothing was filed under `key` (the exercise's single-use read).
  * @throws IdempotencyConflict when another filing holds `key` (the caller answers 409);
  *   Error when the `client_request_id` is taken (it is new per DRP request: a bug).
  */
@@ -55,6 +56,7 @@ export async function fileDrpPlan(
   filing: DrpFiling,
   key: string,
   withRecord: (stored: UnitOfWork, filed: () => Filed) => void,
+  keyUnused = false,
 ): Promise<void> {
   if (filing.outcome === 'privacy_request') {
     const { agent, add_regulation } = filing.request;
@@ -75,6 +77,7 @@ export async function fileDrpPlan(
         agent,
         ...(add_regulation === null ? {} : { addRegulation: add_regulation }),
         alongside: (stored, request) => withRecord(stored, () => ({ request })),
+        keyUnused,
       },
     );
     if (outcome.kind !== 'filed' || outcome.replayed) throw new Error('DRP filing: client_request_id taken');
@@ -94,7 +97,7 @@ export async function fileDrpPlan(
       received_at: filing.optOut.received_at,
       agent: filing.optOut.agent,
     },
-    { alongside: (stored, read) => withRecord(stored, () => optOutFiled(read())) },
+    { alongside: (stored, read) => withRecord(stored, () => optOutFiled(read())), keyUnused },
   );
   if (outcome.kind !== 'filed' || outcome.replayed) throw new Error('DRP filing: client_request_id taken');
 }

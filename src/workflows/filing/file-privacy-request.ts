@@ -137,9 +137,10 @@ async function fileOnce(
   use: KeyUse,
   decide: () => FiledState | Promise<FiledState>,
   add: (unit: UnitOfWork, state: FiledState) => () => Filing,
+  keyUnused = false,
 ): Promise<FilingOutcome> {
   const { idempotency, filingRecord } = deps;
-  const stored = await idempotency.peek(use);
+  const stored = keyUnused ? null : await idempotency.peek(use);
   if (stored) return { ...filingRecord.decode(stored), replayed: true };
   const state = await decide();
   const { key, outcome } = await deps.transact(async (unit) => {
@@ -190,8 +191,13 @@ export async function filePrivacyRequest(
   const use = { principalId: principal.id, key: idempotencyKey, fingerprint: fingerprint(input) };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fileOnce(deps, use, decide, (unit, state) =>
-        addFiling(clock, unit, principal, input, state, policy.regulations, options),
+      return await fileOnce(
+        deps,
+        use,
+        decide,
+        (unit, state) => addFiling(clock, unit, principal, input, state, policy.regulations, options),
+        // A retry after another process stored the key reads it.
+        options.keyUnused === true && attempt === 1,
       );
     } catch (error) {
       // Another process stored the same key after our claim: read it again.

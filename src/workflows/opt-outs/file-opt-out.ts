@@ -37,6 +37,8 @@ export interface OptOutFilingOptions {
    * (modules/drp/drp-record-filing.ts).
    */
   alongside?: (stored: UnitOfWork, outcome: () => OptOutFiling) => void;
+  /** As a privacy request's `keyUnused` (FilingOptions): the key's read before the unit is skipped. */
+  keyUnused?: boolean;
 }
 
 /**
@@ -65,8 +67,12 @@ export async function fileOptOut(
     try {
       // Read outside the unit (which sends no statement of its own), as the policy is.
       const systems = await systemsForOptOut(deps.db, input.workspace_id, input.kind);
-      return await fileOnce(deps, use, (unit) =>
-        addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }, options),
+      return await fileOnce(
+        deps,
+        use,
+        (unit) => addOptOut(deps, unit, principal, input, { holidays: policy.holidays, systems }, options),
+        // A retry after another process stored the key reads it.
+        options.keyUnused === true && attempt === 1,
       );
     } catch (error) {
       // Another process stored the same key after our claim: read it again.
@@ -80,8 +86,9 @@ async function fileOnce(
   deps: Pick<OptOutDeps, 'transact' | 'idempotency' | 'optOutRecord'>,
   use: KeyUse,
   add: (unit: UnitOfWork) => () => OptOutFiling,
+  keyUnused: boolean,
 ): Promise<OptOutFilingOutcome> {
-  const stored = await deps.idempotency.peek(use);
+  const stored = keyUnused ? null : await deps.idempotency.peek(use);
   if (stored) return { ...deps.optOutRecord.decode(stored), replayed: true };
   const { key, outcome } = await deps.transact(async (unit) => {
     const key = deps.idempotency.claim(unit, use);
