@@ -23,6 +23,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { addSystem, postResult, tasksOf } from '../../helpers/data-systems.js';
 import { fixtureDrpAgent, TIMES } from '../../helpers/drp-agent.js';
+import { joinDrpNetwork } from '../../helpers/drp-business.js';
 
 const DAY = 24 * 60 * 60_000;
 const BASE = 'https://privacy.acme.example';
@@ -124,27 +125,7 @@ for (const dialect of dialects()) {
       await t.services.controllers.put('acme', { name: 'Acme Retail Inc.', contact_email: 'privacy@acme.example' }, 'test');
       // A data system answers each access: what makes the person "found".
       await addSystem(t, admin, { key: 'crm', name: 'CRM', categories: ['user'], request_types: ['access'] });
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/workspaces/acme/drp',
-        headers: { authorization: admin },
-        payload: { enabled: true, business_id: 'acme-retail', name: 'Acme' },
-      });
-      assert.equal(put.statusCode, 200, put.body);
-      const registered = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/drp/agents',
-        headers: { authorization: admin },
-        payload: { workspace_id: 'acme', agent_id: agent.agentId, name: 'Test agent', verify_key: agent.verifyKey },
-      });
-      assert.equal(registered.statusCode, 201, registered.body);
-      const paired = await t.app.inject({
-        method: 'POST',
-        url: `/drp/v1/agent/${agent.agentId}`,
-        payload: agent.sign(agent.keySetupClaims('acme-retail', TIMES.fresh(clock()))),
-      });
-      assert.equal(paired.statusCode, 200, paired.body);
-      token = paired.json().token;
+      token = await joinDrpNetwork(t, admin, agent, { agentName: 'Test agent', now: clock() });
     });
     after(async () => {
       await t.close();

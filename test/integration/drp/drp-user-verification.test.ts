@@ -13,6 +13,7 @@ import { newestMail } from '../../helpers/center-outbox.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { fixtureDrpAgent, TIMES } from '../../helpers/drp-agent.js';
+import { joinDrpNetwork } from '../../helpers/drp-business.js';
 
 for (const dialect of dialects()) {
   describe(`DRP need_user_verification (${dialect.name})`, () => {
@@ -52,27 +53,7 @@ for (const dialect of dialects()) {
       database = await dialect.create();
       t = await startTestApp(database, { clock: () => new Date(now) });
       admin = await t.bearer(['admin', 'privacy:read', 'privacy:write'], ['acme']);
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/workspaces/acme/drp',
-        headers: { authorization: admin },
-        payload: { enabled: true, business_id: 'acme-retail', name: 'Acme' },
-      });
-      assert.equal(put.statusCode, 200, put.body);
-      const registered = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/drp/agents',
-        headers: { authorization: admin },
-        payload: { workspace_id: 'acme', agent_id: agent.agentId, name: 'Helpful Agent', verify_key: agent.verifyKey },
-      });
-      assert.equal(registered.statusCode, 201, registered.body);
-      const paired = await t.app.inject({
-        method: 'POST',
-        url: `/drp/v1/agent/${agent.agentId}`,
-        payload: agent.sign(agent.keySetupClaims('acme-retail', at())),
-      });
-      assert.equal(paired.statusCode, 200);
-      token = paired.json().token;
+      token = await joinDrpNetwork(t, admin, agent, { agentName: 'Helpful Agent', now: new Date(now) });
     });
     beforeEach(() => {
       now += 60_000;

@@ -10,28 +10,16 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { newestMail } from '../../helpers/center-outbox.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
+import { overflow, seriousViolations } from '../../helpers/center-page-checks.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { fixtureDrpAgent, TIMES } from '../../helpers/drp-agent.js';
+import { joinDrpNetwork } from '../../helpers/drp-business.js';
 
 const SCRATCH = new URL('../../../.scratch/drp/', import.meta.url);
-
-/** axe-core in a scripted page of the same origin (the no-JavaScript page refuses its script). */
-async function seriousViolations(page: Page, scripted: Page): Promise<string[]> {
-  await scripted.goto(new URL('/privacy-center/assets/center.css', page.url()).href);
-  await scripted.setViewportSize(page.viewportSize() ?? { width: 1280, height: 900 });
-  await scripted.setContent(await page.content());
-  const results = await new AxeBuilder({ page: scripted }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-const overflow = (page: Page) =>
-  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
 for (const dialect of dialects()) {
   describe(`DRP verification page in a browser (${dialect.name})`, () => {
@@ -76,31 +64,10 @@ for (const dialect of dialects()) {
       origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       await t.services.controllers.put('acme', { name: 'Acme Retail Inc.', contact_email: 'privacy@acme.example' }, 'test');
       const admin = await t.bearer(['admin'], ['acme']);
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/workspaces/acme/drp',
-        headers: { authorization: admin },
-        payload: { enabled: true, business_id: 'acme-retail', name: 'Acme Retail' },
+      token = await joinDrpNetwork(t, admin, agent, {
+        agentName: 'Consumer Reports Permission Slip',
+        businessName: 'Acme Retail',
       });
-      assert.equal(put.statusCode, 200, put.body);
-      const registered = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/drp/agents',
-        headers: { authorization: admin },
-        payload: {
-          workspace_id: 'acme',
-          agent_id: agent.agentId,
-          name: 'Consumer Reports Permission Slip',
-          verify_key: agent.verifyKey,
-        },
-      });
-      assert.equal(registered.statusCode, 201, registered.body);
-      const paired = await t.app.inject({
-        method: 'POST',
-        url: `/drp/v1/agent/${agent.agentId}`,
-        payload: agent.sign(agent.keySetupClaims('acme-retail', TIMES.fresh(new Date()))),
-      });
-      token = paired.json().token;
       browser = await openChromium();
       scripted = await (await browser.newContext()).newPage();
       mkdirSync(SCRATCH, { recursive: true });

@@ -9,27 +9,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OPT_OUT_LABELS } from '../../../src/http/privacy-center/center-pages.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
+import { overflow, seriousViolations } from '../../helpers/center-page-checks.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 
 const SCRATCH = new URL('../../../.scratch/privacy-center/', import.meta.url);
-
-/** axe-core in a scripted page of the same origin (the no-JavaScript page refuses its script), as privacy-center-browser.test.ts. */
-async function seriousViolations(page: Page, scripted: Page): Promise<string[]> {
-  await scripted.goto(new URL('/privacy-center/assets/center.css', page.url()).href);
-  await scripted.setViewportSize(page.viewportSize() ?? { width: 1280, height: 900 });
-  await scripted.setContent(await page.content());
-  const results = await new AxeBuilder({ page: scripted }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-const overflow = (page: Page) =>
-  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
 for (const dialect of dialects()) {
   describe(`privacy center opt-out form in a browser (${dialect.name})`, () => {

@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { type MailLoop, startMailLoop } from '../../../src/jobs/mail-delivery-loop.js';
@@ -17,6 +16,7 @@ import { createMailer, type Mailer } from '../../../src/modules/privacy-center/m
 import { TYPE_LABELS } from '../../../src/http/privacy-center/center-pages.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
+import { overflow, seriousViolations } from '../../helpers/center-page-checks.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp-receiver.js';
 
@@ -26,15 +26,6 @@ const SCRATCH = new URL('../../../.scratch/privacy-center/', import.meta.url);
  * axe-core runs scripts in the page, which the no-JavaScript context refuses: it checks the same
  * document in a scripted page of the same origin instead.
  */
-async function seriousViolations(page: Page, scripted: Page): Promise<string[]> {
-  await scripted.goto(new URL('/privacy-center/assets/center.css', page.url()).href);
-  await scripted.setViewportSize(page.viewportSize() ?? { width: 1280, height: 900 });
-  await scripted.setContent(await page.content());
-  const results = await new AxeBuilder({ page: scripted }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 /**
  * The request types whose words are not shown whole at the page's width: each must be a visible
  * element holding exactly its words, not wider than its box (scrollWidth <= clientWidth) and
@@ -52,8 +43,6 @@ async function clippedTypes(page: Page, types: readonly string[]): Promise<strin
   }
   return clipped;
 }
-const overflow = (page: Page) =>
-  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
 for (const dialect of dialects()) {
   describe(`privacy center in a browser (${dialect.name})`, () => {
