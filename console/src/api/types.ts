@@ -28,6 +28,8 @@ export type Query<P extends keyof paths, M extends Method> = paths[P][M] extends
   : never;
 
 export type PrivacyRequest = Json<'/api/v1/privacy/requests/{id}', 'get', 200>;
+/** One DRP record with the agent's relationships hints and attested flags (PRODUCT §2.19). */
+export type DrpRequestDetail = Json<'/api/v1/drp/requests/{request_id}', 'get', 200>;
 export type Redaction = Json<'/api/v1/privacy/requests/{id}/package/redactions', 'post', 201>;
 export type PrivacyRequestPage = Json<'/api/v1/privacy/requests', 'get', 200>;
 export type ListQuery = Query<'/api/v1/privacy/requests', 'get'>;

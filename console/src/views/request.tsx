@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client';
-import type { AuditEvent, PrivacyRequest } from '../api/types';
+import type { AuditEvent, DrpRequestDetail, PrivacyRequest } from '../api/types';
 import { ErrorText, Section, useSubmit } from '../components/forms';
 import { deadlineText, formatTime, regulationLabel, statusLabel } from '../lib/deadline';
 import { actorPrincipal, hasScope, useWhoAmI } from '../api/whoami';
@@ -33,7 +33,36 @@ function RelatedRequest({ id }: { id: string }) {
   return <a href={requestHref(id)}>{id}</a>;
 }
 
-/** Who filed a request an authorized agent filed for the person (PRODUCT §2.19), with its DRP ids and proof. */
+/** What the agent said beside the identity, read from its DRP record (relationships hints, attested flags). */
+function DrpHints({ requestId }: { requestId: string }) {
+  const [record, setRecord] = useState<DrpRequestDetail | null>(null);
+  useEffect(() => {
+    // A hint only: the page stands without it (an officer without the DRP record's workspace gets a 404).
+    api<DrpRequestDetail>('GET', `/api/v1/drp/requests/${encodeURIComponent(requestId)}`)
+      .then(setRecord)
+      .catch(() => setRecord(null));
+  }, [requestId]);
+  if (record === null) return null;
+  const attested = [
+    record.email_verified === true && 'e-mail verified',
+    record.phone_number_verified === true && 'phone number verified',
+    record.address_verified === true && 'address verified',
+  ].filter((x): x is string => typeof x === 'string');
+  return (
+    <>
+      <br />
+      Relationships the agent named: {record.relationships.length === 0 ? 'none' : record.relationships.join(', ')}
+      {attested.length > 0 && (
+        <>
+          <br />
+          The agent attests: {attested.join(', ')}
+        </>
+      )}
+    </>
+  );
+}
+
+/** Who filed a request an authorized agent filed for the person (PRODUCT §2.19), with its DRP ids, hints and proof. */
 function FiledByAgent({ agent }: { agent: NonNullable<PrivacyRequest['agent']> }) {
   return (
     <>
@@ -44,6 +73,7 @@ function FiledByAgent({ agent }: { agent: NonNullable<PrivacyRequest['agent']> }
       ) : (
         <>
           DRP request <code>{agent.drp_request_id}</code>
+          <DrpHints requestId={agent.drp_request_id} />
         </>
       )}
       {agent.proof_ref !== null && (

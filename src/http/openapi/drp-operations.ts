@@ -87,6 +87,12 @@ export const DRP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description:
       'The DRP records of `workspace_id` (or every workspace of the token), newest first, at most `limit` (default 100, at most 500): `{request_id, agent_id, exercise, regime, status, reason, received_at, privacy_request_id, opt_out_id}`, including those that never became a request (denied). `status` filters by the DRP status now. Never a claim. Scope `privacy:read`.',
   },
+  'GET /api/v1/drp/requests/{request_id}': {
+    operationId: 'getDrpRequest',
+    summary: 'Get a DRP request',
+    description:
+      "One DRP record as the list gives it, with its `workspace_id` and what the agent said beside the person's identity: the `relationships` hints (shown, never acted on), `proof_ref` (the `power_of_attorney` claim) and the `email_verified`, `phone_number_verified`, `address_verified` flags it attested. Never an identity claim. 404 for an unknown id or one outside the token's workspaces. Scope `privacy:read`.",
+  },
   'GET /api/v1/drp/agents/{id}/callbacks': {
     operationId: 'listDrpCallbacks',
     summary: "List a DRP agent's status callbacks",

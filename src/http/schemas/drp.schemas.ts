@@ -134,6 +134,22 @@ export const DrpRequestListItem = Type.Object({
 
 export const DrpRequestList = Type.Object({ items: Type.Array(DrpRequestListItem) });
 
+/** `GET /api/v1/drp/requests/{request_id}` path. */
+export const DrpRequestIdParams = Type.Object({ request_id: Type.String({ minLength: 1, maxLength: 36 }) });
+
+/** One DRP record with what the agent said beside the identity (PRODUCT §2.19 "In the queue"). */
+export const DrpRequestDetail = Type.Composite([
+  DrpRequestListItem,
+  Type.Object({
+    workspace_id: Type.String(),
+    relationships: Type.Array(Type.String(), { description: 'DRP `relationships` hints, shown, never acted on.' }),
+    proof_ref: Nullable(Type.String({ description: 'The `power_of_attorney` claim.' })),
+    email_verified: Type.Union([Type.Boolean(), Type.Null()]),
+    phone_number_verified: Type.Union([Type.Boolean(), Type.Null()]),
+    address_verified: Type.Union([Type.Boolean(), Type.Null()]),
+  }),
+]);
+
 /** `GET /api/v1/drp/agents/{id}/callbacks` query. */
 export const DrpCallbackListQuery = Type.Object({
   status: Type.Optional(StringEnum(['pending', 'delivered', 'failed', 'superseded'] as const)),

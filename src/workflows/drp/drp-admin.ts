@@ -8,7 +8,7 @@ import { findDrpSettings } from '../../modules/drp/drp-settings.repository.js';
 import { removeDrpAgent, updateDrpAgentRegistration } from './change-drp-agent.js';
 import { registerDrpAgent } from './register-drp-agent.js';
 import { listDrpCallbacks } from './list-drp-callbacks.js';
-import { listDrpRequests } from './list-drp-requests.js';
+import { listDrpRequests, readDrpRequest } from './list-drp-requests.js';
 import { writeDrpSettings } from './write-drp-settings.js';
 
 /** A business's side of DRP, administered (PRODUCT §2.19): settings and agent registrations. */
@@ -29,6 +29,8 @@ export interface DrpAdmin {
   readonly removeAgent: Bound<typeof removeDrpAgent>;
   /** {@link listDrpRequests}: the officer's list of DRP records. */
   readonly listRequests: Bound<typeof listDrpRequests>;
+  /** {@link readDrpRequest}: one DRP record with the agent's hints. */
+  readonly readRequest: Bound<typeof readDrpRequest>;
   /** {@link listDrpCallbacks}: an agent's status callbacks. */
   readonly listCallbacks: Bound<typeof listDrpCallbacks>;
 }
@@ -54,6 +56,7 @@ export function bindDrpAdmin(deps: { db: Executor; clock: Clock; publicBaseUrl: 
     updateAgent: bindDeps(updateDrpAgentRegistration, deps),
     removeAgent: bindDeps(removeDrpAgent, deps),
     listRequests: bindDeps(listDrpRequests, deps),
+    readRequest: bindDeps(readDrpRequest, deps),
     listCallbacks: bindDeps(listDrpCallbacks, deps),
   };
 }

@@ -27,6 +27,8 @@ import { openChromium } from '../../helpers/chromium.js';
 import { builtConsole } from '../../helpers/console-build.js';
 import { CONSOLE_SCRATCH, checkBothWidths, screenshot, signIn } from '../../helpers/console-pages.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { fixtureDrpAgent, TIMES } from '../../helpers/drp-agent.js';
+import { joinDrpNetwork } from '../../helpers/drp-business.js';
 import { silentLog } from '../../helpers/worker.js';
 
 const DAY_MS = 86_400_000;
@@ -304,36 +306,41 @@ for (const dialect of dialects()) {
       assert.equal(proceeded.related_request_id, first, 'the link to what it repeated stays');
     });
 
-    it('says who filed a request an authorized agent filed, with its DRP request and proof (PRODUCT §2.19, §2.21)', async () => {
-      const agent = {
-        id: 'agent-007',
-        name: 'Consumer Reports Permission Slip',
-        drp_request_id: 'c0ffee00-0000-4000-8000-000000000001',
-        proof_ref: 'poa-2026-0042',
-      };
-      // The DRP exercise's own filing path (workflows/drp/exercise-drp-request.ts files through it).
-      const outcome = await t.services.fileRequest(
-        { id: 'agent:agent-007', name: agent.name, scopes: new Set(), workspaces: new Set(['acme']) },
-        'whole-day-agent-key',
-        {
-          request_type: 'deletion',
-          scope: ['user'],
-          subject_provider: 'email',
-          subject_id: 'agent-filed@example.org',
-          workspace_id: 'acme',
-          client_request_id: `drp-${agent.drp_request_id}`,
-          intake_ref: `drp:${agent.drp_request_id}`,
-        },
-        { agent },
-      );
-      assert.equal(outcome.kind, 'filed');
-      const id = (outcome as { request: { id: string } }).request.id;
+    it('says who filed a request an authorized agent filed, with its DRP request, hints and proof (PRODUCT §2.19, §2.21)', async () => {
+      // A real DRP exercise: the business joins, the test agent pairs and files a deletion.
+      const drpAgent = fixtureDrpAgent();
+      const token = await joinDrpNetwork(t, await t.bearer(['admin'], ['acme']), drpAgent, {
+        agentName: 'Consumer Reports Permission Slip',
+      });
+      const exercised = await t.app.inject({
+        method: 'POST',
+        url: '/drp/v1/data-rights-request',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+        payload: drpAgent.sign(
+          drpAgent.exerciseClaims('acme-retail', TIMES.fresh(new Date()), {
+            email: 'agent-filed@example.org',
+            power_of_attorney: 'poa-2026-0042',
+            relationships: ['customer', 'newsletter'],
+          }),
+        ),
+      });
+      assert.equal(exercised.statusCode, 200, exercised.body);
+      const drpRequestId = exercised.json().request_id as string;
+      const [record] = await t.services.database.db
+        .selectFrom('drp_requests')
+        .select('privacy_request_id')
+        .where('request_id', '=', drpRequestId)
+        .execute();
+      const id = record!.privacy_request_id!;
       await page.goto(`${origin}/console/#/requests/${id}`);
       const filedBy = page.locator('dl.fields div', { hasText: 'Filed by' });
       await filedBy.getByText('Consumer Reports Permission Slip (authorized agent)').waitFor();
+      await filedBy.getByText('Relationships the agent named: customer, newsletter').waitFor();
       assert.match(
         await filedBy.innerText(),
-        /agent-007[\s\S]*DRP request c0ffee00-0000-4000-8000-000000000001[\s\S]*Proof of authority: poa-2026-0042/,
+        new RegExp(
+          `${drpAgent.agentId}[\\s\\S]*DRP request ${drpRequestId}[\\s\\S]*Relationships the agent named: customer, newsletter[\\s\\S]*The agent attests: e-mail verified[\\s\\S]*Proof of authority: poa-2026-0042`,
+        ),
       );
       await page
         .locator('ol.timeline')

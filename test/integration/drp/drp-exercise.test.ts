@@ -394,6 +394,35 @@ for (const dialect of dialects()) {
       assert.equal(bad.statusCode, 422);
     });
 
+    it('GET /api/v1/drp/requests/{request_id}: one record with the relationships hints, proof reference and attested flags; 404 elsewhere', async () => {
+      const res = await exercise(
+        agent.sign(
+          claims({ email: 'hints@example.com', relationships: ['customer', 'loyalty member'], power_of_attorney: 'poa-9' }),
+        ),
+      );
+      assert.equal(res.statusCode, 200, res.body);
+      const id = res.json().request_id as string;
+      const reader = await t.bearer(['privacy:read'], ['acme']);
+      const got = await t.app.inject({ url: `/api/v1/drp/requests/${id}`, headers: { authorization: reader } });
+      assert.equal(got.statusCode, 200, got.body);
+      const record = got.json();
+      assert.equal(record.request_id, id);
+      assert.equal(record.workspace_id, 'acme');
+      assert.deepEqual(record.relationships, ['customer', 'loyalty member']);
+      assert.equal(record.proof_ref, 'poa-9');
+      assert.equal(record.email_verified, true);
+      assert.ok(['open', 'in_progress'].includes(record.status));
+      assert.doesNotMatch(got.body, /hints@example\.com/);
+      const outsider = await t.bearer(['privacy:read'], ['globex']);
+      for (const [url, who] of [
+        [`/api/v1/drp/requests/${id}`, outsider],
+        ['/api/v1/drp/requests/7d8b1a9e-0000-4000-8000-000000000000', reader],
+      ] as const) {
+        const missing = await t.app.inject({ url, headers: { authorization: who } });
+        assert.equal(missing.statusCode, 404, url);
+      }
+    });
+
     it("an extension's reason is the status object's processing_details; a rejection's drp_reason its reason", async () => {
       const filed = await exercise(agent.sign(claims({ email: 'max@example.com' })));
       const id = filed.json().request_id as string;
