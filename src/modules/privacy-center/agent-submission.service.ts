@@ -18,7 +18,7 @@ import { enqueueDirectMail } from './mail-outbox.repository.js';
 import {
   CODE_ATTEMPTS,
   CODE_TTL_MS,
-  decideCode,
+  tryStoredCode,
   newCode,
   newStatusToken,
   normalizeEmail,
@@ -168,16 +168,7 @@ export function createAgentSubmissionService(deps: {
         const row = await lockAgentSubmission(unit.tx, workspaceId, id);
         if (!row) return { kind: 'not_found' };
         const now = clock();
-        const decision = decideCode(
-          {
-            codeHash: row.code_hash,
-            expiresAt: row.code_expires_at,
-            attemptsLeft: row.attempts_left,
-            verified: row.verified_at !== null,
-          },
-          secretHash(hashKey, id, code),
-          now.getTime(),
-        );
+        const decision = tryStoredCode(hashKey, id, row, code, now.getTime());
         if (decision.kind === 'wrong') {
           await updateAgentSubmission(unit.tx, id, { attempts_left: decision.attemptsLeft });
           return decision;

@@ -91,3 +91,29 @@ export function decideCode(state: CodeState, tried: string, now: number): CodeDe
   if (sameHash(state.codeHash, tried)) return { kind: 'verified' };
   return { kind: 'wrong', attemptsLeft: state.attemptsLeft - 1 };
 }
+
+/** A stored code's columns, as every table holding one names them (a submission, an agent's, a DRP wait). */
+export interface StoredCode {
+  readonly code_hash: string;
+  readonly code_expires_at: string;
+  readonly attempts_left: number;
+  readonly verified_at: string | null;
+}
+
+/**
+ * Tries `code` on a stored code ({@link decideCode}): its keyed hash under `key`, bound to
+ * `purpose` ({@link secretHash}), against the stored one; `now` epoch ms. The one way each code
+ * table decides a try.
+ */
+export function tryStoredCode(key: string, purpose: string, stored: StoredCode, code: string, now: number): CodeDecision {
+  return decideCode(
+    {
+      codeHash: stored.code_hash,
+      expiresAt: stored.code_expires_at,
+      attemptsLeft: stored.attempts_left,
+      verified: stored.verified_at !== null,
+    },
+    secretHash(key, purpose, code),
+    now,
+  );
+}

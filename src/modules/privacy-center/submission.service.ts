@@ -5,7 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { RequestType } from '../request-model/request-model.js';
 import { enqueueDirectMail } from './mail-outbox.repository.js';
-import { CODE_ATTEMPTS, CODE_TTL_MS, decideCode, newCode, normalizeEmail, secretHash } from './privacy-center.fns.js';
+import { CODE_ATTEMPTS, CODE_TTL_MS, newCode, normalizeEmail, secretHash, tryStoredCode } from './privacy-center.fns.js';
 import { OPT_IN_SUBMISSION, type Submission, type SubmissionPurpose, type VerifyOutcome } from './privacy-center.types.js';
 import type { PrivacyCenterSettingsService } from './settings.service.js';
 import { insertSubmission, lockSubmission, type SubmissionRow, updateSubmission } from './submission.repository.js';
@@ -126,16 +126,7 @@ export function createSubmissionService(deps: {
         const row = await lockSubmission(unit.tx, workspaceId, id);
         if (!row || (row.request_type === OPT_IN_SUBMISSION) !== (purpose === 'opt_in')) return { kind: 'not_found' };
         const now = clock();
-        const decision = decideCode(
-          {
-            codeHash: row.code_hash,
-            expiresAt: row.code_expires_at,
-            attemptsLeft: row.attempts_left,
-            verified: row.verified_at !== null,
-          },
-          secretHash(hashKey, id, code),
-          now.getTime(),
-        );
+        const decision = tryStoredCode(hashKey, id, row, code, now.getTime());
         if (decision.kind === 'wrong') {
           await updateSubmission(unit.tx, id, { attempts_left: decision.attemptsLeft });
           return decision;

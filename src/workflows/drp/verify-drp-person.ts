@@ -14,7 +14,13 @@ import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
 import { storedStatusObject } from '../../modules/drp/results-link.fns.js';
 import { allowedRedirect, isUserVerificationToken, MAX_CODES } from '../../modules/drp/user-verification.fns.js';
 import { enqueueDirectMail } from '../../modules/privacy-center/mail-outbox.repository.js';
-import { CODE_ATTEMPTS, CODE_TTL_MS, decideCode, newCode, secretHash } from '../../modules/privacy-center/privacy-center.fns.js';
+import {
+  CODE_ATTEMPTS,
+  CODE_TTL_MS,
+  newCode,
+  secretHash,
+  tryStoredCode,
+} from '../../modules/privacy-center/privacy-center.fns.js';
 import { agentPrincipalOf } from './drp-principal.js';
 import { type DrpFilingDeps, type Filed, fileDrpPlan, type PendingDrpFiling } from './file-drp-plan.js';
 
@@ -156,16 +162,8 @@ export async function enterDrpCode(
     if (!opened) return { kind: 'not_found' } as const;
     const { row, pending } = opened;
     if (row.code_hash === null || row.code_expires_at === null) return { kind: 'no_code' } as const;
-    const decision = decideCode(
-      {
-        codeHash: row.code_hash,
-        expiresAt: row.code_expires_at,
-        attemptsLeft: row.attempts_left,
-        verified: row.verified_at !== null,
-      },
-      secretHash(deps.hashKey, `drp:${requestId}`, code.trim()),
-      deps.clock().getTime(),
-    );
+    const stored = { ...row, code_hash: row.code_hash, code_expires_at: row.code_expires_at };
+    const decision = tryStoredCode(deps.hashKey, `drp:${requestId}`, stored, code.trim(), deps.clock().getTime());
     if (decision.kind === 'wrong') await updateUserVerification(unit.tx, requestId, { attempts_left: decision.attemptsLeft });
     if (decision.kind !== 'verified') return decision;
     if (row.verified_at === null) await updateUserVerification(unit.tx, requestId, { verified_at: toTimestamp(deps.clock()) });
