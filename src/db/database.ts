@@ -134,6 +134,12 @@ function openSqlite(path: string, mustExist: boolean): Database {
   sqlite.pragma('foreign_keys = ON');
   // Erased data must not linger in free pages (GDPR Art. 17).
   sqlite.pragma('secure_delete = ON');
+  // Statement journals (a savepoint's copies of the pages it changes: the write batcher gives
+  // every unit one) and temporary tables stay in memory: SQLite otherwise spills a journal over
+  // 64 KiB to a temp file on the event loop, opened, written and dropped per batch (bench rows
+  // `create` and `drp-exercise`, docs/operations.md), and those files held copies of personal
+  // data outside the database and its WAL.
+  sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   const stopOptimizer = keepPlannerStatistics(sqlite, db);

@@ -88,13 +88,13 @@ describe("PRODUCT §2.19's error table, row by row", () => {
   ];
   for (const [row, failures, status, body, headers = {}] of rows) {
     for (const failure of failures) {
-      test(`${row} (${failure.reason}) → ${status} ${body}`, () => {
+      test(`${row} (${failure.reason}) → ${status} ${body}`, async () => {
         assert.deepEqual(wire(failure), { status, body, headers });
       });
     }
   }
 
-  test('time rows: 403 "Request expired", fatal, the sentence naming which', () => {
+  test('time rows: 403 "Request expired", fatal, the sentence naming which', async () => {
     const cases: [DrpFailure, string][] = [
       [{ reason: 'issued_in_future' }, 'issued-at is more than 60 seconds in the future'],
       [{ reason: 'expired' }, 'expires-at has passed'],
@@ -112,7 +112,7 @@ describe("PRODUCT §2.19's error table, row by row", () => {
     }
   });
 
-  test('400 rows: JSON not an object, drp.version, a claim of a wrong type, email not an address, each saying what', () => {
+  test('400 rows: JSON not an object, drp.version, a claim of a wrong type, email not an address, each saying what', async () => {
     const cases: [DrpFailure, string][] = [
       [{ reason: 'message_not_object' }, 'The signed message is not a JSON object'],
       [{ reason: 'drp_version_invalid' }, 'drp.version must be "1.0"'],
@@ -124,7 +124,7 @@ describe("PRODUCT §2.19's error table, row by row", () => {
       assert.deepEqual(drpRefusal(failure, 'other').body, { code: '400', message, fatal: true });
   });
 
-  test('status_callback rows: 400, the sentence starting with status_callback', () => {
+  test('status_callback rows: 400, the sentence starting with status_callback', async () => {
     for (const problem of ['not_url', 'scheme', 'credentials', 'address'] as const) {
       const { status, body } = drpRefusal({ reason: 'status_callback_invalid', problem }, 'other');
       assert.equal(status, 400);
@@ -133,7 +133,7 @@ describe("PRODUCT §2.19's error table, row by row", () => {
     }
   });
 
-  test('more than 60 calls a minute: 429 with Retry-After, fatal false', () => {
+  test('more than 60 calls a minute: 429 with Retry-After, fatal false', async () => {
     const refusal = drpRefusal({ reason: 'rate_limited', retryAfterSeconds: 17 }, 'other');
     assert.equal(refusal.status, 429);
     assert.deepEqual(refusal.headers, { 'retry-after': '17' });
@@ -141,7 +141,7 @@ describe("PRODUCT §2.19's error table, row by row", () => {
     assert.equal(refusal.body?.fatal, false);
   });
 
-  test('a replay whose first request is unknown (key setup has none) leaves request_id out', () => {
+  test('a replay whose first request is unknown (key setup has none) leaves request_id out', async () => {
     assert.deepEqual(drpRefusal({ reason: 'replayed', requestId: null }, 'other').body, {
       code: '409',
       message: 'Already received',
@@ -149,7 +149,7 @@ describe("PRODUCT §2.19's error table, row by row", () => {
     });
   });
 
-  test('every body has code = the status as a string, and never a null member', () => {
+  test('every body has code = the status as a string, and never a null member', async () => {
     for (const reason of Object.keys(DRP_REFUSALS)) {
       const failure = {
         reason,
@@ -168,7 +168,7 @@ describe("PRODUCT §2.19's error table, row by row", () => {
 });
 
 describe('key setup: every refusal is 403 with no body (DRP §2.05.1)', () => {
-  test('whatever the reason, except the transport limits, which keep their status (still no body)', () => {
+  test('whatever the reason, except the transport limits, which keep their status (still no body)', async () => {
     for (const reason of Object.keys(DRP_REFUSALS)) {
       const failure = {
         reason,
@@ -194,8 +194,8 @@ describe('from a refused message to its row', () => {
   const parsed = parseVerifyKey(agent.verifyKey);
   assert.ok(parsed.ok);
   const signer: DrpSigner = { agentId: agent.agentId, businessId: 'acme', verifyKey: parsed.key };
-  const refuse = (body: string) => {
-    const checked = checkSignedMessage(body, { signers: [signer], now: NOW, envelope: 'required' });
+  const refuse = async (body: string) => {
+    const checked = await checkSignedMessage(body, { signers: [signer], now: NOW, envelope: 'required' });
     if (!checked.ok) return wire(checked.failure);
     const claims = validateExerciseClaims(checked.value.message, { allowPrivate: false, isForbiddenAddress });
     return claims.ok ? null : wire(claims.failure);
@@ -203,32 +203,32 @@ describe('from a refused message to its row', () => {
   const exercise = (fields: Record<string, unknown> = {}, times = TIMES.fresh(NOW), business = 'acme') =>
     agent.sign(agent.exerciseClaims(business, times, fields));
 
-  test('one byte changed, another business, expired, issued ahead, no offset, a sixth action, a private callback', () => {
+  test('one byte changed, another business, expired, issued ahead, no offset, a sixth action, a private callback', async () => {
     assert.equal(
-      refuse(withOneByteChanged(exercise()))?.body,
+      (await refuse(withOneByteChanged(exercise())))?.body,
       '{"code":"403","message":"Signature does not verify","fatal":true}',
     );
     assert.equal(
-      refuse(exercise({}, TIMES.fresh(NOW), 'globex'))?.body,
+      (await refuse(exercise({}, TIMES.fresh(NOW), 'globex')))?.body,
       '{"code":"403","message":"business-id names another business","fatal":true}',
     );
     assert.equal(
-      refuse(exercise({}, TIMES.expired(NOW)))?.body,
+      (await refuse(exercise({}, TIMES.expired(NOW))))?.body,
       '{"code":"403","message":"Request expired: expires-at has passed","fatal":true}',
     );
-    assert.equal(refuse(exercise({}, TIMES.issuedInFuture(NOW)))?.status, 403);
+    assert.equal((await refuse(exercise({}, TIMES.issuedInFuture(NOW))))?.status, 403);
     assert.match(
-      refuse(exercise({}, TIMES.withoutOffset(NOW)))?.body ?? '',
+      (await refuse(exercise({}, TIMES.withoutOffset(NOW))))?.body ?? '',
       /Request expired: issued-at is not an ISO 8601 time/,
     );
     assert.equal(
-      refuse(exercise({ exercise: 'portability' }))?.body,
+      (await refuse(exercise({ exercise: 'portability' })))?.body,
       '{"code":"400","message":"Unsupported rights actions submitted.","fatal":true}',
     );
     assert.match(
-      refuse(exercise({ status_callback: 'https://10.0.0.8/cb' }))?.body ?? '',
+      (await refuse(exercise({ status_callback: 'https://10.0.0.8/cb' })))?.body ?? '',
       /"message":"status_callback points to a private/,
     );
-    assert.equal(refuse(exercise()), null, 'and the untouched message passes');
+    assert.equal(await refuse(exercise()), null, 'and the untouched message passes');
   });
 });

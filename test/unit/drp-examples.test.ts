@@ -40,15 +40,15 @@ describe("DRP 1.0's examples (data-rights-protocol.md @ca1f837)", () => {
       `"${drpTime(NOW.getTime())}",\n  "expires-at": "${drpTime(NOW.getTime() + 600_000)}"`,
     );
 
-  test('§2.05 key setup, signed as written: its placeholder times fail issued-at (403, no body)', () => {
-    const checked = checkSignedMessage(aa.signBytes(Buffer.from(text('key_setup_request'))), expect);
+  test('§2.05 key setup, signed as written: its placeholder times fail issued-at (403, no body)', async () => {
+    const checked = await checkSignedMessage(aa.signBytes(Buffer.from(text('key_setup_request'))), expect);
     assert.ok(!checked.ok);
     assert.deepEqual(checked.failure, { reason: 'time_invalid', claim: 'issued-at' });
     assert.deepEqual(drpRefusal(checked.failure, 'key_setup'), { status: 403, body: null, headers: {} });
   });
 
-  test('§2.05 key setup with real times in its placeholders passes every check and its claims', () => {
-    const checked = checkSignedMessage(aa.signBytes(Buffer.from(withTimes(text('key_setup_request')))), expect);
+  test('§2.05 key setup with real times in its placeholders passes every check and its claims', async () => {
+    const checked = await checkSignedMessage(aa.signBytes(Buffer.from(withTimes(text('key_setup_request')))), expect);
     assert.ok(checked.ok, JSON.stringify(checked));
     assert.deepEqual(validateKeySetupClaims(checked.value.message), { ok: true, value: null });
     // §2.05.1's answer has the same members as the one this service gives.
@@ -59,20 +59,20 @@ describe("DRP 1.0's examples (data-rights-protocol.md @ca1f837)", () => {
     );
   });
 
-  test('§2.01 exercise as written is not JSON (comments, a missing comma): message_not_object, a 400', () => {
-    const checked = checkSignedMessage(aa.signBytes(Buffer.from(text('exercise_request'))), expect);
+  test('§2.01 exercise as written is not JSON (comments, a missing comma): message_not_object, a 400', async () => {
+    const checked = await checkSignedMessage(aa.signBytes(Buffer.from(text('exercise_request'))), expect);
     assert.ok(!checked.ok);
     assert.deepEqual(checked.failure, { reason: 'message_not_object' });
     assert.equal(drpRefusal(checked.failure, 'other').status, 400);
   });
 
-  test('§2.01 exercise with its comments dropped, the comma added and times filled in: valid, then denied for want of an email', () => {
+  test('§2.01 exercise with its comments dropped, the comma added and times filled in: valid, then denied for want of an email', async () => {
     const repaired = withTimes(text('exercise_request'))
       .split('\n')
       .filter((line) => !line.trim().startsWith('#'))
       .join('\n')
       .replace('"drp.version": "1.0"\n', '"drp.version": "1.0",\n');
-    const checked = checkSignedMessage(aa.signBytes(Buffer.from(repaired)), expect);
+    const checked = await checkSignedMessage(aa.signBytes(Buffer.from(repaired)), expect);
     assert.ok(checked.ok, JSON.stringify(checked));
     const claims = validateExerciseClaims(checked.value.message, strict);
     assert.ok(claims.ok, JSON.stringify(claims));
@@ -95,8 +95,8 @@ describe("DRP 1.0's examples (data-rights-protocol.md @ca1f837)", () => {
     assert.equal(plan.outcome === 'denied' && plan.reason, 'insuf_verification');
   });
 
-  test('§2.04 revoke passes as written (envelope claims only when present)', () => {
-    const checked = checkSignedMessage(aa.signBytes(Buffer.from(text('revoke_request'))), {
+  test('§2.04 revoke passes as written (envelope claims only when present)', async () => {
+    const checked = await checkSignedMessage(aa.signBytes(Buffer.from(text('revoke_request'))), {
       ...expect,
       envelope: 'when_present',
     });
@@ -107,13 +107,13 @@ describe("DRP 1.0's examples (data-rights-protocol.md @ca1f837)", () => {
     });
   });
 
-  test("§3.06's error example is this service's body for an unsupported action, plus fatal", () => {
+  test("§3.06's error example is this service's body for an unsupported action, plus fatal", async () => {
     const { fatal, ...withoutFatal } = drpRefusal({ reason: 'exercise_unsupported' }, 'other').body ?? assert.fail();
     assert.deepEqual(withoutFatal, JSON.parse(text('error')));
     assert.equal(fatal, true);
   });
 
-  test('§2.06.1 agent information answers {}', () => {
+  test('§2.06.1 agent information answers {}', async () => {
     assert.deepEqual(JSON.parse(text('agent_information_response')), {});
   });
 });
@@ -135,14 +135,14 @@ describe('OSIRAA-signed messages through the whole pure path', () => {
     envelope: 'required' as const,
   };
 
-  test('key setup: passes, claims valid', () => {
-    const checked = checkSignedMessage(body('key_setup'), expect);
+  test('key setup: passes, claims valid', async () => {
+    const checked = await checkSignedMessage(body('key_setup'), expect);
     assert.ok(checked.ok, JSON.stringify(checked));
     assert.ok(validateKeySetupClaims(checked.value.message).ok);
   });
 
-  test("exercise: passes; OSIRAA's default callback (http://127.0.0.1:8003) is refused unless private networks are allowed", () => {
-    const checked = checkSignedMessage(body('exercise'), expect);
+  test("exercise: passes; OSIRAA's default callback (http://127.0.0.1:8003) is refused unless private networks are allowed", async () => {
+    const checked = await checkSignedMessage(body('exercise'), expect);
     assert.ok(checked.ok, JSON.stringify(checked));
     assert.deepEqual(validateExerciseClaims(checked.value.message, strict), {
       ok: false,
@@ -157,8 +157,8 @@ describe('OSIRAA-signed messages through the whole pure path', () => {
     assert.ok(!JSON.stringify(claims.value).includes('Zo'), 'the name claim is not kept');
   });
 
-  test('revoke ({reason} alone, as OSIRAA sends it): passes under when_present', () => {
-    const checked = checkSignedMessage(body('revoke'), { ...expect, envelope: 'when_present' });
+  test('revoke ({reason} alone, as OSIRAA sends it): passes under when_present', async () => {
+    const checked = await checkSignedMessage(body('revoke'), { ...expect, envelope: 'when_present' });
     assert.ok(checked.ok);
     assert.deepEqual(validateRevokeClaims(checked.value.message, 'r1'), {
       ok: true,
@@ -166,14 +166,17 @@ describe('OSIRAA-signed messages through the whole pure path', () => {
     });
   });
 
-  test("at expires-at exactly the message is refused (OSIRAA's PIP would still take it: it refuses only after)", () => {
-    const atExpiry = checkSignedMessage(body('exercise'), { ...expect, now: new Date(fixture.expires_at) });
+  test("at expires-at exactly the message is refused (OSIRAA's PIP would still take it: it refuses only after)", async () => {
+    const atExpiry = await checkSignedMessage(body('exercise'), { ...expect, now: new Date(fixture.expires_at) });
     assert.deepEqual(atExpiry, { ok: false, failure: { reason: 'expired' } });
   });
 
-  test('for another business, or checked by a PIP that registered another key for the agent: refused', () => {
+  test('for another business, or checked by a PIP that registered another key for the agent: refused', async () => {
     assert.deepEqual(
-      checkSignedMessage(body('exercise'), { ...expect, signers: [signerOf(fixture.agent_id, 'acme', fixture.verify_key)] }),
+      await checkSignedMessage(body('exercise'), {
+        ...expect,
+        signers: [signerOf(fixture.agent_id, 'acme', fixture.verify_key)],
+      }),
       {
         ok: false,
         failure: { reason: 'business_mismatch' },
@@ -181,7 +184,7 @@ describe('OSIRAA-signed messages through the whole pure path', () => {
     );
     const other = createDrpAgent(fixture.agent_id);
     assert.deepEqual(
-      checkSignedMessage(body('exercise'), {
+      await checkSignedMessage(body('exercise'), {
         ...expect,
         signers: [signerOf(fixture.agent_id, fixture.business_id, other.verifyKey)],
       }),
@@ -199,7 +202,7 @@ describe("docs/drp.md's signed example", () => {
   const blocks = [...section.matchAll(/```(?:text|json)\n(.*)\n```/g)].map((m) => m[1] as string);
   const [verifyKey, message, body] = blocks as [string, string, string];
 
-  test('is signed by the committed test key, over exactly the message shown, and passes every check inside its window', () => {
+  test('is signed by the committed test key, over exactly the message shown, and passes every check inside its window', async () => {
     const agent = fixtureDrpAgent();
     assert.equal(verifyKey, agent.verifyKey);
     assert.equal(Buffer.from(body, 'base64').subarray(64).toString('utf8'), message);
@@ -208,18 +211,18 @@ describe("docs/drp.md's signed example", () => {
       now: new Date('2026-03-02T10:05:00Z'),
       envelope: 'required' as const,
     };
-    const checked = checkSignedMessage(body, expect);
+    const checked = await checkSignedMessage(body, expect);
     assert.ok(checked.ok, JSON.stringify(checked));
     assert.ok(validateExerciseClaims(checked.value.message, strict).ok);
     assert.equal(agent.sign(JSON.parse(message) as Record<string, unknown>), body, 'the test agent makes the same body again');
   });
 
-  test('and, as the page says, is refused as expired after its window', () => {
+  test('and, as the page says, is refused as expired after its window', async () => {
     const expect = {
       signers: [signerOf('test-agent-01', 'acme-retail', verifyKey)],
       now: new Date('2026-03-02T10:15:00Z'),
       envelope: 'required' as const,
     };
-    assert.deepEqual(checkSignedMessage(body, expect), { ok: false, failure: { reason: 'expired' } });
+    assert.deepEqual(await checkSignedMessage(body, expect), { ok: false, failure: { reason: 'expired' } });
   });
 });

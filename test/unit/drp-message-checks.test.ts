@@ -37,8 +37,8 @@ const signer: DrpSigner = { agentId: agent.agentId, businessId: 'acme', verifyKe
 const expectation: SignedMessageExpectation<DrpSigner> = { signers: [signer], now: NOW, envelope: 'required' };
 
 const check = (body: string, expect = expectation) => checkSignedMessage(body, expect);
-const failureOf = (body: string, expect = expectation): DrpFailure | null => {
-  const result = check(body, expect);
+const failureOf = async (body: string, expect = expectation): Promise<DrpFailure | null> => {
+  const result = await check(body, expect);
   return result.ok ? null : result.failure;
 };
 const setup = (times: ClaimTimes = TIMES.fresh(NOW), fields: Record<string, unknown> = {}) =>
@@ -46,9 +46,9 @@ const setup = (times: ClaimTimes = TIMES.fresh(NOW), fields: Record<string, unkn
 const at = (ms: number) => drpTime(NOW.getTime() + ms);
 
 describe('a message that passes every check', () => {
-  test('gives the signer, the members as signed, the single-use digest and the times', () => {
+  test('gives the signer, the members as signed, the single-use digest and the times', async () => {
     const body = setup();
-    const result = check(body);
+    const result = await check(body);
     assert.ok(result.ok);
     assert.equal(result.value.signer, signer);
     assert.deepEqual(result.value.message, agent.keySetupClaims('acme', TIMES.fresh(NOW)));
@@ -59,24 +59,27 @@ describe('a message that passes every check', () => {
     assert.equal(result.value.expiresAt, NOW.getTime() + 15 * 60_000);
   });
 
-  test('times with Z, +00:00, another offset, or microseconds are all accepted', () => {
+  test('times with Z, +00:00, another offset, or microseconds are all accepted', async () => {
     for (const [issued, expires] of [
       ['2026-03-02T10:00:00Z', '2026-03-02T10:10:00Z'],
       ['2026-03-02T10:00:00.000+00:00', '2026-03-02T10:10:00.000+00:00'],
       ['2026-03-02T12:00:00+02:00', '2026-03-02T03:10:00-0700'],
       ['2026-03-02T10:00:00.000001+00:00', '2026-03-02T10:10:00.999999+00:00'],
     ]) {
-      assert.ok(check(setup(TIMES.fresh(NOW), { 'issued-at': issued, 'expires-at': expires })).ok, `${issued} / ${expires}`);
+      assert.ok(
+        (await check(setup(TIMES.fresh(NOW), { 'issued-at': issued, 'expires-at': expires }))).ok,
+        `${issued} / ${expires}`,
+      );
     }
   });
 
-  test('a replay in another spelling has the same digest (the store refuses it as replayed)', () => {
+  test('a replay in another spelling has the same digest (the store refuses it as replayed)', async () => {
     const body = setup();
-    const first = check(body);
-    const again = check(respelled(body));
+    const first = await check(body);
+    const again = await check(respelled(body));
     assert.ok(first.ok && again.ok);
     assert.equal(again.value.digest, first.value.digest);
-    const later = check(setup(TIMES.fresh(new Date(NOW.getTime() + 1))));
+    const later = await check(setup(TIMES.fresh(new Date(NOW.getTime() + 1))));
     assert.ok(later.ok);
     assert.notEqual(later.value.digest, first.value.digest, 'a message issued 1 ms later is another message');
   });
@@ -131,25 +134,25 @@ describe('each check, failing alone, names itself', () => {
     ],
   ];
   for (const [name, body, failure] of cases) {
-    test(`${name} → ${failure.reason}`, () => assert.deepEqual(failureOf(body()), failure));
+    test(`${name} → ${failure.reason}`, async () => assert.deepEqual(await failureOf(body()), failure));
   }
 });
 
 describe('boundaries of the time checks', () => {
   const times = (issuedMs: number, expiresMs: number) =>
     setup(TIMES.fresh(NOW), { 'issued-at': at(issuedMs), 'expires-at': at(expiresMs) });
-  test('issued-at up to 60 s ahead passes (clock skew); 1 ms more fails', () => {
-    assert.ok(check(times(CLOCK_SKEW_MS, CLOCK_SKEW_MS + 60_000)).ok);
-    assert.deepEqual(failureOf(times(CLOCK_SKEW_MS + 1, CLOCK_SKEW_MS + 60_000)), { reason: 'issued_in_future' });
+  test('issued-at up to 60 s ahead passes (clock skew); 1 ms more fails', async () => {
+    assert.ok((await check(times(CLOCK_SKEW_MS, CLOCK_SKEW_MS + 60_000))).ok);
+    assert.deepEqual(await failureOf(times(CLOCK_SKEW_MS + 1, CLOCK_SKEW_MS + 60_000)), { reason: 'issued_in_future' });
   });
-  test('now < expires-at: 1 ms before passes, at the instant it fails', () => {
-    assert.ok(check(times(-60_000, 1)).ok);
-    assert.deepEqual(failureOf(times(-60_000, 0)), { reason: 'expired' });
+  test('now < expires-at: 1 ms before passes, at the instant it fails', async () => {
+    assert.ok((await check(times(-60_000, 1))).ok);
+    assert.deepEqual(await failureOf(times(-60_000, 0)), { reason: 'expired' });
   });
-  test('a window of exactly 1 h passes; 1 ms more, or none at all, fails', () => {
-    assert.ok(check(times(-1000, MAX_WINDOW_MS - 1000)).ok);
-    assert.deepEqual(failureOf(times(-1000, MAX_WINDOW_MS - 999)), { reason: 'window_invalid' });
-    assert.deepEqual(failureOf(times(1000, 1000)), { reason: 'window_invalid' });
+  test('a window of exactly 1 h passes; 1 ms more, or none at all, fails', async () => {
+    assert.ok((await check(times(-1000, MAX_WINDOW_MS - 1000))).ok);
+    assert.deepEqual(await failureOf(times(-1000, MAX_WINDOW_MS - 999)), { reason: 'window_invalid' });
+    assert.deepEqual(await failureOf(times(1000, 1000)), { reason: 'window_invalid' });
   });
 });
 
@@ -200,7 +203,7 @@ describe("DRP's order: a message failing two checks fails the earlier one", () =
     ],
   ];
   for (const [name, body, failure] of pairs) {
-    test(`${name} → ${failure.reason}`, () => assert.deepEqual(failureOf(body()), failure));
+    test(`${name} → ${failure.reason}`, async () => assert.deepEqual(await failureOf(body()), failure));
   }
 });
 
@@ -210,31 +213,31 @@ describe('key setup: every registration of the path agent-id may have signed it'
   const sameKeyInC: DrpSigner = { agentId: agent.agentId, businessId: 'initech', verifyKey: verifyKey(agent.verifyKey) };
   const expect = { signers: [inA, inB, sameKeyInC], now: NOW, envelope: 'required' as const };
 
-  test('the registration whose key verifies and whose business the message names is the signer', () => {
-    const viaA = check(agent.sign(agent.keySetupClaims('acme', TIMES.fresh(NOW))), expect);
-    const viaB = check(stranger.sign(stranger.keySetupClaims('globex', TIMES.fresh(NOW))), expect);
-    const viaC = check(agent.sign(agent.keySetupClaims('initech', TIMES.fresh(NOW))), expect);
+  test('the registration whose key verifies and whose business the message names is the signer', async () => {
+    const viaA = await check(agent.sign(agent.keySetupClaims('acme', TIMES.fresh(NOW))), expect);
+    const viaB = await check(stranger.sign(stranger.keySetupClaims('globex', TIMES.fresh(NOW))), expect);
+    const viaC = await check(agent.sign(agent.keySetupClaims('initech', TIMES.fresh(NOW))), expect);
     assert.ok(viaA.ok && viaB.ok && viaC.ok);
     assert.equal(viaA.value.signer, inA);
     assert.equal(viaB.value.signer, inB);
     assert.equal(viaC.value.signer, sameKeyInC);
   });
 
-  test('a key naming a business that registered the agent under another key is business_mismatch', () => {
-    assert.deepEqual(failureOf(agent.sign(agent.keySetupClaims('globex', TIMES.fresh(NOW))), expect), {
+  test('a key naming a business that registered the agent under another key is business_mismatch', async () => {
+    assert.deepEqual(await failureOf(agent.sign(agent.keySetupClaims('globex', TIMES.fresh(NOW))), expect), {
       reason: 'business_mismatch',
     });
   });
 
-  test('no registration at all: nothing verifies', () => {
-    assert.deepEqual(failureOf(setup(), { ...expect, signers: [] }), { reason: 'signature_invalid' });
+  test('no registration at all: nothing verifies', async () => {
+    assert.deepEqual(await failureOf(setup(), { ...expect, signers: [] }), { reason: 'signature_invalid' });
   });
 });
 
 describe("revoke's envelope (when_present): DRP §2.04's body is {reason} alone", () => {
   const revoke = { ...expectation, envelope: 'when_present' as const };
-  test('{reason} alone passes, with no times', () => {
-    const result = check(agent.sign({ reason: 'changed my mind' }), revoke);
+  test('{reason} alone passes, with no times', async () => {
+    const result = await check(agent.sign({ reason: 'changed my mind' }), revoke);
     assert.ok(result.ok);
     assert.equal(result.value.signer, signer);
     assert.deepEqual([result.value.issuedAt, result.value.expiresAt], [null, null]);
@@ -248,8 +251,8 @@ describe("revoke's envelope (when_present): DRP §2.04's body is {reason} alone"
     ['both times, over an hour', timeClaims(TIMES.windowOverAnHour(NOW)), { reason: 'window_invalid' }],
   ];
   for (const [name, fields, failure] of cases) {
-    test(`a claim given is checked: ${name} → ${failure.reason}`, () => {
-      assert.deepEqual(failureOf(agent.sign({ reason: 'r', ...fields }), revoke), failure);
+    test(`a claim given is checked: ${name} → ${failure.reason}`, async () => {
+      assert.deepEqual(await failureOf(agent.sign({ reason: 'r', ...fields }), revoke), failure);
     });
   }
 });

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { multiRowInsert } from '../../db/multi-row-insert.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { EarlierExercise } from './drp-request.repository.js';
 import type { DrpAgentRow } from './drp-agent.repository.js';
 
@@ -23,7 +24,7 @@ export interface PairedCaller {
  * than 24 h ago, agent disabled) is the caller's decision.
  */
 export async function findPairing(db: Executor, tokenHash: string): Promise<PairedCaller | undefined> {
-  const row = await pairingQuery(db, tokenHash).executeTakeFirst();
+  const row = (await selectPairing(db, { tokenHash })).rows[0];
   return row && pairedCaller(row);
 }
 
@@ -54,7 +55,12 @@ function pairingQuery(db: Executor, tokenHash: string) {
     .where('p.token_hash', '=', tokenHash);
 }
 
-function pairedCaller(row: Awaited<ReturnType<ReturnType<typeof pairingQuery>['executeTakeFirstOrThrow']>>): PairedCaller {
+/** {@link pairingQuery}, built and compiled once (db/prepared-query.ts): every DRP route but key setup reads it. */
+const selectPairing = preparedQuery<{ tokenHash: string }, PairingRow>(['tokenHash'], (db, p) => pairingQuery(db, p.tokenHash));
+
+type PairingRow = Awaited<ReturnType<ReturnType<typeof pairingQuery>['executeTakeFirstOrThrow']>>;
+
+function pairedCaller(row: PairingRow): PairedCaller {
   const { business_id, enabled, supported_actions, replaced_at, ...agent } = row;
   return {
     agent,
@@ -64,6 +70,27 @@ function pairedCaller(row: Awaited<ReturnType<ReturnType<typeof pairingQuery>['e
     replacedAt: replaced_at,
   };
 }
+
+/**
+ * {@link pairingQuery} and what {@link findEarlierExercise} reads: whether the body's digest is
+ * kept (and for which request), and which of the agent's records has `agentRequestId` (a null
+ * `agentRequestId` matches none: `= NULL` is never true). Built and compiled once.
+ */
+const selectPairingWithEarlier = preparedQuery<
+  { tokenHash: string; digest: string; agentRequestId: string | null },
+  PairingRow & { digest_seen: unknown; digest_request: string | null; ari_request: string | null }
+>(['tokenHash', 'digest', 'agentRequestId'], (db, p) =>
+  pairingQuery(db, p.tokenHash).select((eb) => [
+    eb.exists(eb.selectFrom('drp_digests as dd').select('dd.digest').where('dd.digest', '=', p.digest)).as('digest_seen'),
+    eb.selectFrom('drp_digests as dr').select('dr.request_id').where('dr.digest', '=', p.digest).as('digest_request'),
+    eb
+      .selectFrom('drp_requests as r')
+      .select('r.request_id')
+      .whereRef('r.agent_ref', '=', 'a.id')
+      .where('r.agent_request_id', '=', p.agentRequestId as string)
+      .as('ari_request'),
+  ]),
+);
 
 /**
  * {@link findPairing} and, in the same statement, what {@link findEarlierExercise} reads: whether
@@ -78,22 +105,7 @@ export async function findPairingWithEarlier(
   tokenHash: string,
   exercise: { digest: string; agentRequestId: string | null },
 ): Promise<(PairedCaller & { earlier: EarlierExercise | undefined }) | undefined> {
-  const row = await pairingQuery(db, tokenHash)
-    .select((eb) => [
-      eb
-        .exists(eb.selectFrom('drp_digests as dd').select('dd.digest').where('dd.digest', '=', exercise.digest))
-        .as('digest_seen'),
-      eb.selectFrom('drp_digests as dr').select('dr.request_id').where('dr.digest', '=', exercise.digest).as('digest_request'),
-      exercise.agentRequestId === null
-        ? sql<string | null>`null`.as('ari_request')
-        : eb
-            .selectFrom('drp_requests as r')
-            .select('r.request_id')
-            .whereRef('r.agent_ref', '=', 'a.id')
-            .where('r.agent_request_id', '=', exercise.agentRequestId)
-            .as('ari_request'),
-    ])
-    .executeTakeFirst();
+  const row = (await selectPairingWithEarlier(db, { tokenHash, ...exercise })).rows[0];
   if (!row) return undefined;
   const { digest_seen, digest_request, ari_request, ...pairing } = row;
   const earlier: EarlierExercise | undefined =
@@ -154,6 +166,25 @@ export async function keepDigest(
     .onConflict((oc) => oc.column('digest').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** A signed body's digest kept until `expires_at` (its request's id, null for a key setup's). */
+export type KeptDigest = {
+  readonly digest: string;
+  readonly request_id: string | null;
+  readonly expires_at: string;
+};
+
+const insertDigestRows = multiRowInsert<KeptDigest>('drp_digests', ['digest', 'request_id', 'expires_at']);
+
+/**
+ * Keeps a write batch's digests in one statement (db/multi-row-insert.ts), after dropping those
+ * whose time passed before `now`. Digests already kept fail the statement: the caller's filing
+ * key refused a second body first (modules/drp/drp-record-filing.ts).
+ */
+export async function keepDigests(db: Executor, digests: readonly KeptDigest[], now: string): Promise<void> {
+  await db.deleteFrom('drp_digests').where('expires_at', '<', now).execute();
+  await insertDigestRows(db, digests);
 }
 
 /** The request a kept digest belongs to (null for a key setup's), or undefined when none is kept. */

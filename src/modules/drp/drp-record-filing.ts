@@ -1,5 +1,6 @@
 import type { DeferredWrites, UnitOfWork } from '../../db/unit-of-work.js';
-import type { DrpRequestRow } from './drp-request.repository.js';
+import { keepDigests } from './drp-pairing.repository.js';
+import { type DrpRequestRow, insertDrpRequests } from './drp-request.repository.js';
 
 /** What the filing made, for the DRP record: the filed id and the status object answered. */
 type Completion = Pick<DrpRequestRow, 'privacy_request_id' | 'opt_out_id' | 'last_status'>;
@@ -47,15 +48,15 @@ const drpRecords: DeferredWrites<PendingDrpRecord> = {
   async flush(tx, pending) {
     const news = pending.filter((p): p is NewDrpRecord => p.kind === 'new');
     if (news.length > 0) {
-      await tx.deleteFrom('drp_digests').where('expires_at', '<', news[0]!.now).execute();
-      await tx
-        .insertInto('drp_digests')
-        .values(news.map((p) => ({ digest: p.digest, request_id: p.record.request_id, expires_at: p.expiresAt })))
-        .execute();
-      await tx
-        .insertInto('drp_requests')
-        .values(news.map((p) => ({ ...p.record, ...p.complete() })))
-        .execute();
+      await keepDigests(
+        tx,
+        news.map((p) => ({ digest: p.digest, request_id: p.record.request_id, expires_at: p.expiresAt })),
+        news[0]!.now,
+      );
+      await insertDrpRequests(
+        tx,
+        news.map((p) => ({ ...p.record, ...p.complete() })),
+      );
     }
     for (const p of pending) {
       if (p.kind !== 'verified') continue;

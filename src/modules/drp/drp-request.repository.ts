@@ -1,5 +1,6 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { multiRowInsert } from '../../db/multi-row-insert.js';
 import type { DrpRequestTable } from '../../db/tables/drp.table.js';
 
 export type DrpRequestRow = Selectable<DrpRequestTable>;
@@ -8,6 +9,35 @@ export type DrpRequestRow = Selectable<DrpRequestTable>;
 export async function insertDrpRequest(db: Executor, row: DrpRequestRow): Promise<void> {
   await db.insertInto('drp_requests').values(row).execute();
 }
+
+/** Every column of `drp_requests`, named once (the compiler checks the list is whole). */
+const DRP_REQUEST_COLUMNS = Object.keys({
+  request_id: true,
+  workspace_id: true,
+  agent_ref: true,
+  agent_id: true,
+  agent_request_id: true,
+  exercise: true,
+  regime: true,
+  status: true,
+  reason: true,
+  processing_details: true,
+  due_at: true,
+  received_at: true,
+  privacy_request_id: true,
+  opt_out_id: true,
+  status_callback: true,
+  kept: true,
+  revoked: true,
+  last_status: true,
+} satisfies Record<keyof DrpRequestRow, true>) as (keyof DrpRequestRow)[];
+
+/**
+ * Stores a write batch's new DRP records in one statement (db/multi-row-insert.ts: its text
+ * built once per row count, not Kysely's node per value and compile on every batch).
+ */
+export const insertDrpRequests: (db: Executor, rows: readonly DrpRequestRow[]) => Promise<unknown[]> =
+  multiRowInsert<DrpRequestRow>('drp_requests', DRP_REQUEST_COLUMNS);
 
 /** The DRP record `requestId`, or undefined. */
 export async function findDrpRequest(db: Executor, requestId: string): Promise<DrpRequestRow | undefined> {

@@ -1,6 +1,7 @@
 import { fail, ok, type DrpFailure, type DrpResult } from './drp-failure.types.js';
 import { parseDrpTime } from './drp-time.fns.js';
 import {
+  type DecodedSignedBody,
   decodeSignedBody,
   parseSignedMessage,
   signatureVerifies,
@@ -64,15 +65,27 @@ export interface CheckedMessage<S extends DrpSigner> {
  * `expiresAt` and refuses it again (`replayed`).
  * @returns the checked message, or the first failure.
  */
-export function checkSignedMessage<S extends DrpSigner>(
+export async function checkSignedMessage<S extends DrpSigner>(
   body: string | Uint8Array,
   expect: SignedMessageExpectation<S>,
-): DrpResult<CheckedMessage<S>> {
+): Promise<DrpResult<CheckedMessage<S>>> {
   const decoded = decodeSignedBody(body);
   if (!decoded.ok) return decoded;
-  const verifiedBy = expect.signers.filter((s) => signatureVerifies(decoded.value, s.verifyKey));
+  return checkDecodedMessage(decoded.value, expect);
+}
+
+/**
+ * {@link checkSignedMessage} from step 2 on, for a body its caller decoded already (an exercise
+ * decodes once, for the single-use read made beside the pairing's).
+ */
+export async function checkDecodedMessage<S extends DrpSigner>(
+  decoded: DecodedSignedBody,
+  expect: SignedMessageExpectation<S>,
+): Promise<DrpResult<CheckedMessage<S>>> {
+  const verdicts = await Promise.all(expect.signers.map((s) => signatureVerifies(decoded, s.verifyKey)));
+  const verifiedBy = expect.signers.filter((_s, i) => verdicts[i]);
   if (verifiedBy.length === 0) return fail({ reason: 'signature_invalid' });
-  const parsed = parseSignedMessage(decoded.value.message);
+  const parsed = parseSignedMessage(decoded.message);
   if (!parsed.ok) return parsed;
   const message = parsed.value;
   const required = expect.envelope === 'required';
@@ -86,7 +99,7 @@ export function checkSignedMessage<S extends DrpSigner>(
 
   const times = checkTimes(message, expect.now.getTime(), required);
   if (!times.ok) return times;
-  return ok({ signer, message, digest: signedMessageDigest(decoded.value), ...times.value });
+  return ok({ signer, message, digest: signedMessageDigest(decoded), ...times.value });
 }
 
 type Times = { issuedAt: number | null; expiresAt: number | null };

@@ -100,13 +100,21 @@ export function keyFingerprint(raw: Uint8Array): string {
 /**
  * Whether the signature verifies the message under the key (Ed25519, RFC 8032 §5.1.7, by Node's
  * own `crypto.verify`; a bad length or malformed signature is simply `false`).
+ *
+ * Fast path: the check runs on libuv's thread pool (`crypto.verify` with a callback), not on the
+ * event loop. It saves the loop ≈ 0.13 ms per signed body on the CI machine (an Ed25519 verify;
+ * bench row `drp-exercise`), time every other request in flight would otherwise wait; the
+ * answer is the same as the synchronous call's.
+ * @returns (resolves) true when it verifies; never rejects.
  */
-export function signatureVerifies(decoded: DecodedSignedBody, key: DrpVerifyKey): boolean {
-  try {
-    return verify(null, decoded.message, key.key, decoded.signature);
-  } catch {
-    return false;
-  }
+export function signatureVerifies(decoded: DecodedSignedBody, key: DrpVerifyKey): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      verify(null, decoded.message, key.key, decoded.signature, (error, valid) => resolve(error === null && valid));
+    } catch {
+      resolve(false);
+    }
+  });
 }
 
 /**

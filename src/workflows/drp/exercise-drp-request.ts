@@ -10,8 +10,8 @@ import { recordDrpAtCommit } from '../../modules/drp/drp-record-filing.js';
 import { type DrpRequestRow, findEarlierExercise } from '../../modules/drp/drp-request.repository.js';
 import type { DrpStatusObject, DrpSupportableAction } from '../../modules/drp/drp.types.js';
 import { type ExercisePlan, planExercise, recordClaims } from '../../modules/drp/exercise-plan.fns.js';
-import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
-import { decodeSignedBody, signedMessageDigest } from '../../modules/drp/signed-body.fns.js';
+import { checkDecodedMessage } from '../../modules/drp/message-checks.fns.js';
+import { type DecodedSignedBody, decodeSignedBody, signedMessageDigest } from '../../modules/drp/signed-body.fns.js';
 import { drpStatusObject } from '../../modules/drp/status-object.fns.js';
 import { optOutDueAt } from '../../modules/opt-outs/deadline.fns.js';
 import type { PolicyService } from '../../modules/policies/policy.service.js';
@@ -68,9 +68,11 @@ export async function exerciseDrpRequest(
   body: Uint8Array,
 ): Promise<DrpResult<ExerciseAnswer>> {
   const now = deps.clock();
-  const caller = await drpCaller(deps.db, authorization, now, singleUseGuess(body));
+  const decoded = decodeSignedBody(body);
+  const caller = await drpCaller(deps.db, authorization, now, decoded.ok ? singleUseGuess(decoded.value) : undefined);
   if (!caller.ok) return caller;
-  const checked = checkSignedMessage(body, { signers: [caller.value.signer], now, envelope: 'required' });
+  if (!decoded.ok) return decoded;
+  const checked = await checkDecodedMessage(decoded.value, { signers: [caller.value.signer], now, envelope: 'required' });
   if (!checked.ok) return checked;
   const claims = validateExerciseClaims(checked.value.message, deps.callbackRules);
   if (!claims.ok) return claims;
@@ -131,22 +133,20 @@ export async function exerciseDrpRequest(
 
 /**
  * The digest and `agent-request-id` of a body not yet checked, for the one read that finds the
- * caller and the single-use rule's answer together ({@link drpCaller}); undefined when the body
- * does not decode (the checks refuse it next). Used only once the signature verified, over the
- * same bytes.
+ * caller and the single-use rule's answer together ({@link drpCaller}); undefined when the
+ * message is not JSON (the checks refuse it next). Used only once the signature verified, over
+ * the same bytes.
  */
-function singleUseGuess(body: Uint8Array): { digest: string; agentRequestId: string | null } | undefined {
-  const decoded = decodeSignedBody(body);
-  if (!decoded.ok) return undefined;
+function singleUseGuess(decoded: DecodedSignedBody): { digest: string; agentRequestId: string | null } | undefined {
   let id: unknown = null;
   try {
-    const message: unknown = JSON.parse(decoded.value.message.toString('utf8'));
+    const message: unknown = JSON.parse(decoded.message.toString('utf8'));
     if (message !== null && typeof message === 'object' && Object.hasOwn(message, 'agent-request-id'))
       id = (message as Record<string, unknown>)['agent-request-id'];
   } catch {
     return undefined;
   }
-  return { digest: signedMessageDigest(decoded.value), agentRequestId: typeof id === 'string' ? id : null };
+  return { digest: signedMessageDigest(decoded), agentRequestId: typeof id === 'string' ? id : null };
 }
 
 type Decision = Pick<DrpRequestRow, 'status' | 'reason' | 'processing_details'>;

@@ -39,7 +39,7 @@ export async function pairDrpAgent(
     if (verifyKey) signers.push({ agentId: row.agent_id, businessId: row.business_id, verifyKey, row });
   }
   if (signers.length === 0) return fail({ reason: 'agent_unknown' });
-  const checked = checkSignedMessage(body, { signers, now, envelope: 'required' });
+  const checked = await checkSignedMessage(body, { signers, now, envelope: 'required' });
   if (!checked.ok) return checked;
   const claims = validateKeySetupClaims(checked.value.message);
   if (!claims.ok) return claims;

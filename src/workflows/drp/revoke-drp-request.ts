@@ -36,7 +36,7 @@ export async function revokeDrpRequest(
   const now = deps.clock();
   const caller = await drpCaller(deps.db, authorization, now);
   if (!caller.ok) return caller;
-  const checked = checkSignedMessage(body, { signers: [caller.value.signer], now, envelope: 'when_present' });
+  const checked = await checkSignedMessage(body, { signers: [caller.value.signer], now, envelope: 'when_present' });
   if (!checked.ok) return checked;
   const claims = validateRevokeClaims(checked.value.message, requestId);
   if (!claims.ok) return claims;
