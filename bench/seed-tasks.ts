@@ -96,6 +96,7 @@ export async function seedDataTasks(databaseUrl: string, runId: string, count: n
           filed_by: 'bench',
           related_request_id: null,
           agent: null,
+          agent_id: null,
         };
         return row as never;
       });

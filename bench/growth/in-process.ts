@@ -123,6 +123,7 @@ function deletionRow(subjectId: string): NewRequestRow {
     filed_by: 'bench',
     related_request_id: null,
     agent: null,
+    agent_id: null,
   };
 }
 

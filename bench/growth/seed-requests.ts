@@ -107,6 +107,7 @@ function requestRow(plan: SeedPlan, i: number, random: () => number, now: number
     filed_by: 'seed',
     related_request_id: null,
     agent: null,
+    agent_id: null,
   };
 }
 

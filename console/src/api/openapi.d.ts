@@ -6009,7 +6009,7 @@ export interface operations {
     listPrivacyRequests: {
         parameters: {
             query?: {
-                /** @description Requests filed by this DRP authorized agent (its `agent-id`, PRODUCT §2.19) */
+                /** @description Requests filed by this authorized agent: a DRP agent's `agent-id`, or the `agent.id` (keyed pseudonym) of one that filed through the privacy center's agent path (PRODUCT §2.19) */
                 agent_id?: string;
                 /** @description `me` (the caller), `none` (unassigned) or an operator name as the audit trail shows it */
                 assignee?: string;

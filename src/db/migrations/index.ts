@@ -40,6 +40,7 @@ import * as optOutAgent from './2026-12-08T0404-opt-out-agent.js';
 import * as packageRedactions from './2026-12-08T0501-package-redactions.js';
 import * as centerAgentRequests from './2026-12-08T0601-center-agent-requests.js';
 import * as drpUserVerifications from './2026-12-08T0621-drp-user-verifications.js';
+import * as requestAgentId from './2026-12-08T0701-request-agent-id.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T0501-package-redactions': packageRedactions,
   '2026-12-08T0601-center-agent-requests': centerAgentRequests,
   '2026-12-08T0621-drp-user-verifications': drpUserVerifications,
+  '2026-12-08T0701-request-agent-id': requestAgentId,
 };

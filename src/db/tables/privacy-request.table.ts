@@ -59,6 +59,11 @@ export interface PrivacyRequestTable {
    * proof_ref}`; null for every other request. Set at filing only.
    */
   agent: string | null;
+  /**
+   * `agent`'s `id` (a DRP `agent-id`, or the privacy center agent's keyed pseudonym), for the
+   * list's `agent_id` filter; null for every other request. Set at filing only.
+   */
+  agent_id: string | null;
 }
 
 /** Row shape of `request_results`: what processing produced. `package` holds personal data. */

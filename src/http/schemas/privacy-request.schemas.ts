@@ -151,7 +151,8 @@ export const ListPrivacyRequestsQuery = Type.Object({
   agent_id: Type.Optional(
     Type.String({
       pattern: '^[A-Za-z0-9_-]{1,100}$',
-      description: 'Requests filed by this DRP authorized agent (its `agent-id`, PRODUCT §2.19)',
+      description:
+        "Requests filed by this authorized agent: a DRP agent's `agent-id`, or the `agent.id` (keyed pseudonym) of one that filed through the privacy center's agent path (PRODUCT §2.19)",
     }),
   ),
 });

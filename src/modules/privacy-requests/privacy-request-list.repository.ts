@@ -20,7 +20,7 @@ export interface RequestListFilter {
   statuses?: readonly string[] | undefined;
   /** Assigned to this operator (their name), or to nobody (`null`); absent: either. */
   assignee?: string | null | undefined;
-  /** Filed by this DRP agent (`drp_requests.agent_id`, PRODUCT §2.19). */
+  /** Filed by this agent (`privacy_requests.agent_id`: a DRP `agent-id`, or a center agent's pseudonym; PRODUCT §2.19). */
   agentId?: string | undefined;
   requestType?: string | undefined;
   overdue?: boolean | undefined;
@@ -106,16 +106,7 @@ function filtered(db: Executor, query: Query, f: RequestListFilter, workspaceId:
   if (f.assignee === null) query = query.where('assignee', 'is', null);
   else if (f.assignee !== undefined) query = query.where('assignee', '=', f.assignee);
   if (f.requestType !== undefined) query = query.where('request_type', '=', f.requestType);
-  if (f.agentId !== undefined) {
-    const agentId = f.agentId;
-    query = query.where('id', 'in', (eb) =>
-      eb
-        .selectFrom('drp_requests')
-        .select('privacy_request_id')
-        .where('agent_id', '=', agentId)
-        .where('privacy_request_id', 'is not', null),
-    );
-  }
+  if (f.agentId !== undefined) query = query.where('agent_id', '=', f.agentId);
   if (f.subjectId !== undefined) {
     const { subjectId, subjectProvider } = f;
     query = query.where('id', 'in', (eb) =>

@@ -36,6 +36,7 @@ export const REQUEST_COLUMNS = [
   'filed_by',
   'related_request_id',
   'agent',
+  'agent_id',
 ] as const satisfies readonly (keyof NewRequestRow)[];
 
 const insertRequestRows = multiRowInsert<NewRequestRow, { id: string }>(

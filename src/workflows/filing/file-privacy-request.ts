@@ -92,6 +92,7 @@ function addFiling(
     filed_by: principal.id,
     related_request_id: state.related_request_id,
     agent: options.agent === undefined ? null : JSON.stringify(options.agent),
+    agent_id: options.agent?.id ?? null,
   };
   const notify =
     notifyEmail === undefined

@@ -280,6 +280,20 @@ for (const dialect of dialects()) {
         drp_request_id: null,
         proof_ref: 'signed-permission-doc-77',
       });
+      // The queue's agent filter (PRODUCT §2.19 "In the queue") finds it by the agent's pseudonym, and only it.
+      const byAgent = await t.app.inject({
+        url: `/api/v1/privacy/requests?workspace_id=acme&agent_id=${pseudonym}`,
+        headers: { authorization: reader },
+      });
+      assert.deepEqual(
+        byAgent.json().items.map((item: { id: string }) => item.id),
+        [request.id],
+      );
+      const byOther = await t.app.inject({
+        url: `/api/v1/privacy/requests?workspace_id=acme&agent_id=${'0'.repeat(64)}`,
+        headers: { authorization: reader },
+      });
+      assert.deepEqual(byOther.json().items, []);
       const [created] = await db()
         .selectFrom('audit_events')
         .select(['actor', 'actor_name'])
