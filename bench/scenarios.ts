@@ -20,6 +20,11 @@ export interface Scenario {
   readonly request: Request;
   /** A problem with a 2xx answer (e.g. "not a replay", a 202 where 200 is due), or null when it is right. */
   readonly check?: (headers: Headers, body: string, status: number) => string | null;
+  /**
+   * Work the load generator does before the scenario's warm-up, outside the measured time (the
+   * DRP row signs its bodies here, so signing does not take the two cores from the service).
+   */
+  readonly prepare?: (load: LoadOptions) => void;
 }
 
 /** The numbers kept for one scenario. Latencies in ms; memory in MiB (service only). */
@@ -383,6 +388,7 @@ export async function runScenario(
   load: LoadOptions,
   onMeasuredStart?: () => void,
 ): Promise<ScenarioResult> {
+  scenario.prepare?.(load);
   if (load.warmupSec > 0) await fire(scenario, baseUrl, load.connections, load.warmupSec);
   onMeasuredStart?.();
   const { result, checkFailures, firstProblem } = await fire(scenario, baseUrl, load.connections, load.durationSec);
