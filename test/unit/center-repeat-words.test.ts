@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type StatusView, statusPage, verifiedPage } from '../../src/http/privacy-center/center-pages.js';
+import { type StatusView, statusPage } from '../../src/http/privacy-center/center-status-page.js';
+import { verifiedPage } from '../../src/http/privacy-center/center-request-pages.js';
 
 const view = (status: string, statusReason: string | null): StatusView => ({
   title: 'Acme privacy center',

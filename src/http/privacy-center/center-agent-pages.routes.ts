@@ -4,8 +4,8 @@ import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/
 import type { AgentRequests } from '../../workflows/privacy-center/agent-requests/agent-requests.js';
 import { agentPathOn } from './center-agent.routes.js';
 import { agentConfirmedPage, agentConfirmPage, agentDeclinedPage } from './center-agent-pages.js';
-import { deadEndPage, page } from './center-pages.js';
-import { html } from './center-pages.routes.js';
+import { deadEndPage, page } from './center-layout.js';
+import { html } from './center-html-reply.js';
 import { PUBLIC_BODY_LIMIT } from './center-public.routes.js';
 
 const HIDDEN = { hide: true };

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../letters/escape.js';
 import { readableTime } from '../letters/html.js';
-import { page, problem, TYPE_LABELS } from './center-pages.js';
+import { page, problem, TYPE_LABELS } from './center-layout.js';
 import { statusWords } from './center-status-words.js';
 
 const e = escapeHtml;

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../letters/escape.js';
-import { page, problem } from './center-pages.js';
+import { page, problem } from './center-layout.js';
 import type { DrpWaitView } from '../../workflows/drp/verify-drp-person.js';
 
 const e = escapeHtml;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { PrivacyCenterConfig } from '../../config/privacy-center-settings.js';
 import type { ServiceKeys } from '../../modules/service-keys/service-key.service.js';
-import { centerPageRoutes, type CenterPageServices } from './center-pages.routes.js';
+import { centerPageRoutes } from './center-pages.routes.js';
+import type { CenterPageServices } from './center-page-context.js';
 import { registerNoStore } from '../protection/security-headers.js';
 import { memoryCounter, redisCounter, type WindowCounter } from '../protection/window-counter.js';
 import { createCenterGuards } from './center-guards.js';

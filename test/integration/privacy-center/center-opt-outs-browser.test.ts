@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { OPT_OUT_LABELS } from '../../../src/http/privacy-center/center-pages.js';
+import { OPT_OUT_LABELS } from '../../../src/http/privacy-center/center-opt-out-pages.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
 import { overflow, seriousViolations } from '../../helpers/center-page-checks.js';

@@ -13,7 +13,7 @@ import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { type MailLoop, startMailLoop } from '../../../src/jobs/mail-delivery-loop.js';
 import { createMailer, type Mailer } from '../../../src/modules/privacy-center/mailer.js';
-import { TYPE_LABELS } from '../../../src/http/privacy-center/center-pages.js';
+import { TYPE_LABELS } from '../../../src/http/privacy-center/center-layout.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { openChromium } from '../../helpers/chromium.js';
 import { overflow, seriousViolations } from '../../helpers/center-page-checks.js';
