@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
-import { type Command, limitPositionals, parseCommandArgs } from './command.js';
+import type { Command } from './command.js';
+import { limitPositionals, parseCommandArgs } from './command-args.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -8,7 +8,9 @@
  * @module
  */
 import { ConfigError } from '../config.js';
-import { cell, HelpRequested, helpText, UsageError } from './command.js';
+import { HelpRequested, UsageError } from './command.js';
+import { helpText } from './help-text.js';
+import { cell } from './terminal-io.js';
 import { type CommandEntry, COMMANDS } from './command-table.js';
 
 const TABLE: Readonly<Record<string, CommandEntry>> = COMMANDS;

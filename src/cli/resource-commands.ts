@@ -4,18 +4,10 @@
  * prints JSON or a table, so each command says only what it lists and how a row looks.
  */
 import type { Services } from '../services.js';
-import {
-  type CommandHelp,
-  type FlagHelp,
-  CommandFailure,
-  cell,
-  checkedFlag,
-  limitPositionals,
-  parseCommandArgs,
-  printLine,
-  withExistingServices,
-  withServices,
-} from './command.js';
+import { type CommandHelp, type FlagHelp, CommandFailure } from './command.js';
+import { checkedFlag, limitPositionals, parseCommandArgs } from './command-args.js';
+import { cell, printLine } from './terminal-io.js';
+import { withExistingServices, withServices } from './with-database.js';
 import { parseFlags } from './flag-args.js';
 
 /** `'*'` (every workspace) or the one named by `--workspace`, as the services' list calls take it. */

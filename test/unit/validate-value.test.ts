@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ErrorItem, Loc } from '../../src/http/validation/error-item.js';
-import { codePointLength, type Mode, type Schema, validateValue } from '../../src/http/validation/validate-value.js';
+import { codePointLength } from '../../src/http/validation/validate-string.js';
+import { validateValue } from '../../src/http/validation/validate-value.js';
+import type { Mode, Schema } from '../../src/http/validation/value-schema.js';
 
 function run(schema: Schema, value: unknown, mode: Mode, loc: Loc = ['query', 'v']) {
   const errors: ErrorItem[] = [];

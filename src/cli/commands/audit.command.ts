@@ -1,13 +1,7 @@
-import {
-  type Command,
-  CommandFailure,
-  cell,
-  UsageError,
-  limitPositionals,
-  parseCommandArgs,
-  printLine,
-  withExistingServices,
-} from '../command.js';
+import { type Command, CommandFailure, UsageError } from '../command.js';
+import { limitPositionals, parseCommandArgs } from '../command-args.js';
+import { cell, printLine } from '../terminal-io.js';
+import { withExistingServices } from '../with-database.js';
 import { USAGE_LINES } from '../usage-lines.js';
 
 const USAGE = USAGE_LINES.audit;

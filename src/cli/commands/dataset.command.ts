@@ -1,4 +1,6 @@
-import { type Command, CommandFailure, cell, limitPositionals, parseCommandArgs, readStdin, UsageError } from '../command.js';
+import { type Command, CommandFailure, UsageError } from '../command.js';
+import { limitPositionals, parseCommandArgs } from '../command-args.js';
+import { cell, readStdin } from '../terminal-io.js';
 import { USAGE_LINES } from '../usage-lines.js';
 
 const USAGE = USAGE_LINES.dataset;

@@ -1,17 +1,9 @@
 import type { DrpAgent, DrpAgentInput } from '../../modules/drp/drp-admin.types.js';
-import {
-  type Command,
-  type CommandHelp,
-  CommandFailure,
-  HelpRequested,
-  UsageError,
-  cell,
-  checkedFlag,
-  commandGroup,
-  printTable,
-  withExistingServices,
-  withServices,
-} from '../command.js';
+import { type Command, type CommandHelp, CommandFailure, HelpRequested, UsageError } from '../command.js';
+import { checkedFlag } from '../command-args.js';
+import { commandGroup } from '../command-group.js';
+import { cell, printTable } from '../terminal-io.js';
+import { withExistingServices, withServices } from '../with-database.js';
 import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';
 import { falseWhen, listInWorkspaces, listRemoveHelp, printJson, removeById } from '../resource-commands.js';

@@ -1,15 +1,9 @@
 import type { CreateEndpointInput, WebhookEndpointResource } from '../../modules/outbound-events/webhook-endpoint.types.js';
 import { EVENT_TYPES } from '../../modules/outbound-events/event-types.js';
-import {
-  cell,
-  type CommandHelp,
-  CommandFailure,
-  commandGroup,
-  printLine,
-  printTable,
-  UsageError,
-  withServices,
-} from '../command.js';
+import { type CommandHelp, CommandFailure, UsageError } from '../command.js';
+import { commandGroup } from '../command-group.js';
+import { cell, printLine, printTable } from '../terminal-io.js';
+import { withServices } from '../with-database.js';
 import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';

@@ -4,16 +4,10 @@ import type { CreateIntegrationInput, IntegrationResource } from '../../modules/
 import { INTEGRATION_KINDS, IDENTITY_FORMATS } from '../../modules/integrations/integration.types.js';
 import { flagOfField } from '../flag-body.js';
 import { listInWorkspaces, listRemoveHelp, printJson, removeById } from '../resource-commands.js';
-import {
-  commandGroup,
-  type CommandHelp,
-  CommandFailure,
-  cell,
-  printTable,
-  readStdin,
-  UsageError,
-  withServices,
-} from '../command.js';
+import { type CommandHelp, CommandFailure, UsageError } from '../command.js';
+import { commandGroup } from '../command-group.js';
+import { cell, printTable, readStdin } from '../terminal-io.js';
+import { withServices } from '../with-database.js';
 import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 

@@ -1,4 +1,5 @@
-import { printLine, withDatabase } from '../command.js';
+import { printLine } from '../terminal-io.js';
+import { withDatabase } from '../with-database.js';
 import { commandWithoutArguments } from '../flag-args.js';
 
 /**

@@ -2,15 +2,11 @@ import { type ErrorItem, pydanticError } from '../../http/validation/error-item.
 import { parseJsonLikePython } from '../../http/validation/python-json.js';
 import { validateValue } from '../../http/validation/validate-value.js';
 import type { PolicyLayerSettings } from '../../modules/policies/policy.types.js';
-import {
-  commandGroup,
-  type CommandHelp,
-  checkedFlag,
-  printLine,
-  UsageError,
-  withExistingServices,
-  withServices,
-} from '../command.js';
+import { type CommandHelp, UsageError } from '../command.js';
+import { checkedFlag } from '../command-args.js';
+import { commandGroup } from '../command-group.js';
+import { printLine } from '../terminal-io.js';
+import { withExistingServices, withServices } from '../with-database.js';
 import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 

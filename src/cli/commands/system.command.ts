@@ -2,7 +2,10 @@ import type { CreateDataSystemInput, DataSystemResource } from '../../modules/da
 import type { Principal } from '../../modules/principals/principal.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
-import { commandGroup, type CommandHelp, CommandFailure, cell, printTable, UsageError, withServices } from '../command.js';
+import { type CommandHelp, CommandFailure, UsageError } from '../command.js';
+import { commandGroup } from '../command-group.js';
+import { cell, printTable } from '../terminal-io.js';
+import { withServices } from '../with-database.js';
 import { USAGE_LINES } from '../usage-lines.js';
 import { parseFlags } from '../flag-args.js';
 import { bodyFromFlags } from '../flag-body.js';

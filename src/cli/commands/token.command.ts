@@ -1,18 +1,11 @@
 import { SCOPES } from '../../modules/principals/scopes.js';
 import { USAGE_LINES } from '../usage-lines.js';
 import type { TokenSummary } from '../../modules/tokens/token.service.js';
-import {
-  commandGroup,
-  type CommandHelp,
-  CommandFailure,
-  cell,
-  checkedFlag,
-  printLine,
-  printTable,
-  UsageError,
-  withExistingServices,
-  withServices,
-} from '../command.js';
+import { type CommandHelp, CommandFailure, UsageError } from '../command.js';
+import { checkedFlag } from '../command-args.js';
+import { commandGroup } from '../command-group.js';
+import { cell, printLine, printTable } from '../terminal-io.js';
+import { withExistingServices, withServices } from '../with-database.js';
 import { parseFlags } from '../flag-args.js';
 import { positionalId, printJson } from '../resource-commands.js';
 

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { CommandFailure, withDatabase } from '../command.js';
+import { CommandFailure } from '../command.js';
+import { withDatabase } from '../with-database.js';
 import { commandWithoutArguments } from '../flag-args.js';
 
 // The worker's modules (the services, the jobs, pino, the metrics) are loaded when it runs, once

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorItem } from '../validation/error-item.js';
-import { REDACTED } from '../validation/validate-value.js';
+import { REDACTED } from '../validation/error-item.js';
 import { HttpError, RequestValidationError } from './http-error.js';
 import { PACKAGE_REVIEW_ERRORS } from './package-review-errors.js';
 

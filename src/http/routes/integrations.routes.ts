@@ -8,7 +8,7 @@ import { errors } from '../errors/error-catalogue.js';
 import type { RequestValidationError } from '../errors/http-error.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/integration.schemas.js';
-import { REDACTED } from '../validation/validate-value.js';
+import { REDACTED } from '../validation/error-item.js';
 import { bearerRoutes } from './bearer-route.js';
 import { listRoute } from './list-route.js';
 

@@ -10,6 +10,9 @@ export interface ErrorItem {
   ctx?: Record<string, unknown>;
 }
 
+/** What error inputs show instead of a write-only (secret) value. */
+export const REDACTED = '[redacted]';
+
 /** Where a value came from: the first element of every `loc`. */
 export type Location = 'path' | 'query' | 'header' | 'body';
 

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { RequestValidationError } from '../errors/http-error.js';
 import { type ErrorItem, pydanticError } from './error-item.js';
-import { atTime, type Schema, validateValue } from './validate-value.js';
+import { atTime } from './named-checks.js';
+import { validateValue } from './validate-value.js';
+import type { Schema } from './value-schema.js';
 
 /** The parts of a route schema the validator reads, as Fastify stores them. */
 export interface RouteSchemas {
