@@ -5,7 +5,7 @@ import { runUnitOfWork } from '../db/unit-of-work.js';
 import { DEFAULT_SWEEP_STATEMENT_TIMEOUT_MS } from '../config/worker-settings.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { nextTurn } from '../lib/yielding.js';
-import { markOverdueNotified, overdueUnnotified } from '../modules/data-systems/data-task.repository.js';
+import { markOverdueNotified, overdueUnnotified } from '../modules/data-systems/data-task-overdue.repository.js';
 import { toTaskResource } from '../modules/data-systems/data-task.resource.js';
 import { enqueueEvent } from '../modules/outbound-events/outbox.repository.js';
 

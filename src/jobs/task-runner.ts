@@ -7,11 +7,11 @@ import { nextTurn } from '../lib/yielding.js';
 import { findSystemByKey } from '../modules/data-systems/data-system.repository.js';
 import {
   claimRunnableTask,
-  type DataTaskRow,
   extendTaskLease,
   putTaskBack,
   retryTaskLater,
-} from '../modules/data-systems/data-task.repository.js';
+} from '../modules/data-systems/data-task-run.repository.js';
+import type { DataTaskRow } from '../modules/data-systems/data-task.repository.js';
 import { findRequestById } from '../modules/privacy-requests/privacy-request.repository.js';
 import type { TaskResultInput } from '../modules/data-systems/data-task-result.fns.js';
 import { type DataTaskExecutor, type TaskRunContext, TaskRunError } from '../workflows/data-systems/data-task-executor.js';

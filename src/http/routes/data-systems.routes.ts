@@ -8,6 +8,7 @@ import { assertWorkspace } from '../auth/authenticate.js';
 import { RequestValidationError } from '../errors/http-error.js';
 import { ErrorResponse, withErrors } from '../schemas/common.schemas.js';
 import * as S from '../schemas/data-system.schemas.js';
+import { PreviewBody, PreviewResponse, TestResponse } from '../schemas/data-system-dry-run.schemas.js';
 import type { ErrorItem } from '../validation/error-item.js';
 import { validateValue } from '../validation/validate-value.js';
 import { bearerRoutes } from './bearer-route.js';
@@ -106,8 +107,8 @@ export async function dataSystemRoutes(
     '/:id/preview',
     route({
       params: S.DataSystemIdParams,
-      body: S.PreviewBody,
-      response: withErrors({ 200: S.PreviewResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse }),
+      body: PreviewBody,
+      response: withErrors({ 200: PreviewResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse }),
     }),
     async (request) => dataSystemConnectors.preview(request.principal, request.params.id, request.body),
   );
@@ -116,7 +117,7 @@ export async function dataSystemRoutes(
     '/:id/test',
     route({
       params: S.DataSystemIdParams,
-      response: withErrors({ 200: S.TestResponse, 404: ErrorResponse, 409: ErrorResponse }),
+      response: withErrors({ 200: TestResponse, 404: ErrorResponse, 409: ErrorResponse }),
     }),
     async (request) => dataSystemConnectors.test(request.principal, request.params.id),
   );

@@ -5,7 +5,7 @@ import type { TaskResults } from '../../workflows/tasks/task-results.js';
 import { listedWorkspaces } from '../auth/authenticate.js';
 import { sentBody } from '../validation/validate-request.js';
 import { DEFAULT_PAGE_LIMIT, ErrorResponse, withErrors } from '../schemas/common.schemas.js';
-import * as S from '../schemas/data-system.schemas.js';
+import * as S from '../schemas/data-task.schemas.js';
 import { bearerRoutes } from './bearer-route.js';
 
 /**

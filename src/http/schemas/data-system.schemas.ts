@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import {
-  OPT_OUT_REQUEST_TYPES,
-  SYSTEM_KEY_PATTERN,
-  TASK_OUTCOMES,
-  TASK_STATUSES,
-} from '../../modules/data-systems/data-task.fns.js';
+import { OPT_OUT_REQUEST_TYPES, SYSTEM_KEY_PATTERN } from '../../modules/data-systems/data-task.fns.js';
 import { SCOPE_KEYS } from '../../modules/data-categories/data-categories.fns.js';
 import { REQUEST_TYPES } from '../../modules/request-model/request-model.js';
-import { PageLimit, StringEnum, SUBJECT_IDENTITY_CHECK } from './common.schemas.js';
+import { StringEnum } from './common.schemas.js';
+
+/*
+ * Data systems (PRODUCT §2.9, §2.14): the create and PATCH bodies, the resource, its list. A
+ * database system's preview and test are in data-system-dry-run.schemas.ts, tasks in
+ * data-task.schemas.ts.
+ */
 
 /** A scope key (PRODUCT §1): a string first, then one of the keys, as for a request's `scope`. */
 const Category = Type.Unsafe<(typeof SCOPE_KEYS)[number]>({ allOf: [Type.String(), StringEnum(SCOPE_KEYS)] });
-const RequestTypeItem = Type.Unsafe<(typeof REQUEST_TYPES)[number]>({ allOf: [Type.String(), StringEnum(REQUEST_TYPES)] });
 
 /** What a system may take: the four request types and the opt-out kinds (PRODUCT §2.18; a database system takes the four only). */
 const SYSTEM_REQUEST_TYPES = [...REQUEST_TYPES, ...OPT_OUT_REQUEST_TYPES] as const;
@@ -19,7 +19,8 @@ const SystemRequestTypeItem = Type.Unsafe<(typeof SYSTEM_REQUEST_TYPES)[number]>
   allOf: [Type.String(), StringEnum(SYSTEM_REQUEST_TYPES)],
 });
 
-const Categories = Type.Array(Category, { minItems: 1, maxItems: 20 });
+/** The scope keys a system (or a preview) covers: 1 to 20. */
+export const Categories = Type.Array(Category, { minItems: 1, maxItems: 20 });
 const RequestTypes = Type.Array(SystemRequestTypeItem, {
   minItems: 1,
   maxItems: SYSTEM_REQUEST_TYPES.length,
@@ -165,160 +166,6 @@ export const DataSystemResource = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-/** `POST /api/v1/data-systems/{id}/preview` body (PRODUCT §2.14). */
-export const PreviewBody = Type.Object(
-  {
-    subject_provider: Type.String({ minLength: 1, maxLength: 100 }),
-    subject_id: Type.String({ minLength: 1, maxLength: 300 }),
-    request_type: RequestTypeItem,
-    scope: Type.Optional(Categories),
-  },
-  SUBJECT_IDENTITY_CHECK,
-);
-
-/** A field whose masking its column refuses (PRODUCT §2.17). */
-const CannotMaskItem = Type.Object({
-  field: Type.String(),
-  reason: Type.String({
-    description: 'NOT NULL masked with null, UNIQUE with one fixed rewrite value, or longer than the column',
-  }),
-});
-/** A searched column no index starts with (PRODUCT §2.17). */
-const UnindexedItem = Type.Object({
-  field: Type.String(),
-  estimated_rows: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-    description: "the table's row estimate (PostgreSQL reltuples, MySQL TABLE_ROWS); null before the database has one",
-  }),
-});
-const CannotMaskList = Type.Union([Type.Array(CannotMaskItem), Type.Null()], {
-  description: "fields an erasure may write whose column refuses the dataset's masking; null: the table could not be looked at",
-});
-const UnindexedList = Type.Union([Type.Array(UnindexedItem), Type.Null()], {
-  description:
-    'columns the traversal searches by (identity and reference fields) that no index starts with; null: the table could not be looked at',
-});
-
-/** The preview: statements in order, placeholders only, with the rows each would touch. */
-export const PreviewResponse = Type.Object({
-  request_type: Type.String(),
-  categories: Type.Array(Type.String()),
-  statements: Type.Array(
-    Type.Object({
-      collection: Type.String(),
-      operation: StringEnum(['select', 'update', 'delete'] as const),
-      sql: Type.String({ description: 'placeholders ($1 or ?), never values' }),
-      rows: Type.Integer({ minimum: 0 }),
-    }),
-  ),
-  warnings: Type.Union(
-    [
-      Type.Array(
-        Type.Object({ collection: Type.String(), cannot_mask: Type.Array(CannotMaskItem), unindexed: Type.Array(UnindexedItem) }),
-      ),
-      Type.Null(),
-    ],
-    {
-      description:
-        "the collections whose columns refuse this deletion's masking (cannot_mask) or are searched without an index (unindexed); null: the database's catalog could not be read",
-    },
-  ),
-});
-
-/** `POST /api/v1/data-systems/{id}/test` answer. */
-export const TestResponse = Type.Object({
-  reachable: Type.Boolean(),
-  latency_ms: Type.Union([Type.Integer(), Type.Null()]),
-  collections: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      exists: Type.Boolean(),
-      can_read: Type.Boolean(),
-      can_write: Type.Boolean(),
-      cannot_mask: CannotMaskList,
-      unindexed: UnindexedList,
-    }),
-  ),
-  error: Type.Optional(Type.String({ description: 'why it is unreachable (names the system, never the URL)' })),
-});
-
 export const DataSystemList = Type.Object({ items: Type.Array(DataSystemResource) });
 export const DataSystemIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
 export const DataSystemListQuery = Type.Object({ workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
-
-/** `GET /api/v1/data-tasks` query. */
-export const ListDataTasksQuery = Type.Object({
-  workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  system_key: Type.Optional(Type.String({ pattern: SYSTEM_KEY_PATTERN })),
-  status: Type.Optional(StringEnum(TASK_STATUSES)),
-  overdue: Type.Optional(Type.Boolean()),
-  cursor: Type.Optional(Type.String({ maxLength: 500 })),
-  limit: PageLimit,
-});
-
-/** A data task. */
-export const DataTaskResource = Type.Object({
-  id: Type.String(),
-  request_id: Type.Union([Type.String(), Type.Null()], { description: "The privacy request's id; null for an opt-out's task" }),
-  opt_out_id: Type.Union([Type.String(), Type.Null()], {
-    description: "The opt-out (`oo_…`) whose choice the task tells its system of (PRODUCT §2.18); null for a request's task",
-  }),
-  workspace_id: Type.String(),
-  system_key: Type.String(),
-  request_type: Type.String(),
-  categories: Type.Array(Type.String()),
-  status: StringEnum(TASK_STATUSES),
-  due_at: Type.String({ format: 'date-time' }),
-  overdue: Type.Boolean(),
-  created_at: Type.String({ format: 'date-time' }),
-  completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  links: Type.Object({
-    self: Type.String(),
-    result: Type.String(),
-    request: Type.Optional(Type.String({ description: "A request's task: its request" })),
-    opt_out: Type.Optional(Type.String({ description: "An opt-out's task: its opt-out" })),
-  }),
-});
-
-export const DataTaskPage = Type.Object({
-  items: Type.Array(DataTaskResource),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
-export const DataTaskIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
-
-/** category → count (a non-negative integer). */
-const Counts = Type.Unsafe<Record<string, number>>({
-  type: 'object',
-  additionalProperties: { type: 'integer', minimum: 0 },
-  description: 'data category → number of records',
-});
-
-/** `POST /api/v1/data-tasks/{id}/result` body (PRODUCT §2.9). */
-export const TaskResultBody = Type.Object({
-  outcome: StringEnum(TASK_OUTCOMES),
-  records: Type.Optional(Counts),
-  data: Type.Optional(
-    Type.Unsafe<Record<string, unknown>>({
-      type: 'object',
-      additionalProperties: {},
-      description: 'access/export: data category → the JSON the system holds (it goes into the package under systems.<key>)',
-    }),
-  ),
-  erased: Type.Optional(Counts),
-  kept: Type.Optional(
-    Type.Array(
-      Type.Object({
-        category: Type.String({ minLength: 1, maxLength: 100 }),
-        reason: Type.String({ minLength: 1, maxLength: 500 }),
-      }),
-      { maxItems: 50 },
-    ),
-  ),
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  delivered_separately: Type.Optional(
-    Type.Boolean({
-      description:
-        "access/export: the system's answer reaches the person another way (by post, from the system itself); a completed result then needs no data or records (PRODUCT §2.13)",
-    }),
-  ),
-});

@@ -11,7 +11,8 @@ import {
   UnsupportedRequestTypeError,
 } from '../../modules/connectors/connectors.js';
 import type { RequestType } from '../../modules/request-model/request-model.js';
-import { type DataTaskRow, setTaskIdentities, setTaskProgress } from '../../modules/data-systems/data-task.repository.js';
+import type { DataTaskRow } from '../../modules/data-systems/data-task.repository.js';
+import { setTaskIdentities, setTaskProgress } from '../../modules/data-systems/data-task-run.repository.js';
 import { CORRECTABLE_FIELDS } from '../subject-data/correction.js';
 import { resolveSubject } from '../../modules/subject-data/subject-data.repository.js';
 import { subjectIdentities, systemTaskInput } from './connector-task-input.js';

@@ -5,12 +5,8 @@ import { recordAudit } from '../../modules/audit/audit.repository.js';
 import type { DataSystemRow } from '../../modules/data-systems/data-system.repository.js';
 import { isDatabaseKind } from '../../modules/data-systems/data-system-input.fns.js';
 import { type OptOutRequestType, pendingTaskRow, SUPERSEDED } from '../../modules/data-systems/data-task.fns.js';
-import {
-  closePendingTasks,
-  type DataTaskRow,
-  insertTaskUnlessPresent,
-  systemsForRequest,
-} from '../../modules/data-systems/data-task.repository.js';
+import { closePendingTasks, insertTaskUnlessPresent } from '../../modules/data-systems/data-task-lifecycle.repository.js';
+import { type DataTaskRow, systemsForRequest } from '../../modules/data-systems/data-task.repository.js';
 import { taskStatusesOfRequest } from '../../modules/data-systems/data-task-result.repository.js';
 import { taskLocation, toTaskResource } from '../../modules/data-systems/data-task.resource.js';
 import { enqueueEvent } from '../../modules/outbound-events/outbox.repository.js';

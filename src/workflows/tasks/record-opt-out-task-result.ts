@@ -5,7 +5,8 @@ import {
   TaskAlreadyFinalError,
   TaskResultRefusedError,
 } from '../../modules/data-systems/data-task.errors.js';
-import { type DataTaskRow, findTask, finishTask } from '../../modules/data-systems/data-task.repository.js';
+import { type DataTaskRow, findTask } from '../../modules/data-systems/data-task.repository.js';
+import { finishTask } from '../../modules/data-systems/data-task-lifecycle.repository.js';
 import { taskStatusesOfRequest } from '../../modules/data-systems/data-task-result.repository.js';
 import { type DataTaskResource, toTaskResource } from '../../modules/data-systems/data-task.resource.js';
 import { resultProblems, storedResult, type TaskResultInput } from '../../modules/data-systems/data-task-result.fns.js';

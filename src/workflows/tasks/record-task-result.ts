@@ -8,7 +8,8 @@ import {
   TaskDataTooLargeError,
   TaskResultRefusedError,
 } from '../../modules/data-systems/data-task.errors.js';
-import { type DataTaskRow, findTask, finishTask } from '../../modules/data-systems/data-task.repository.js';
+import { type DataTaskRow, findTask } from '../../modules/data-systems/data-task.repository.js';
+import { finishTask } from '../../modules/data-systems/data-task-lifecycle.repository.js';
 import { storedResultBytes } from '../../modules/data-systems/data-task-result.repository.js';
 import { type DataTaskResource, toTaskResource } from '../../modules/data-systems/data-task.resource.js';
 import {

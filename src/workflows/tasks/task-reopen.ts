@@ -3,7 +3,8 @@ import { newId } from '../../lib/ids.js';
 import { type ActorRef, actorFields, recordAudit } from '../../modules/audit/audit.repository.js';
 import { findSystemByKey } from '../../modules/data-systems/data-system.repository.js';
 import { taskDueAt } from '../../modules/data-systems/data-task.fns.js';
-import { reopenTask, tasksOfRequest } from '../../modules/data-systems/data-task.repository.js';
+import { reopenTask } from '../../modules/data-systems/data-task-lifecycle.repository.js';
+import { tasksOfRequest } from '../../modules/data-systems/data-task.repository.js';
 import type { PrivacyRequestRow } from '../../modules/request-model/request-model.js';
 import { announceTask, announcing } from './task-fanout.js';
 

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { type ActorRef, actorFields, recordAudit } from '../../audit/audit.repository.js';
-import { closePendingTasks } from '../../data-systems/data-task.repository.js';
+import { closePendingTasks } from '../../data-systems/data-task-lifecycle.repository.js';
 import { taskStatusesOfRequest } from '../../data-systems/data-task-result.repository.js';
 import { passTaskResults } from '../../data-systems/task-data-pass.js';
 import { nextTurn } from '../../../lib/yielding.js';
