@@ -2,11 +2,10 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Executor } from '../db/executor.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { addDays } from '../modules/privacy-requests/deadline.fns.js';
+import { DUE_SOON_DAYS } from '../modules/privacy-requests/privacy-request.service.js';
 import { OPEN_STATUSES } from '../modules/request-model/request-model.js';
 import { type OpenRequestStats, openRequestStats } from '../modules/privacy-requests/queue-stats.repository.js';
 
-/** "Due soon" means due within this many days (and not yet overdue). */
-export const DUE_SOON_DAYS = 7;
 
 /** The `regulation` values a request can carry (docs/decisions.md): always exported, 0 when none. */
 const REGULATIONS = ['gdpr', 'ccpa', 'ccpa+gdpr'];
