@@ -6,33 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
 import { createDatabase, type Database } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
-import { migrations } from '../../../src/db/migrations/index.js';
-import type { DB } from '../../../src/db/schema.js';
 import { linkEntries } from '../../../src/modules/audit/audit-chain.fns.js';
 import { verifyAuditChain } from '../../../src/modules/audit/audit-read.repository.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { migrateBefore } from '../../helpers/migrate-before.js';
 
 const THIS_MIGRATION = '2026-11-24T0101-audit-queue';
-
-/** Migrates to the last migration before {@link THIS_MIGRATION}. */
-async function migrateBefore(db: Kysely<DB>): Promise<void> {
-  const earlier = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < THIS_MIGRATION));
-  const schema =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
-      : undefined;
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => earlier },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
-}
 
 for (const dialect of dialects()) {
   describe(`audit entries written before actor names (${dialect.name})`, () => {
@@ -42,7 +24,7 @@ for (const dialect of dialects()) {
     before(async () => {
       target = await dialect.create();
       const old: Database = createDatabase(target.url);
-      await migrateBefore(old.db);
+      await migrateBefore(old.db, THIS_MIGRATION);
       // Two entries as the previous release wrote them: no actor_name, no request_id, the old hash.
       const { linked, head } = linkEntries({ seq: 0, hash: '0'.repeat(64) }, [
         {

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Migrator, PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { createDatabase } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
-import { migrations } from '../../../src/db/migrations/index.js';
 import { dialects } from '../../helpers/databases.js';
+import { migrateBefore } from '../../helpers/migrate-before.js';
 
-const BEFORE = '2026-12-08T0621-drp-user-verifications';
+const MIGRATION = '2026-12-08T0701-request-agent-id';
 
 function request(id: string, agent: object | null) {
   return {
@@ -51,14 +51,7 @@ for (const dialect of dialects()) {
       try {
         const db = database.db;
         const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
-        const schema = isPg ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-        const migrator = new Migrator({
-          db,
-          provider: { getMigrations: async () => migrations },
-          ...(schema ? { migrationTableSchema: schema } : {}),
-        });
-        const { error } = await migrator.migrateTo(BEFORE);
-        assert.equal(error, undefined);
+        await migrateBefore(db, MIGRATION);
         await db
           .insertInto('privacy_requests')
           .values([

@@ -5,13 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Migrator, PostgresAdapter, sql } from 'kysely';
 import { createDatabase } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrator.js';
-import { migrations } from '../../../src/db/migrations/index.js';
 import { dialects } from '../../helpers/databases.js';
+import { migrateBefore } from '../../helpers/migrate-before.js';
 
-const BEFORE = '2026-11-28T0401-officer-day';
+const MIGRATION = '2026-11-28T0501-task-result-bytes';
 
 for (const dialect of dialects()) {
   describe(`data_tasks.result_bytes migration (${dialect.name})`, () => {
@@ -20,15 +19,7 @@ for (const dialect of dialects()) {
       const database = createDatabase(target.url);
       try {
         const db = database.db;
-        const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
-        const schema = isPg ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-        const migrator = new Migrator({
-          db,
-          provider: { getMigrations: async () => migrations },
-          ...(schema ? { migrationTableSchema: schema } : {}),
-        });
-        const { error } = await migrator.migrateTo(BEFORE);
-        assert.equal(error, undefined);
+        await migrateBefore(db, MIGRATION);
         const result = JSON.stringify({ outcome: 'completed', data: { 'user.name': 'Zoë Ångström ✓' } });
         const task = (id: string, stored: string | null) => ({
           id,

@@ -7,15 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { createDatabase } from '../../../src/db/database.js';
-import { migrations } from '../../../src/db/migrations/index.js';
 import type { DB } from '../../../src/db/schema.js';
 import { newId } from '../../../src/lib/ids.js';
 import { linkEntries } from '../../../src/modules/audit/audit-chain.fns.js';
 import { generateToken, hashToken } from '../../../src/modules/tokens/token.fns.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { migrateBefore } from '../../helpers/migrate-before.js';
 import { createBody } from '../../helpers/requests.js';
 
 const FILER_MIGRATION = '2026-11-23T0002-request-filer';
@@ -42,18 +42,7 @@ async function tokenAsPreviousRelease(db: Kysely<DB>, name: string): Promise<{ i
 
 /** Runs every migration before the one that adds `filed_by`: the schema of the previous release. */
 async function migrateToPreviousRelease(db: Kysely<DB>): Promise<void> {
-  const older = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < FILER_MIGRATION));
-  const schema =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
-      : undefined;
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => older },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  await migrateBefore(db, FILER_MIGRATION);
 }
 
 /** A request row as the previous release wrote it (no `filed_by`). */
