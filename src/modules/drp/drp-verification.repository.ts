@@ -35,9 +35,13 @@ export async function updateUserVerification(
   await db.updateTable('drp_user_verifications').set(changes).where('request_id', '=', requestId).execute();
 }
 
-/** Deletes a wait (filed, or its 14 days passed). */
-export async function deleteUserVerification(db: Executor, requestId: string): Promise<void> {
-  await db.deleteFrom('drp_user_verifications').where('request_id', '=', requestId).execute();
+/**
+ * Deletes a wait (filed, revoked, or its 14 days passed).
+ * @returns whether there was one to delete (false: another path ended the wait first).
+ */
+export async function deleteUserVerification(db: Executor, requestId: string): Promise<boolean> {
+  const result = await db.deleteFrom('drp_user_verifications').where('request_id', '=', requestId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Request ids of waits whose 14 days ended before `now` and that were never verified, at most `limit`. */

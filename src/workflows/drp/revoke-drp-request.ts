@@ -10,7 +10,7 @@ import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
 import { InvalidTransitionError } from '../../modules/privacy-requests/privacy-request.errors.js';
 import { actOnRequest } from '../requests/act-on-request.js';
 import { sendStatusObject } from './drp-callbacks.js';
-import { drpCaller } from './drp-caller.js';
+import { type DrpCaller, drpCaller } from './drp-caller.js';
 import { callersRecord, currentStatusObject } from './drp-request-status.js';
 import { agentPrincipal } from './drp-principal.js';
 import type { ResultsLinks } from './drp-status-facts.js';
@@ -40,16 +40,43 @@ export async function revokeDrpRequest(
   if (!checked.ok) return checked;
   const claims = validateRevokeClaims(checked.value.message, requestId);
   if (!claims.ok) return claims;
-  const record = await callersRecord(deps.db, caller.value, requestId);
+  const reason = `${REVOKED_REASON}${claims.value.reason === null ? '' : `: ${claims.value.reason}`}`;
+  const first = await revokeRecord(deps, caller.value, requestId, reason, now);
+  // The person's code filed it (or its 14 days ended) while the wait was being revoked: once more, as it is now.
+  if (first !== 'no_longer_waiting') return first;
+  const again = await revokeRecord(deps, caller.value, requestId, reason, now);
+  // The wait ends in the same commit as the record's change, so a second read never finds it waiting.
+  return again === 'no_longer_waiting' ? fail({ reason: 'not_revocable' }) : again;
+}
+
+/** The reason an agent's revoke gives a request it cancels (PRODUCT §2.19 "Revoke"). */
+export const REVOKED_REASON = 'Revoked by the authorized agent';
+
+/**
+ * Revokes the caller's record as it is now: a waiting one ends its wait ({@link revokeWaiting}),
+ * a filed one cancels its privacy request.
+ * @returns the status object or the refusal; `no_longer_waiting` when the record was waiting at
+ *   the read but its wait was gone at the revoke (the caller reads it again).
+ */
+async function revokeRecord(
+  deps: { db: Executor; clock: Clock; resultsLinks: ResultsLinks },
+  caller: DrpCaller,
+  requestId: string,
+  reason: string,
+  now: Date,
+): Promise<DrpResult<DrpStatusObject> | 'no_longer_waiting'> {
+  const record = await callersRecord(deps.db, caller, requestId);
   if (!record.ok) return record;
   const before = await currentStatusObject(deps, requestId, now);
   if (before.status === 'revoked') return ok(before);
   if (FINAL.has(before.status)) return fail({ reason: 'already_final', status: before.status as 'fulfilled' });
-  if (record.value.status === 'awaiting_person') return ok(await revokeWaiting(deps, record.value, now));
+  if (record.value.status === 'awaiting_person') {
+    const answer = await revokeWaiting(deps, record.value, now);
+    return answer === null ? 'no_longer_waiting' : ok(answer);
+  }
   if (record.value.privacy_request_id === null) return fail({ reason: 'not_revocable' });
-  const reason = `Revoked by the authorized agent${claims.value.reason === null ? '' : `: ${claims.value.reason}`}`;
   try {
-    await actOnRequest(deps, agentPrincipal(caller.value), record.value.privacy_request_id, 'cancel', { reason });
+    await actOnRequest(deps, agentPrincipal(caller), record.value.privacy_request_id, 'cancel', { reason });
   } catch (error) {
     if (error instanceof InvalidTransitionError) return fail({ reason: 'not_revocable' });
     throw error;
@@ -65,17 +92,22 @@ export async function revokeDrpRequest(
 /**
  * Revokes a DRP request still waiting for the person's code: nothing was filed, so the record is
  * marked revoked and its wait (with the sealed address) deleted, in one commit; the page's link
- * opens nothing after. Answers `revoked`, and sends it as a callback like any revoke.
+ * opens nothing after. Answers `revoked`, and sends it as a callback like any revoke. A code
+ * entered meanwhile may still file it: that filing then finds the record revoked and cancels
+ * what it filed (verify-drp-person.ts `fileVerified`).
+ * @returns null, changing nothing, when the wait was already gone (filed or lapsed since the read).
  */
 async function revokeWaiting(
   deps: { db: Executor; clock: Clock; resultsLinks: ResultsLinks },
   record: DrpRequestRow,
   now: Date,
-): Promise<DrpStatusObject> {
-  await runUnitOfWork(deps.db, async (unit) => {
+): Promise<DrpStatusObject | null> {
+  const ended = await runUnitOfWork(deps.db, async (unit) => {
+    if (!(await deleteUserVerification(unit.tx, record.request_id))) return false;
     await updateDrpRequest(unit.tx, record.request_id, { revoked: 1 });
-    await deleteUserVerification(unit.tx, record.request_id);
+    return true;
   });
+  if (!ended) return null;
   const revoked = { ...record, revoked: 1 };
   const answer = await currentStatusObject(deps, record.request_id, now, revoked.status_callback === null);
   await sendStatusObject(deps.db, revoked, answer, now);

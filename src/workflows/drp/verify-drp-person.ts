@@ -22,6 +22,9 @@ import {
   tryStoredCode,
 } from '../../modules/privacy-center/privacy-center.fns.js';
 import { agentPrincipalOf } from './drp-principal.js';
+import { InvalidTransitionError } from '../../modules/privacy-requests/privacy-request.errors.js';
+import { actOnRequest } from '../requests/act-on-request.js';
+import { REVOKED_REASON } from './revoke-drp-request.js';
 import { type DrpFilingDeps, type Filed, fileDrpPlan, type PendingDrpFiling } from './file-drp-plan.js';
 
 /** What the person's confirmation of an agent's DRP request needs (wired once in src/services.ts). */
@@ -210,7 +213,35 @@ async function fileVerified(
     // Entered twice at once: the other entry files it.
     if (!(error instanceof IdempotencyConflict)) throw error;
   }
-  return { kind: 'filed' };
+  return (await cancelIfRevoked(deps, workspaceId, requestId, pending)) ? { kind: 'not_found' } : { kind: 'filed' };
+}
+
+/**
+ * The agent's revoke that ended the wait while this code was being checked (revoke-drp-request.ts
+ * `revokeWaiting`) marked the record revoked; the filing went on. Cancels the privacy request it
+ * filed, as a revoke of a filed request would (the agent as actor, "Revoked by the authorized
+ * agent"), so nothing the agent withdrew stays open. An opt-out or opt-in filed so stays (opt-outs
+ * have no cancel yet: docs/drp.md "Not yet").
+ * @returns true when the record was revoked (the person is told there is nothing to confirm).
+ */
+async function cancelIfRevoked(
+  deps: DrpPersonDeps,
+  workspaceId: string,
+  requestId: string,
+  pending: PendingDrpFiling,
+): Promise<boolean> {
+  const now = await findDrpRequest(deps.db, requestId);
+  if (!now || now.revoked !== 1) return false;
+  if (now.privacy_request_id === null) return true;
+  try {
+    await actOnRequest(deps, agentPrincipalOf(workspaceId, pending.agent), now.privacy_request_id, 'cancel', {
+      reason: REVOKED_REASON,
+    });
+  } catch (error) {
+    // Canceled already (a revoke that came after the filing did it).
+    if (!(error instanceof InvalidTransitionError)) throw error;
+  }
+  return true;
 }
 
 /** The person's confirmation of an agent's DRP request, bound once (src/services.ts). */

@@ -235,6 +235,68 @@ for (const dialect of dialects()) {
       assert.equal((await t.app.inject({ url: lapsed.user_verification_url.replace(/^https?:\/\/[^/]+/, '') })).statusCode, 404);
     });
 
+    it('a code entered while the agent revokes: the request ends either filed and open or revoked with nothing open', async () => {
+      const outcomes = new Set<string>();
+      for (let i = 0; i < 8; i++) {
+        const waiting = (
+          await exercise({ email: `race-${i}@example.com`, email_verified: false, 'agent-request-id': `race-${i}` })
+        ).json();
+        const { path, token: capability } = pageOf(waiting.user_verification_url);
+        assert.equal((await post(path, { token: capability, step: 'send' })).statusCode, 200);
+        const { code } = await newestMail(t, 'code');
+        const confirm = () => post(path, { token: capability, step: 'confirm', code: code! });
+        const revoke = () =>
+          t.app.inject({
+            method: 'DELETE',
+            url: `/drp/v1/data-rights-request/${waiting.request_id}`,
+            headers: { authorization: `Bearer ${token}` },
+            payload: agent.sign({ reason: `race ${i}` }),
+          });
+        // Both orders of starting; the two interleave at every await.
+        const [confirmed, revoked] =
+          i % 2 === 0
+            ? await Promise.all([confirm(), revoke()])
+            : await Promise.all([revoke(), confirm()]).then(([r, c]) => [c, r] as const);
+        assert.ok([200, 404].includes(confirmed.statusCode), confirmed.body);
+        assert.equal(revoked.statusCode, 200, revoked.body);
+        const record = await db()
+          .selectFrom('drp_requests')
+          .select(['revoked', 'privacy_request_id'])
+          .where('request_id', '=', waiting.request_id)
+          .executeTakeFirstOrThrow();
+        const filed =
+          record.privacy_request_id === null
+            ? undefined
+            : await db()
+                .selectFrom('privacy_requests')
+                .select('status')
+                .where('id', '=', record.privacy_request_id)
+                .executeTakeFirst();
+        const answer = (await status(waiting.request_id)).json();
+        if (Number(record.revoked) === 1) {
+          assert.equal(answer.status, 'revoked');
+          assert.ok(filed === undefined || filed.status === 'canceled', `revoked, yet its request is ${filed?.status}`);
+          outcomes.add(filed === undefined ? 'revoked before filing' : 'filed, then canceled');
+        } else {
+          assert.ok(filed && filed.status !== 'canceled', 'not revoked, so filed and open');
+          outcomes.add('filed');
+        }
+        assert.equal(
+          (
+            await db()
+              .selectFrom('drp_user_verifications')
+              .select('request_id')
+              .where('request_id', '=', waiting.request_id)
+              .execute()
+          ).length,
+          0,
+          'no wait is left',
+        );
+        now += 60_000;
+      }
+      assert.ok(outcomes.size > 0);
+    });
+
     it('sale:opt-in: fulfilled at once with no opt-out on record; with one, withdrawn only after the person’s code', async () => {
       const nothing = await exercise({ exercise: 'sale:opt-in', email: 'ola@example.com' });
       assert.equal(nothing.json().status, 'fulfilled');
