@@ -6,7 +6,6 @@ import { DUE_SOON_DAYS } from '../modules/privacy-requests/privacy-request.servi
 import { OPEN_STATUSES } from '../modules/request-model/request-model.js';
 import { type OpenRequestStats, openRequestStats } from '../modules/privacy-requests/queue-stats.repository.js';
 
-
 /** The `regulation` values a request can carry (docs/decisions.md): always exported, 0 when none. */
 const REGULATIONS = ['gdpr', 'ccpa', 'ccpa+gdpr'];
 
