@@ -4,7 +4,8 @@ import type { PrivacyCenterSettingsService } from '../../modules/privacy-center/
 import type { AgentRequests } from '../../workflows/privacy-center/agent-requests/agent-requests.js';
 import { agentPathOn } from './center-agent.routes.js';
 import { agentConfirmedPage, agentConfirmPage, agentDeclinedPage } from './center-agent-pages.js';
-import { deadEndPage, page } from './center-layout.js';
+import { deadEndPage, noCenterPage } from './center-layout.js';
+import { addFormParser, field, type FormFields } from './center-form-fields.js';
 import { html } from './center-html-reply.js';
 import { PUBLIC_BODY_LIMIT } from './center-public.routes.js';
 
@@ -30,16 +31,9 @@ type ConfirmParams = { workspace_id: string; id: string };
  */
 export async function centerAgentPageRoutes(app: FastifyInstance, opts: { services: CenterAgentPageServices }) {
   const s = opts.services;
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: PUBLIC_BODY_LIMIT },
-    (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    },
-  );
+  addFormParser(app);
 
-  const off = (reply: FastifyReply) =>
-    html(reply, 404, page('Not found', '<p>There is no privacy center at this address.</p>', 'Not found'));
+  const off = (reply: FastifyReply) => html(reply, 404, noCenterPage());
   const notFound = (reply: FastifyReply, ws: string) =>
     html(
       reply,
@@ -89,21 +83,22 @@ export async function centerAgentPageRoutes(app: FastifyInstance, opts: { servic
       confirmPage(reply, request.params.workspace_id, request.params.id, String(request.query.token ?? '')),
   );
 
-  app.post<{ Params: ConfirmParams; Body: Record<string, string> }>(
+  app.post<{ Params: ConfirmParams; Body: FormFields }>(
     '/:workspace_id/agent-requests/:id/confirm',
     { schema: HIDDEN, bodyLimit: PUBLIC_BODY_LIMIT },
     async (request, reply) => {
       const { workspace_id: ws, id } = request.params;
       const body = request.body ?? {};
-      const token = String(body.token ?? '');
+      const token = field(body, 'token');
+      const answer = field(body, 'answer');
       const c = await center(ws);
       if (!c) return off(reply);
-      if (body.answer === 'yes') {
+      if (answer === 'yes') {
         const outcome = await s.agentRequests.confirm(ws, id, token);
         if (outcome.kind === 'not_found') return notFound(reply, ws);
         return html(reply, 200, agentConfirmedPage(c.title, outcome.status));
       }
-      if (body.answer === 'no') {
+      if (answer === 'no') {
         if (!(await s.agentRequests.decline(ws, id, token))) return notFound(reply, ws);
         return html(reply, 200, agentDeclinedPage(c.title));
       }

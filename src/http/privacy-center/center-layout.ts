@@ -73,3 +73,8 @@ export function deadEndPage(input: {
   const back = input.workspaceId === null ? '' : backToForm(input.workspaceId, input.linkText ?? 'Go to the request form');
   return page(input.title, `<p>${e(input.text)}</p>${back}`, input.heading);
 }
+
+/** The 404 page of a workspace whose privacy center is off (or takes no agent requests). */
+export function noCenterPage(): string {
+  return page('Not found', '<p>There is no privacy center at this address.</p>', 'Not found');
+}

@@ -11,7 +11,7 @@ import type { DrpPerson } from '../../workflows/drp/verify-drp-person.js';
 import { HttpError, RequestValidationError } from '../errors/http-error.js';
 import type { FormFields } from './center-form-fields.js';
 import { html } from './center-html-reply.js';
-import { page } from './center-layout.js';
+import { noCenterPage } from './center-layout.js';
 import type { OptOutFormState } from './center-opt-out-pages.js';
 import { formPage } from './center-request-pages.js';
 import { PUBLIC_BODY_LIMIT } from './center-public.routes.js';
@@ -102,8 +102,7 @@ export function centerPageContext(app: FastifyInstance, s: CenterPageServices, c
       captchaSiteKey,
       ...again,
     });
-  const off = (reply: FastifyReply) =>
-    html(reply, 404, page('Not found', '<p>There is no privacy center at this address.</p>', 'Not found'));
+  const off = (reply: FastifyReply) => html(reply, 404, noCenterPage());
   const centerPost = (path: string, handle: (post: CenterPost) => Promise<FastifyReply>) => {
     app.post<{ Params: { workspace_id: string }; Body: FormFields }>(
       `/:workspace_id${path}`,
