@@ -5,11 +5,6 @@ import type { DrpRequestTable } from '../../db/tables/drp.table.js';
 
 export type DrpRequestRow = Selectable<DrpRequestTable>;
 
-/** Stores a new DRP record (PRODUCT §2.19). */
-export async function insertDrpRequest(db: Executor, row: DrpRequestRow): Promise<void> {
-  await db.insertInto('drp_requests').values(row).execute();
-}
-
 /** Every column of `drp_requests`, named once (the compiler checks the list is whole). */
 const DRP_REQUEST_COLUMNS = Object.keys({
   request_id: true,
@@ -33,8 +28,9 @@ const DRP_REQUEST_COLUMNS = Object.keys({
 } satisfies Record<keyof DrpRequestRow, true>) as (keyof DrpRequestRow)[];
 
 /**
- * Stores a write batch's new DRP records in one statement (db/multi-row-insert.ts: its text
- * built once per row count, not Kysely's node per value and compile on every batch).
+ * Stores new DRP records (PRODUCT §2.19), a write batch's in one statement
+ * (db/multi-row-insert.ts: its text built once per row count, not Kysely's node per value and
+ * compile on every batch).
  */
 export const insertDrpRequests: (db: Executor, rows: readonly DrpRequestRow[]) => Promise<unknown[]> =
   multiRowInsert<DrpRequestRow>('drp_requests', DRP_REQUEST_COLUMNS);

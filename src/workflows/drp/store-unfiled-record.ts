@@ -5,7 +5,7 @@ import { toTimestamp } from '../../lib/clock.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
 import { digestRequest, keepDigest } from '../../modules/drp/drp-pairing.repository.js';
 import { drpRequestState } from '../../modules/drp/drp-record.fns.js';
-import { type DrpRequestRow, findEarlierExercise, insertDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import { type DrpRequestRow, findEarlierExercise, insertDrpRequests } from '../../modules/drp/drp-request.repository.js';
 import { insertUserVerification } from '../../modules/drp/drp-verification.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import type { ExercisePlan } from '../../modules/drp/exercise-plan.fns.js';
@@ -46,7 +46,7 @@ export async function storeUnfiledRecord(
     return await deps.transact(async (unit) => {
       const kept = await keepDigest(unit.tx, { ...single, requestId: record.request_id });
       if (!kept) return fail({ reason: 'replayed', requestId: (await digestRequest(unit.tx, single.digest)) ?? null });
-      await insertDrpRequest(unit.tx, { ...record, last_status: JSON.stringify(storedStatusObject(answer)) });
+      await insertDrpRequests(unit.tx, [{ ...record, last_status: JSON.stringify(storedStatusObject(answer)) }]);
       if (waiting) {
         const pending: PendingDrpFiling = {
           filing:
