@@ -1,5 +1,6 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { forUpdate } from '../../db/locking.js';
 import { multiRowInsert } from '../../db/multi-row-insert.js';
 import type { DrpRequestTable } from '../../db/tables/drp.table.js';
 
@@ -38,6 +39,15 @@ export const insertDrpRequests: (db: Executor, rows: readonly DrpRequestRow[]) =
 /** The DRP record `requestId`, or undefined. */
 export async function findDrpRequest(db: Executor, requestId: string): Promise<DrpRequestRow | undefined> {
   return db.selectFrom('drp_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+}
+
+/**
+ * Locks the DRP record `requestId` for the transaction (PostgreSQL `FOR UPDATE`; SQLite has one
+ * writer). Taken before its wait is touched, the order the filing's commit takes them in
+ * (modules/drp/drp-record-filing.ts: the record, then the wait), so the two never deadlock.
+ */
+export async function lockDrpRequest(db: Executor, requestId: string): Promise<void> {
+  await forUpdate(db, db.selectFrom('drp_requests').select('request_id').where('request_id', '=', requestId)).execute();
 }
 
 /** What an earlier message left that makes this one a 409 (PRODUCT §2.19, single use). */

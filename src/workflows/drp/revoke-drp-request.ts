@@ -3,7 +3,7 @@ import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Clock } from '../../lib/clock.js';
 import { validateRevokeClaims } from '../../modules/drp/claims.fns.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
-import { type DrpRequestRow, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import { type DrpRequestRow, lockDrpRequest, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
 import { deleteUserVerification } from '../../modules/drp/drp-verification.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
@@ -103,6 +103,8 @@ async function revokeWaiting(
   now: Date,
 ): Promise<DrpStatusObject | null> {
   const ended = await runUnitOfWork(deps.db, async (unit) => {
+    // The record first, then its wait: the filing of a code entered meanwhile takes them in that order.
+    await lockDrpRequest(unit.tx, record.request_id);
     if (!(await deleteUserVerification(unit.tx, record.request_id))) return false;
     await updateDrpRequest(unit.tx, record.request_id, { revoked: 1 });
     return true;
