@@ -54,6 +54,15 @@ function buildWith(fn, helper, dir) {
   return run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
 }
 
+/**
+ * The part of a file's spec report that says what failed: its `✖ failing tests:` section (Node's
+ * spec reporter prints it after the summary), or the report's last 80 lines when there is none (a crash).
+ */
+function failureOf(output) {
+  const at = output.lastIndexOf('✖ failing tests:');
+  return at === -1 ? output.split('\n').slice(-80).join('\n') : output.slice(at);
+}
+
 /** The counts of a spec report's summary (`ℹ tests 12`, `ℹ pass 11`, …). */
 function counts(output) {
   const read = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)`, 'm'))?.[1] ?? 0);
@@ -168,5 +177,7 @@ if (timed) {
 if (failed.length > 0) {
   console.log(`\n✖ ${failed.length} file(s) failed:`);
   for (const r of failed) console.log(`   ${r.file} (exit ${r.code}, ${r.fail} failing test(s))`);
+  // Again, last, what each failed: CI keeps the end of a long log, where the files' reports are cut.
+  for (const r of failed) console.log(`\n✖ ${r.file}:\n${failureOf(r.output)}`);
   process.exit(1);
 }

@@ -89,10 +89,13 @@ for (const dialect of dialects()) {
       while (await worker.runOnce());
     };
     const rowIds = async () => (await page.locator('table.queue tbody td[data-label="Request"]').allInnerTexts()).sort();
-    /** Waits (up to 10 s) until the queue lists exactly `expected`: a count's link reloads the list. */
+    /**
+     * Waits (up to 30 s, Playwright's own default for an action: CI runs four such files on two
+     * cores) until the queue lists exactly `expected`: a count's link reloads the list.
+     */
     const waitForRows = async (expected: string[]) => {
       const want = [...expected].sort();
-      for (let i = 0; i < 100 && JSON.stringify(await rowIds()) !== JSON.stringify(want); i++) await page.waitForTimeout(100);
+      for (let i = 0; i < 300 && JSON.stringify(await rowIds()) !== JSON.stringify(want); i++) await page.waitForTimeout(100);
       assert.deepEqual(await rowIds(), want);
     };
 
