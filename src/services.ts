@@ -208,6 +208,7 @@ export function createServices(deps: { config: Config; database: Database; keys:
       seal: (text: string) => secretBox.seal(text),
       verificationUrl: (workspaceId: string, requestId: string) =>
         userVerificationUrl(publicBaseUrl, workspaceId, requestId, userVerificationToken(deps.keys.pseudonymKey, requestId)),
+      filingToCome: () => deps.database.transactDeferred.expect(),
     }),
     /** The person's own code for an agent's DRP request (PRODUCT §2.19 `need_user_verification`). */
     drpPerson: bindDrpPerson({

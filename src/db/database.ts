@@ -14,7 +14,7 @@ import {
   sqliteWritable,
   truncateWal,
 } from './sqlite-maintenance.js';
-import { createWriteBatcher, type Transact } from './write-batcher.js';
+import { createWriteBatcher, type WriteBatcher } from './write-batcher.js';
 import { createWakeups, registerWakeups, type Wakeups } from './wakeup.js';
 import { pgWakeupListener } from './wakeup-listener.js';
 
@@ -30,9 +30,9 @@ export interface Database {
    * process share one commit (group commit, see db/write-batcher.ts), each still atomic on its
    * own; what they defer (db/unit-of-work.ts) is written once per batch, and a batch aborted by a
    * deadlock is run again. `work` must therefore be database work only (no network calls, no
-   * effects outside `tx`): it can run more than once.
+   * effects outside `tx`): it can run more than once. `expect()` announces a unit on its way.
    */
-  readonly transact: Transact;
+  readonly transact: WriteBatcher;
   /**
    * {@link transact} for units that send no statement of their own: every write deferred to the
    * commit (db/unit-of-work.ts), as a filing's. Such a unit waits for no I/O, so a second batch
@@ -40,7 +40,7 @@ export interface Database {
    * batcher keeps ONE batch in flight ({@link PG_DEFERRED_BATCHES_IN_FLIGHT}), and every unit
    * that arrives while it commits joins the next one. On SQLite it is `transact` itself (one writer).
    */
-  readonly transactDeferred: Transact;
+  readonly transactDeferred: WriteBatcher;
   /**
    * Raised after every unit of work committed on this database (db/wakeup.ts): the background
    * loops subscribe to claim at once instead of at their next poll. SQLite: in this process only;

@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { nextTurn } from '../lib/yielding.js';
 import { DeferredWriteSet, type UnitOfWork } from './unit-of-work.js';
+import { EXPECTED_UNIT_WAIT_MS, ExpectedUnits } from './expected-units.js';
 import { committed, notifyAtCommit } from './wakeup.js';
 
 /**
@@ -9,6 +10,18 @@ import { committed, notifyAtCommit } from './wakeup.js';
  * transaction has committed.
  */
 export type Transact = <T>(work: (unit: UnitOfWork) => Promise<T>) => Promise<T>;
+
+/** A {@link Transact} that can be told of a unit of work on its way ({@link WriteBatcher.expect}). */
+export interface WriteBatcher extends Transact {
+  /**
+   * Announces a unit of work its caller will submit soon, once what it waits for off the event
+   * loop is done (a DRP exercise's Ed25519 check on the thread pool). A batch about to start
+   * with room left waits for the units announced before it, at most {@link EXPECTED_UNIT_WAIT_MS}
+   * ({@link createWriteBatcher}, "Expected units"). Call the returned function when the unit is
+   * submitted or will not be; calls after the first do nothing.
+   */
+  expect(): () => void;
+}
 
 /** How a {@link createWriteBatcher} batches. */
 export interface WriteBatcherOptions {
@@ -21,6 +34,8 @@ export interface WriteBatcherOptions {
    * ({@link isTransientConflict}) is run in all before its callers get that error ({@link CONFLICT_ATTEMPTS}).
    */
   attempts?: number;
+  /** The longest a batch waits for units announced before it, ms ({@link EXPECTED_UNIT_WAIT_MS}). */
+  expectedWaitMs?: number;
 }
 
 interface Pending {
@@ -139,11 +154,20 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * and one head update per batch instead of per unit. A batch that committed a unit wakes the
  * background loops once (db/wakeup.ts: one `NOTIFY` in the batch on PostgreSQL).
  *
+ * Expected units: a caller may announce a unit before it can submit it ({@link WriteBatcher.expect}).
+ * A batch that would start with room left while units announced before it are still on their
+ * way waits for them (at most {@link EXPECTED_UNIT_WAIT_MS}), as PostgreSQL's `commit_delay`
+ * waits for `commit_siblings`. Without it a DRP exercise, whose signature is checked on the
+ * thread pool, reached the batcher alone or in twos as the checks came back, and its batches
+ * held 17 units where a filing's hold 30–60: each commit wrote the pages a larger batch shares
+ * once (bench row `drp-exercise`, docs/drp.md "Not yet"). A batch that ends starts the next at
+ * once: what queued meanwhile has waited already.
+ *
  * @param options - see {@link WriteBatcherOptions}; defaults: {@link MAX_BATCH}, concurrency 1,
- *   {@link CONFLICT_ATTEMPTS}.
+ *   {@link CONFLICT_ATTEMPTS}, {@link EXPECTED_UNIT_WAIT_MS}.
  */
-export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions = {}): Transact {
-  const { maxBatch = MAX_BATCH, concurrency = 1, attempts = CONFLICT_ATTEMPTS } = options;
+export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions = {}): WriteBatcher {
+  const { maxBatch = MAX_BATCH, concurrency = 1, attempts = CONFLICT_ATTEMPTS, expectedWaitMs = EXPECTED_UNIT_WAIT_MS } = options;
   const queue: Pending[] = [];
   let inFlight = 0;
   let pumpScheduled = false;
@@ -213,13 +237,20 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     }
   }
 
+  const expectedUnits = new ExpectedUnits(expectedWaitMs, schedulePump);
+
   function pump(): void {
     pumpScheduled = false;
+    const roomLeft = inFlight < concurrency && queue.length > 0 && queue.length < maxBatch;
+    if (!expectedUnits.batchWaits(roomLeft, startBatches)) startBatches();
+  }
+
+  function startBatches(): void {
     while (inFlight < concurrency && queue.length > 0) {
       inFlight++;
       void commitBatch(queue.splice(0, maxBatch)).finally(() => {
         inFlight--;
-        pump();
+        startBatches();
       });
     }
   }
@@ -237,9 +268,10 @@ export function createWriteBatcher(db: Kysely<DB>, options: WriteBatcherOptions 
     setImmediate(pump);
   }
 
-  return <T>(work: (unit: UnitOfWork) => Promise<T>) =>
+  const transact = <T>(work: (unit: UnitOfWork) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject, conflicts: 0 });
       schedulePump();
     });
+  return Object.assign(transact, { expect: () => expectedUnits.announce() });
 }

@@ -1,4 +1,5 @@
 import { type Database, PG_BATCHES_IN_FLIGHT, PG_DEFERRED_BATCHES_IN_FLIGHT } from '../../src/db/database.js';
+import type { Transact } from '../../src/db/write-batcher.js';
 
 /**
  * Holds every batch slot of `database.transact` (1 on SQLite, {@link PG_BATCHES_IN_FLIGHT} on
@@ -44,12 +45,13 @@ export async function holdBatches(database: Database): Promise<{ release: () => 
  */
 export function countingTransact(database: Database): { database: Database; submitted: () => number } {
   let submitted = 0;
-  const counting =
-    (transact: Database['transact']): Database['transact'] =>
-    (work) => {
+  const counting = (transact: Database['transact']): Database['transact'] => {
+    const counted: Transact = (work) => {
       submitted++;
       return transact(work);
     };
+    return Object.assign(counted, { expect: transact.expect });
+  };
   return {
     database: { ...database, transact: counting(database.transact), transactDeferred: counting(database.transactDeferred) },
     submitted: () => submitted,

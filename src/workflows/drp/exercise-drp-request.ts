@@ -41,6 +41,12 @@ export interface ExerciseDeps extends DrpFilingDeps {
   readonly seal: (plaintext: string) => string;
   /** A waiting DRP request's `user_verification_url` (modules/drp/user-verification.fns.ts). */
   readonly verificationUrl: (workspaceId: string, requestId: string) => string;
+  /**
+   * Announces the filing this exercise will submit to the filings' write batcher once its
+   * signature is checked (db/write-batcher.ts `expect`), so that a batch about to start waits
+   * for it; the function returned says it is submitted or will not be.
+   */
+  readonly filingToCome: () => () => void;
 }
 
 /** An exercise answered: the status object, and for `drp_requests_total` its action and outcome. */
@@ -66,6 +72,21 @@ export async function exerciseDrpRequest(
   deps: ExerciseDeps,
   authorization: string | undefined,
   body: Uint8Array,
+): Promise<DrpResult<ExerciseAnswer>> {
+  const submitted = deps.filingToCome();
+  try {
+    return await exercise(deps, authorization, body, submitted);
+  } finally {
+    submitted();
+  }
+}
+
+/** {@link exerciseDrpRequest}, with `submitted` called right before its one write is submitted. */
+async function exercise(
+  deps: ExerciseDeps,
+  authorization: string | undefined,
+  body: Uint8Array,
+  submitted: () => void,
 ): Promise<DrpResult<ExerciseAnswer>> {
   const now = deps.clock();
   const decoded = decodeSignedBody(body);
@@ -123,6 +144,9 @@ export async function exerciseDrpRequest(
     expiresAt: toTimestamp(new Date(checked.value.expiresAt as number)),
     now: receivedAt,
   };
+  // On SQLite the filing's reads before its write wait for no I/O: the write is submitted before
+  // the batch this may wake starts. On PostgreSQL it may join the next batch instead.
+  submitted();
   const answered =
     record.status === 'filed'
       ? await fileWithRecord(deps, caller.value, plan, record, single)

@@ -1,0 +1,104 @@
+/**
+ * The write batcher's expected units (db/write-batcher.ts "Expected units", db/expected-units.ts):
+ * a batch about to start waits for the units announced before it, and for no other, and never
+ * past its bound; on SQLite and PostgreSQL alike. Whether two units shared a batch is read from
+ * the transaction their unit of work was given (one per batch).
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import type { Transaction } from 'kysely';
+import { createDatabase, type Database } from '../../../src/db/database.js';
+import { migrateToLatest } from '../../../src/db/migrator.js';
+import type { DB } from '../../../src/db/schema.js';
+import { createWriteBatcher, type WriteBatcher } from '../../../src/db/write-batcher.js';
+import { dialects, type TestDatabase } from '../../helpers/databases.js';
+
+/** Long enough that a batch waiting for a unit that never comes is seen waiting (the bound is tested below). */
+const LONG_WAIT_MS = 60_000;
+
+for (const dialect of dialects()) {
+  describe(`write batcher: expected units (${dialect.name})`, () => {
+    let test: TestDatabase;
+    let database: Database;
+    let serial = 0;
+    /** A unit that stores a row and resolves with the transaction it ran in. */
+    const storing = (batcher: WriteBatcher): Promise<Transaction<DB>> =>
+      batcher(async ({ tx }) => {
+        serial += 1;
+        await tx
+          .insertInto('service_keys')
+          .values({ name: `expected-${serial}`, value: 'v', created_at: '2026-12-08T00:00:00.000Z' })
+          .execute();
+        return tx;
+      });
+    /** Resolves with `promise`'s value, or with 'still waiting' when it has not settled within `ms`. */
+    const within = <T>(promise: Promise<T>, ms: number) =>
+      Promise.race([promise, delay(ms, 'still waiting' as const, { ref: false })]);
+
+    before(async () => {
+      test = await dialect.create();
+      database = createDatabase(test.url);
+      await migrateToLatest(database.db);
+    });
+    after(async () => {
+      await database.close();
+      await test.drop();
+    });
+
+    it('a batch waits for a unit announced before it, and both share its commit', async () => {
+      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS });
+      const submitted = batcher.expect();
+      const first = storing(batcher);
+      await delay(20);
+      assert.equal(await within(first, 0), 'still waiting', 'the batch waits for the announced unit');
+      submitted();
+      const second = storing(batcher);
+      assert.equal(await first, await second, 'one transaction: one commit');
+    });
+
+    it('without an announcement, a unit submitted later runs in a batch of its own', async () => {
+      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS });
+      const first = storing(batcher);
+      await delay(20);
+      const second = storing(batcher);
+      assert.notEqual(await first, await second);
+    });
+
+    it('does not wait for units announced after it began to wait', async () => {
+      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS });
+      const earlier = batcher.expect();
+      const first = storing(batcher);
+      await delay(20);
+      const later = batcher.expect();
+      earlier();
+      earlier(); // settling twice is settling once
+      const tx = await within(first, 5_000);
+      assert.notEqual(tx, 'still waiting', 'the batch started once the unit announced before it settled');
+      later();
+    });
+
+    it('a unit announced and never submitted holds a batch no longer than the bound', async () => {
+      const batcher = createWriteBatcher(database.db, { expectedWaitMs: 50 });
+      const never = batcher.expect();
+      const first = storing(batcher);
+      assert.notEqual(await within(first, 5_000), 'still waiting');
+      const row = await database.db
+        .selectFrom('service_keys')
+        .select('name')
+        .where('name', '=', `expected-${serial}`)
+        .executeTakeFirst();
+      assert.ok(row, 'committed');
+      never();
+    });
+
+    it('a full batch starts at once, whatever is announced', async () => {
+      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS, maxBatch: 2 });
+      const coming = batcher.expect();
+      const units = [storing(batcher), storing(batcher)];
+      const settled = await within(Promise.all(units), 5_000);
+      assert.notEqual(settled, 'still waiting');
+      coming();
+    });
+  });
+}
