@@ -20,6 +20,11 @@ export class ExpectedUnits {
   /** Announcement numbers not yet settled, ascending (a Set keeps insertion order). */
   private readonly pending = new Set<number>();
   private announced = 0;
+  /**
+   * The announcements up to this number held a batch for the whole bound once: late, they hold
+   * none again (an exercise stuck on a slow read must not add the bound to every batch meanwhile).
+   */
+  private lateUpTo = 0;
   /** While a batch waits: the last announcement it waits for, and the bound's timer. */
   private waiting: { upTo: number; timer: NodeJS.Timeout } | null = null;
 
@@ -51,19 +56,27 @@ export class ExpectedUnits {
    * @returns true while it waits (the caller starts nothing now); false: start the batch now.
    */
   batchWaits(roomLeft: boolean, start: () => void): boolean {
-    const oldest = this.pending.values().next();
-    if (roomLeft && !oldest.done && (this.waiting === null || oldest.value <= this.waiting.upTo)) {
-      this.waiting ??= {
-        upTo: this.announced,
-        timer: setTimeout(() => {
+    const awaited = this.oldestAwaited();
+    if (roomLeft && awaited !== undefined && (this.waiting === null || awaited <= this.waiting.upTo)) {
+      if (this.waiting === null) {
+        const upTo = this.announced;
+        const timer = setTimeout(() => {
+          this.lateUpTo = upTo;
           this.waiting = null;
           start();
-        }, this.waitMs),
-      };
+        }, this.waitMs);
+        this.waiting = { upTo, timer };
+      }
       return true;
     }
     if (this.waiting !== null) clearTimeout(this.waiting.timer);
     this.waiting = null;
     return false;
+  }
+
+  /** The oldest announcement not yet settled and not late, if any (the set is as small as the units in flight). */
+  private oldestAwaited(): number | undefined {
+    for (const number of this.pending) if (number > this.lateUpTo) return number;
+    return undefined;
   }
 }

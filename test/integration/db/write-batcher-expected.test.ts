@@ -92,6 +92,21 @@ for (const dialect of dialects()) {
       never();
     });
 
+    it('an announcement that held a batch for the whole bound holds no later batch', async () => {
+      const batcher = createWriteBatcher(database.db, { expectedWaitMs: 2_000 });
+      const stuck = batcher.expect();
+      await storing(batcher); // held for the bound: the announcement is late from now on
+      const next = storing(batcher);
+      assert.notEqual(await within(next, 1_000), 'still waiting', 'not held again by the late announcement');
+      const fresh = batcher.expect();
+      const third = storing(batcher);
+      await delay(20);
+      assert.equal(await within(third, 0), 'still waiting', 'a new announcement holds a batch as before');
+      fresh();
+      await third;
+      stuck();
+    });
+
     it('a full batch starts at once, whatever is announced', async () => {
       const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS, maxBatch: 2 });
       const coming = batcher.expect();
