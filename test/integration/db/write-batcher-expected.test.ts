@@ -6,21 +6,19 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Transaction } from 'kysely';
-import { createDatabase, type Database } from '../../../src/db/database.js';
-import { migrateToLatest } from '../../../src/db/migrator.js';
 import type { DB } from '../../../src/db/schema.js';
 import { createWriteBatcher, type WriteBatcher } from '../../../src/db/write-batcher.js';
-import { dialects, type TestDatabase } from '../../helpers/databases.js';
+import { dialects } from '../../helpers/databases.js';
+import { useMigratedDatabase } from '../../helpers/migrated-database.js';
 
 /** Long enough that a batch waiting for a unit that never comes is seen waiting (the bound is tested below). */
 const LONG_WAIT_MS = 60_000;
 
 for (const dialect of dialects()) {
   describe(`write batcher: expected units (${dialect.name})`, () => {
-    let test: TestDatabase;
-    let database: Database;
+    const database = useMigratedDatabase(dialect.create);
     let serial = 0;
     /** A unit that stores a row and resolves with the transaction it ran in. */
     const storing = (batcher: WriteBatcher): Promise<Transaction<DB>> =>
@@ -36,18 +34,8 @@ for (const dialect of dialects()) {
     const within = <T>(promise: Promise<T>, ms: number) =>
       Promise.race([promise, delay(ms, 'still waiting' as const, { ref: false })]);
 
-    before(async () => {
-      test = await dialect.create();
-      database = createDatabase(test.url);
-      await migrateToLatest(database.db);
-    });
-    after(async () => {
-      await database.close();
-      await test.drop();
-    });
-
     it('a batch waits for a unit announced before it, and both share its commit', async () => {
-      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS });
+      const batcher = createWriteBatcher(database().db, { expectedWaitMs: LONG_WAIT_MS });
       const submitted = batcher.expect();
       const first = storing(batcher);
       await delay(20);
@@ -58,7 +46,7 @@ for (const dialect of dialects()) {
     });
 
     it('without an announcement, a unit submitted later runs in a batch of its own', async () => {
-      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS });
+      const batcher = createWriteBatcher(database().db, { expectedWaitMs: LONG_WAIT_MS });
       const first = storing(batcher);
       await delay(20);
       const second = storing(batcher);
@@ -66,7 +54,7 @@ for (const dialect of dialects()) {
     });
 
     it('does not wait for units announced after it began to wait', async () => {
-      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS });
+      const batcher = createWriteBatcher(database().db, { expectedWaitMs: LONG_WAIT_MS });
       const earlier = batcher.expect();
       const first = storing(batcher);
       await delay(20);
@@ -79,12 +67,12 @@ for (const dialect of dialects()) {
     });
 
     it('a unit announced and never submitted holds a batch no longer than the bound', async () => {
-      const batcher = createWriteBatcher(database.db, { expectedWaitMs: 50 });
+      const batcher = createWriteBatcher(database().db, { expectedWaitMs: 50 });
       const never = batcher.expect();
       const first = storing(batcher);
       assert.notEqual(await within(first, 5_000), 'still waiting');
-      const row = await database.db
-        .selectFrom('service_keys')
+      const row = await database()
+        .db.selectFrom('service_keys')
         .select('name')
         .where('name', '=', `expected-${serial}`)
         .executeTakeFirst();
@@ -93,7 +81,7 @@ for (const dialect of dialects()) {
     });
 
     it('an announcement that held a batch for the whole bound holds no later batch', async () => {
-      const batcher = createWriteBatcher(database.db, { expectedWaitMs: 2_000 });
+      const batcher = createWriteBatcher(database().db, { expectedWaitMs: 2_000 });
       const stuck = batcher.expect();
       await storing(batcher); // held for the bound: the announcement is late from now on
       const next = storing(batcher);
@@ -108,7 +96,7 @@ for (const dialect of dialects()) {
     });
 
     it('a full batch starts at once, whatever is announced', async () => {
-      const batcher = createWriteBatcher(database.db, { expectedWaitMs: LONG_WAIT_MS, maxBatch: 2 });
+      const batcher = createWriteBatcher(database().db, { expectedWaitMs: LONG_WAIT_MS, maxBatch: 2 });
       const coming = batcher.expect();
       const units = [storing(batcher), storing(batcher)];
       const settled = await within(Promise.all(units), 5_000);
