@@ -3,7 +3,8 @@ import { HelpRequested, UsageError } from './command.js';
 import { nearestFlag } from './nearest-flag.js';
 import { cell } from './terminal-io.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/** The flags a command form takes, as `node:util` `parseArgs` reads them. */
+export type Options = NonNullable<ParseArgsConfig['options']>;
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 

@@ -1,8 +1,5 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { Command } from './command.js';
-import { limitPositionals, parseCommandArgs } from './command-args.js';
-
-type Options = NonNullable<ParseArgsConfig['options']>;
+import { limitPositionals, type Options, parseCommandArgs } from './command-args.js';
 
 /**
  * The flags of a form that takes no positional argument (`token create`, `system add`, `serve`):
