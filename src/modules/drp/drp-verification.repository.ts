@@ -44,6 +44,21 @@ export async function deleteUserVerification(db: Executor, requestId: string): P
   return Number(result.numDeletedRows) > 0;
 }
 
+/**
+ * Deletes a wait only while it is not verified (the expiry sweep's end of a wait: a person who
+ * entered the right code since the sweep read it keeps it; on PostgreSQL the delete waits for
+ * that entry's row lock and then finds the row no longer matching).
+ * @returns whether it was deleted.
+ */
+export async function deleteUnverifiedWait(db: Executor, requestId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('drp_user_verifications')
+    .where('request_id', '=', requestId)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 /** Request ids of waits whose 14 days ended before `now` and that were never verified, at most `limit`. */
 export async function expiredUserVerifications(db: Executor, now: string, limit: number): Promise<string[]> {
   const rows = await db

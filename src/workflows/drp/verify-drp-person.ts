@@ -62,8 +62,17 @@ async function openedWait(
 ): Promise<{ row: DrpUserVerificationRow; pending: PendingDrpFiling } | null> {
   if (!isUserVerificationToken(deps.hashKey, requestId, token)) return null;
   const row = await lockUserVerification(db, workspaceId, requestId);
-  if (!row) return null;
+  if (!row || waitEnded(row, deps.clock())) return null;
   return { row, pending: JSON.parse(deps.open(row.filing_sealed)) as PendingDrpFiling };
+}
+
+/**
+ * Whether a wait's 14 days are over (PRODUCT §2.19 "Identity"), whether or not the expiry sweep
+ * (expire-drp-waits.ts) has ended it yet: no code is sent or taken after them. A wait verified
+ * before its end stays open to the person's next entry, which files it.
+ */
+function waitEnded(row: DrpUserVerificationRow, now: Date): boolean {
+  return row.verified_at === null && Date.parse(row.expires_at) <= now.getTime();
 }
 
 /** The subject's address a pending filing names. */
