@@ -41,6 +41,7 @@ import * as packageRedactions from './2026-12-08T0501-package-redactions.js';
 import * as centerAgentRequests from './2026-12-08T0601-center-agent-requests.js';
 import * as drpUserVerifications from './2026-12-08T0621-drp-user-verifications.js';
 import * as requestAgentId from './2026-12-08T0701-request-agent-id.js';
+import * as dropDrpPrivacyRequestIdx from './2026-12-08T0801-drop-drp-privacy-request-idx.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Listed statically (no folder scan)
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T0601-center-agent-requests': centerAgentRequests,
   '2026-12-08T0621-drp-user-verifications': drpUserVerifications,
   '2026-12-08T0701-request-agent-id': requestAgentId,
+  '2026-12-08T0801-drop-drp-privacy-request-idx': dropDrpPrivacyRequestIdx,
 };
