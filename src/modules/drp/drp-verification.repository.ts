@@ -1,7 +1,8 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { forUpdate } from '../../db/locking.js';
-import type { DrpUserVerificationTable } from '../../db/tables/drp.table.js';
+import type { DrpRequestTable, DrpUserVerificationTable } from '../../db/tables/drp.table.js';
+import { lockDrpRequest, updateDrpRequest } from './drp-request.repository.js';
 
 export type DrpUserVerificationRow = Selectable<DrpUserVerificationTable>;
 
@@ -36,27 +37,27 @@ export async function updateUserVerification(
 }
 
 /**
- * Deletes a wait (filed, revoked, or its 14 days passed).
- * @returns whether there was one to delete (false: another path ended the wait first).
+ * Ends the wait of DRP request `requestId` and changes its record in the caller's transaction: the
+ * record is locked first, then the wait deleted (the order the filing of a verified code takes
+ * them in: modules/drp/drp-record-filing.ts), so a revoke, the expiry sweep and a filing never
+ * deadlock on PostgreSQL; the record changes only when the wait was deleted. With
+ * `unverifiedOnly` a wait the person verified meanwhile is kept (the expiry sweep: the person's
+ * next entry files it); on PostgreSQL the delete waits for that entry's row lock and then finds
+ * the row no longer matching.
+ * @returns whether the wait was there to end (false: filed, revoked, lapsed or verified since the caller read it).
  */
-export async function deleteUserVerification(db: Executor, requestId: string): Promise<boolean> {
-  const result = await db.deleteFrom('drp_user_verifications').where('request_id', '=', requestId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
-/**
- * Deletes a wait only while it is not verified (the expiry sweep's end of a wait: a person who
- * entered the right code since the sweep read it keeps it; on PostgreSQL the delete waits for
- * that entry's row lock and then finds the row no longer matching).
- * @returns whether it was deleted.
- */
-export async function deleteUnverifiedWait(db: Executor, requestId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('drp_user_verifications')
-    .where('request_id', '=', requestId)
-    .where('verified_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export async function endWait(
+  db: Executor,
+  requestId: string,
+  record: Updateable<DrpRequestTable>,
+  options: { unverifiedOnly: boolean },
+): Promise<boolean> {
+  await lockDrpRequest(db, requestId);
+  let deleting = db.deleteFrom('drp_user_verifications').where('request_id', '=', requestId);
+  if (options.unverifiedOnly) deleting = deleting.where('verified_at', 'is', null);
+  if (Number((await deleting.executeTakeFirst()).numDeletedRows) === 0) return false;
+  await updateDrpRequest(db, requestId, record);
+  return true;
 }
 
 /** Request ids of waits whose 14 days ended before `now` and that were never verified, at most `limit`. */

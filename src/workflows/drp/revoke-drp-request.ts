@@ -3,8 +3,8 @@ import { runUnitOfWork } from '../../db/unit-of-work.js';
 import type { Clock } from '../../lib/clock.js';
 import { validateRevokeClaims } from '../../modules/drp/claims.fns.js';
 import { fail, ok, type DrpResult } from '../../modules/drp/drp-failure.types.js';
-import { type DrpRequestRow, lockDrpRequest, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
-import { deleteUserVerification } from '../../modules/drp/drp-verification.repository.js';
+import { type DrpRequestRow, updateDrpRequest } from '../../modules/drp/drp-request.repository.js';
+import { endWait } from '../../modules/drp/drp-verification.repository.js';
 import type { DrpStatusObject } from '../../modules/drp/drp.types.js';
 import { checkSignedMessage } from '../../modules/drp/message-checks.fns.js';
 import { InvalidTransitionError } from '../../modules/privacy-requests/privacy-request.errors.js';
@@ -102,13 +102,9 @@ async function revokeWaiting(
   record: DrpRequestRow,
   now: Date,
 ): Promise<DrpStatusObject | null> {
-  const ended = await runUnitOfWork(deps.db, async (unit) => {
-    // The record first, then its wait: the filing of a code entered meanwhile takes them in that order.
-    await lockDrpRequest(unit.tx, record.request_id);
-    if (!(await deleteUserVerification(unit.tx, record.request_id))) return false;
-    await updateDrpRequest(unit.tx, record.request_id, { revoked: 1 });
-    return true;
-  });
+  const ended = await runUnitOfWork(deps.db, (unit) =>
+    endWait(unit.tx, record.request_id, { revoked: 1 }, { unverifiedOnly: false }),
+  );
   if (!ended) return null;
   const revoked = { ...record, revoked: 1 };
   const answer = await currentStatusObject(deps, record.request_id, now, revoked.status_callback === null);

@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { fixtureDrpAgent, TIMES } from '../../helpers/drp-agent.js';
 import { joinDrpNetwork } from '../../helpers/drp-business.js';
+import { postForm } from '../../helpers/form-post.js';
 
 for (const dialect of dialects()) {
   describe(`DRP need_user_verification (${dialect.name})`, () => {
@@ -39,13 +40,7 @@ for (const dialect of dialects()) {
       const parsed = new URL(url);
       return { path: parsed.pathname, token: parsed.searchParams.get('token')! };
     };
-    const post = (path: string, fields: Record<string, string>) =>
-      t.app.inject({
-        method: 'POST',
-        url: path,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(fields).toString(),
-      });
+    const post = (path: string, fields: Record<string, string>) => postForm(t, path, fields);
     const codeMails = async () =>
       db().selectFrom('privacy_center_mails').select(['recipient', 'payload']).where('kind', '=', 'code').execute();
 

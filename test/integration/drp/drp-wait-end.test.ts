@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { endWait } from '../../../src/workflows/drp/expire-drp-waits.js';
+import { endExpiredWait } from '../../../src/workflows/drp/expire-drp-waits.js';
 import { newestMail } from '../../helpers/center-outbox.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dialects, type TestDatabase } from '../../helpers/databases.js';
 import { fixtureDrpAgent, TIMES } from '../../helpers/drp-agent.js';
 import { joinDrpNetwork } from '../../helpers/drp-business.js';
+import { postForm } from '../../helpers/form-post.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -35,13 +36,7 @@ for (const dialect of dialects()) {
       const url = new URL(res.json().user_verification_url as string);
       return { id: res.json().request_id as string, path: url.pathname, capability: url.searchParams.get('token')! };
     };
-    const post = (path: string, fields: Record<string, string>) =>
-      t.app.inject({
-        method: 'POST',
-        url: path,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(fields).toString(),
-      });
+    const post = (path: string, fields: Record<string, string>) => postForm(t, path, fields);
     const record = (id: string) =>
       db()
         .selectFrom('drp_requests')
@@ -91,7 +86,7 @@ for (const dialect of dialects()) {
         .where('request_id', '=', wait.id)
         .execute();
       now = started + 14 * DAY_MS + 60_000;
-      assert.equal(await endWait(db(), wait.id, new Date(now).toISOString()), false);
+      assert.equal(await endExpiredWait(db(), wait.id, new Date(now).toISOString()), false);
       assert.deepEqual(await record(wait.id), { status: 'awaiting_person', reason: null, privacy_request_id: null });
       assert.deepEqual(await waitOf(wait.id), { verified_at: verifiedAt });
       const filed = await post(wait.path, { token: wait.capability, step: 'confirm', code: code! });
